@@ -1,0 +1,1 @@
+"""Brass: Birmingham online: rules engine (`brass.engine`), game server (`brass.server`)."""

@@ -1,0 +1,44 @@
+"""The Brass: Birmingham rules engine: pure functions over immutable game states.
+
+>>> game = new_game(players=2, seed=7)
+>>> action = legal_actions(game)[-1]
+>>> action.kind
+'pass'
+>>> after = apply_action(game, action)
+>>> after is not game and game.action_count == 0 and after.action_count == 1
+True
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    ACTION_ADAPTER,
+    Action,
+    Build,
+    Develop,
+    Loan,
+    Network,
+    Pass,
+    Sale,
+    Scout,
+    Sell,
+    parse_action,
+)
+from .data import DATA, INDUSTRIES
+from .draft import Quote, Supply
+from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
+from .legal import legal_actions
+from .replay import replay
+from .rules import apply_action, quote
+from .setup import new_game
+from .state import Game, MerchantTile, PlayerState, Tile
+from .view import view
+
+ENGINE_VERSION = "1"
+
+__all__ = [
+    "ACTION_ADAPTER", "DATA", "ENGINE_VERSION", "INDUSTRIES", "Action", "Build", "DataError",
+    "Develop", "Game", "IllegalAction", "InvalidSetup", "Loan", "MalformedAction",
+    "MerchantTile", "Network", "Pass", "PlayerState", "Quote", "Sale", "Scout", "Sell", "Supply",
+    "Tile", "apply_action", "legal_actions", "new_game", "parse_action", "quote", "replay", "view",
+]

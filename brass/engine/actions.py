@@ -1,0 +1,194 @@
+"""Actions: small immutable values whose JSON is the wire and log format (DESIGN.md).
+
+`parse_action` turns JSON into an `Action` (pydantic validates the shape, then every id is
+checked against the game data); anything that is not an action raises `MalformedAction`,
+which is a different error from a well-formed move the rules forbid (`IllegalAction`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+
+from .data import DATA, INDUSTRIES
+from .errors import MalformedAction
+
+_STRICT = ConfigDict(extra="forbid", strict=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    __pydantic_config__ = _STRICT
+    card: str
+    industry: str
+    location: str
+    slot: int
+    kind: Literal["build"] = "build"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "build", "card": self.card, "industry": self.industry,
+                "location": self.location, "slot": self.slot}
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    __pydantic_config__ = _STRICT
+    card: str
+    links: tuple[str, ...]
+    kind: Literal["network"] = "network"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "network", "card": self.card, "links": list(self.links)}
+
+
+@dataclass(frozen=True, slots=True)
+class Develop:
+    __pydantic_config__ = _STRICT
+    card: str
+    industries: tuple[str, ...]
+    kind: Literal["develop"] = "develop"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "develop", "card": self.card, "industries": list(self.industries)}
+
+
+@dataclass(frozen=True, slots=True)
+class Sale:
+    __pydantic_config__ = _STRICT
+    location: str
+    slot: int
+    merchant: str
+    develop: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"location": self.location, "slot": self.slot, "merchant": self.merchant,
+                "develop": self.develop}
+
+
+@dataclass(frozen=True, slots=True)
+class Sell:
+    __pydantic_config__ = _STRICT
+    card: str
+    sales: tuple[Sale, ...]
+    kind: Literal["sell"] = "sell"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "sell", "card": self.card, "sales": [s.to_json() for s in self.sales]}
+
+
+@dataclass(frozen=True, slots=True)
+class Loan:
+    __pydantic_config__ = _STRICT
+    card: str
+    kind: Literal["loan"] = "loan"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "loan", "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Scout:
+    __pydantic_config__ = _STRICT
+    cards: tuple[str, ...]
+    kind: Literal["scout"] = "scout"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "scout", "cards": list(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    __pydantic_config__ = _STRICT
+    card: str
+    kind: Literal["pass"] = "pass"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "pass", "card": self.card}
+
+
+Action = Annotated[
+    Build | Network | Develop | Sell | Loan | Scout | Pass, Field(discriminator="kind")]
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+def parse_action(obj: Any) -> Action:
+    """JSON (a dict, or a JSON string) -> a checked `Action`; `MalformedAction` otherwise."""
+    try:
+        action = (ACTION_ADAPTER.validate_json(obj) if isinstance(obj, str | bytes)
+                  else ACTION_ADAPTER.validate_python(obj))
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}"
+            for e in exc.errors()[:3])
+        raise MalformedAction(f"Not a valid action: {problems}") from None
+    check_ids(action)
+    return action
+
+
+def _card(card: str) -> None:
+    if card not in DATA.cards:
+        raise MalformedAction(f"Unknown card {card!r}")
+
+
+def _location(location: str) -> int:
+    index = DATA.location_index.get(location)
+    if index is None:
+        raise MalformedAction(f"Unknown location {location!r}")
+    return index
+
+
+def _industry(industry: str) -> None:
+    if industry not in INDUSTRIES:
+        raise MalformedAction(f"Unknown industry {industry!r}")
+
+
+def check_ids(action: Action) -> None:
+    """Raise `MalformedAction` if the action names anything the game does not have."""
+    match action:
+        case Build():
+            _card(action.card)
+            _industry(action.industry)
+            loc = DATA.locations[_location(action.location)]
+            if not 0 <= action.slot < len(loc.slots):
+                raise MalformedAction(f"{loc.name} has no slot {action.slot}")
+        case Network():
+            _card(action.card)
+            if not 1 <= len(action.links) <= 2:
+                raise MalformedAction("A network action places 1 or 2 links")
+            for link in action.links:
+                if link not in DATA.link_index:
+                    raise MalformedAction(f"Unknown link {link!r}")
+            if len(set(action.links)) != len(action.links):
+                raise MalformedAction("The same link is named twice")
+        case Develop():
+            _card(action.card)
+            if not 1 <= len(action.industries) <= 2:
+                raise MalformedAction("A develop action removes 1 or 2 tiles")
+            for industry in action.industries:
+                _industry(industry)
+        case Sell():
+            _card(action.card)
+            if not action.sales:
+                raise MalformedAction("A sell action needs at least one sale")
+            for sale in action.sales:
+                loc = DATA.locations[_location(sale.location)]
+                if not 0 <= sale.slot < len(loc.slots):
+                    raise MalformedAction(f"{loc.name} has no slot {sale.slot}")
+                if DATA.locations[_location(sale.merchant)].kind != "merchant":
+                    raise MalformedAction(f"{sale.merchant!r} is not a merchant")
+                if sale.develop is not None:
+                    _industry(sale.develop)
+        case Scout():
+            if len(action.cards) != 3:
+                raise MalformedAction("Scout discards exactly three cards")
+            for card in action.cards:
+                _card(card)
+        case Loan() | Pass():
+            _card(action.card)
+
+
+def action_cards(action: Action) -> tuple[str, ...]:
+    """The cards an action discards."""
+    return action.cards if isinstance(action, Scout) else (action.card,)

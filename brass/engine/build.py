@@ -1,0 +1,132 @@
+"""The Build action (RULES.md §6.1): which card allows which slot, and what building does."""
+
+from __future__ import annotations
+
+from .data import DATA, GOODS, TileSpec
+from .draft import Draft
+from .errors import IllegalAction
+from .resources import resource_left_anywhere, take_coal, take_iron
+from .state import Tile
+
+INDUSTRY_NAMES = {"cotton": "Cotton Mill", "manufacturer": "Manufacturer", "pottery": "Pottery",
+                  "coal": "Coal Mine", "iron": "Ironworks", "brewery": "Brewery"}
+ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
+
+
+def tile_name(spec: TileSpec) -> str:
+    return f"{INDUSTRY_NAMES[spec.industry]} {ROMAN[spec.level]}"
+
+
+def card_allows(card: str, industry: str, location: int, in_network: bool) -> str | None:
+    """None if `card` may build `industry` at `location`, else the reason it may not."""
+    loc = DATA.locations[location]
+    kind, _, what = card.partition(":")
+    if loc.kind == "farm" and card not in ("industry:brewery", "wild:industry"):
+        return f"{loc.name} can be built only with a brewery card or a wild industry card"
+    if kind == "location":
+        if what != loc.id:
+            return f"The card {card} builds only in {DATA.locations[DATA.location_index[what]].name}"
+        return None
+    if kind == "wild" and what == "location":
+        return None  # any town: farms were refused above
+    if kind == "industry" and what != industry and not (
+            what == "cotton_manufacturer" and industry in ("cotton", "manufacturer")):
+        return f"The card {card} cannot build a {INDUSTRY_NAMES[industry]}"
+    if not in_network:
+        return f"{loc.name} is not in your network"
+    return None
+
+
+def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
+    """Everything about a build except the card and the price; returns the tile to build."""
+    slot = DATA.slots[slot_index]
+    loc = DATA.locations[slot.location]
+    me = d.me
+    if industry not in slot.accepts:
+        raise IllegalAction(f"Slot {slot.number} in {loc.name} does not take a "
+                            f"{INDUSTRY_NAMES[industry]}")
+    spec = me.next_tile(industry)
+    if spec is None:
+        raise IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left")
+    if not spec.allowed_in(d.era):
+        when = "canal" if spec.era == "canal" else "rail"
+        raise IllegalAction(f"{tile_name(spec)} can be built only in the {when} era"
+                            + (" (develop it away first)" if d.era == "rail" else ""))
+    old = d.tiles[slot_index]
+    if old is None and len(slot.accepts) == 2:
+        for other in loc.slots:
+            if (d.tiles[other] is None and DATA.slots[other].accepts == (industry,)):
+                raise IllegalAction(
+                    f"{loc.name} has an empty slot for only a {INDUSTRY_NAMES[industry]}: "
+                    "build there first")
+    if old is not None:
+        if old.industry != industry or old.level >= spec.level:
+            raise IllegalAction(
+                f"Slot {slot.number} in {loc.name} holds a {tile_name(old.spec)}; you can only "
+                f"overbuild a tile of the same industry with a lower level")
+        if old.owner != d.seat:
+            if industry not in ("coal", "iron"):
+                raise IllegalAction("You can overbuild an opponent's tile only if it is a coal "
+                                    "mine or an ironworks")
+            if resource_left_anywhere(d, industry):
+                what = "coal" if industry == "coal" else "iron"
+                raise IllegalAction(f"You can overbuild an opponent's {INDUSTRY_NAMES[industry]} "
+                                    f"only when no {what} is left on the board or in the market")
+    if d.era == "canal":
+        for other in loc.slots:
+            tile = d.tiles[other]
+            if other != slot_index and tile is not None and tile.owner == d.seat:
+                raise IllegalAction(f"In the canal era you may have only one tile in {loc.name}")
+    return spec
+
+
+def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
+    slot = DATA.slots[slot_index]
+    loc_network = d.network(d.seat)
+    in_network = loc_network is None or slot.location in loc_network
+    reason = card_allows(card, industry, slot.location, in_network)
+    if reason:
+        raise IllegalAction(reason)
+    place(d, industry, slot_index, check_target(d, industry, slot_index))
+
+
+def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
+    """Pay for `spec` and put it on the slot (the checks are done)."""
+    slot = DATA.slots[slot_index]
+    what = f"{tile_name(spec)} in {DATA.name(slot.location)}"
+    d.pay(spec.cost)
+    take_coal(d, (slot.location,), spec.coal, what)
+    take_iron(d, spec.iron)
+    d.check_affordable(what)
+    old = d.tiles[slot_index]
+    if old is not None:
+        d.update(old.owner, retired=d.players[old.owner].retired + 1)
+    d.take_from_mat(d.seat, industry, retire=False)
+    resources = spec.cubes
+    if industry == "brewery":
+        resources = spec.barrels_canal if d.era == "canal" else spec.barrels_rail
+    d.tiles[slot_index] = Tile(d.seat, industry, spec.level, False, resources)
+    if industry == "coal" and d.graph().connected_to_merchant(slot.location):
+        _sell_to_market(d, slot_index, "coal")
+    elif industry == "iron":
+        _sell_to_market(d, slot_index, "iron")
+    if industry in GOODS:
+        return
+    tile = d.tiles[slot_index]
+    if tile is not None and tile.resources == 0 and not tile.flipped:
+        d.flip(slot_index)
+
+
+def _sell_to_market(d: Draft, slot_index: int, resource: str) -> None:
+    tile = d.tiles[slot_index]
+    assert tile is not None
+    if resource == "coal":
+        sold, money = DATA.coal_market.sell(d.coal_market, tile.resources)
+        d.coal_market += sold
+    else:
+        sold, money = DATA.iron_market.sell(d.iron_market, tile.resources)
+        d.iron_market += sold
+    if sold:
+        d.tiles[slot_index] = Tile(tile.owner, tile.industry, tile.level, False,
+                                   tile.resources - sold)
+        d.receive(d.seat, money)

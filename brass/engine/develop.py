@@ -1,0 +1,26 @@
+"""The Develop action (RULES.md §6.3) and Gloucester's free develop."""
+
+from __future__ import annotations
+
+from .build import INDUSTRY_NAMES, tile_name
+from .draft import Draft
+from .errors import IllegalAction
+from .resources import take_iron
+
+
+def remove_from_mat(d: Draft, industry: str) -> None:
+    """Develop away the lowest tile of `industry` (no iron here); lightbulb tiles cannot go."""
+    spec = d.me.next_tile(industry)
+    if spec is None:
+        raise IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left to develop")
+    if spec.lightbulb:
+        raise IllegalAction(f"{tile_name(spec)} has a lightbulb: it can never be developed, "
+                            "only built")
+    d.take_from_mat(d.seat, industry, retire=True)
+
+
+def develop(d: Draft, industries: tuple[str, ...]) -> None:
+    for industry in industries:
+        remove_from_mat(d, industry)
+    take_iron(d, len(industries))
+    d.check_affordable("Developing " + (" and ".join(INDUSTRY_NAMES[i] for i in industries)))

@@ -1,0 +1,184 @@
+"""A mutable working copy of a `Game`, used while one action is carried out.
+
+Rules read and change a `Draft` step by step (pay, take a cube, flip a tile...) and record
+every supply in a `Quote`; `freeze()` returns the new immutable `Game`. The input game is
+never touched, so a refused action (an `IllegalAction` raised half-way) changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .data import DATA, INDUSTRIES
+from .errors import IllegalAction
+from .graph import Graph, graph, network
+from .state import Game, MerchantTile, PlayerState, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """Where some coal, iron or beer comes from, and what it costs."""
+
+    resource: str  # "coal", "iron" or "beer"
+    source: str  # "tile", "market" or "merchant"
+    count: int
+    slot: int | None = None  # DATA.slots index (tile) or DATA.merchant_slots index (merchant)
+    owner: int | None = None
+    cost: int = 0  # money paid for market cubes
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "count": self.count}
+        if self.source == "tile" and self.slot is not None:
+            s = DATA.slots[self.slot]
+            out.update(location=DATA.locations[s.location].id, slot=s.number, owner=self.owner)
+        elif self.source == "merchant" and self.slot is not None:
+            m = DATA.merchant_slots[self.slot]
+            out.update(location=DATA.locations[m.location].id, slot=m.number)
+        else:
+            out["cost"] = self.cost
+        return out
+
+    def describe(self) -> str:
+        if self.source == "market":
+            return f"{self.count} {self.resource} from the market for £{self.cost}"
+        if self.source == "merchant" and self.slot is not None:
+            where = DATA.locations[DATA.merchant_slots[self.slot].location].name
+            return f"{self.count} beer from the merchant in {where}"
+        assert self.slot is not None
+        where = DATA.locations[DATA.slots[self.slot].location].name
+        return f"{self.count} {self.resource} from seat {self.owner}'s tile in {where}"
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """The full price of an action: money paid and where every coal, iron and beer comes from."""
+
+    money: int
+    supplies: tuple[Supply, ...]
+    received: int = 0  # money received during the action (market sales, Warrington, loan)
+
+    def of(self, resource: str) -> tuple[Supply, ...]:
+        return tuple(s for s in self.supplies if s.resource == resource)
+
+    @property
+    def coal(self) -> tuple[Supply, ...]:
+        return self.of("coal")
+
+    @property
+    def iron(self) -> tuple[Supply, ...]:
+        return self.of("iron")
+
+    @property
+    def beer(self) -> tuple[Supply, ...]:
+        return self.of("beer")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"money": self.money, "received": self.received,
+                **{r: [s.to_json() for s in self.of(r)] for r in ("coal", "iron", "beer")}}
+
+
+class Draft:
+    """Mutable copy of the parts of a game an action can change."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.seat: int = game.turn_order[game.turn_index]
+        self.players: list[PlayerState] = list(game.players)
+        self.tiles: list[Tile | None] = list(game.tiles)
+        self.links: list[int | None] = list(game.links)
+        self.merchants: list[MerchantTile | None] = list(game.merchants)
+        self.coal_market = game.coal_market
+        self.iron_market = game.iron_market
+        self.wild_location_left = game.wild_location_left
+        self.wild_industry_left = game.wild_industry_left
+        self.start_money = game.players[self.seat].money
+        self.paid = 0
+        self.received = 0
+        self.supplies: list[Supply] = []
+        self._graph: Graph | None = None
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def me(self) -> PlayerState:
+        return self.players[self.seat]
+
+    @property
+    def era(self) -> str:
+        return self.game.era
+
+    def graph(self) -> Graph:
+        if self._graph is None:
+            self._graph = graph(tuple(self.links))
+        return self._graph
+
+    def network(self, seat: int) -> frozenset[int] | None:
+        return network(self.tiles, self.links, seat)
+
+    # -- changing ------------------------------------------------------------------------------
+    def update(self, seat: int, **changes: Any) -> PlayerState:
+        player = replace(self.players[seat], **changes)
+        self.players[seat] = player
+        return player
+
+    def place_link(self, index: int) -> None:
+        self.links[index] = self.seat
+        self._graph = None
+
+    def pay(self, amount: int) -> None:
+        """The player to move pays `amount` (it counts as spending this round)."""
+        if amount:
+            me = self.me
+            self.update(self.seat, money=me.money - amount, spent=me.spent + amount)
+            self.paid += amount
+
+    def receive(self, seat: int, amount: int) -> None:
+        if amount:
+            self.update(seat, money=self.players[seat].money + amount)
+            if seat == self.seat:
+                self.received += amount
+
+    def check_affordable(self, what: str) -> None:
+        if self.me.money < 0:
+            detail = "; ".join(s.describe() for s in self.supplies if s.source == "market")
+            extra = f" (including {detail})" if detail else ""
+            raise IllegalAction(
+                f"{what} costs £{self.paid}{extra}, and you have only £{self.start_money}")
+
+    def advance_income(self, seat: int, spaces: int) -> None:
+        space = min(self.players[seat].income_space + spaces, DATA.max_income_space)
+        self.update(seat, income_space=space)
+
+    def take_from_tile(self, slot: int, n: int) -> None:
+        """Remove `n` cubes or barrels from a tile; a tile emptied this way flips at once."""
+        tile = self.tiles[slot]
+        assert tile is not None and tile.resources >= n
+        left = tile.resources - n
+        if left == 0:
+            self.tiles[slot] = replace(tile, resources=0, flipped=True)
+            self.advance_income(tile.owner, tile.spec.income)
+        else:
+            self.tiles[slot] = replace(tile, resources=left)
+
+    def flip(self, slot: int) -> None:
+        tile = self.tiles[slot]
+        assert tile is not None and not tile.flipped
+        self.tiles[slot] = replace(tile, flipped=True)
+        self.advance_income(tile.owner, tile.spec.income)
+
+    def take_from_mat(self, seat: int, industry: str, retire: bool) -> None:
+        player = self.players[seat]
+        i = INDUSTRIES.index(industry)
+        mat = player.mat[:i] + (player.mat[i] + 1,) + player.mat[i + 1:]
+        self.update(seat, mat=mat, retired=player.retired + (1 if retire else 0))
+
+    def quote(self) -> Quote:
+        return Quote(self.paid, tuple(self.supplies), self.received)
+
+    def freeze(self) -> Game:
+        g = self.game
+        return replace(
+            g, players=tuple(self.players), tiles=tuple(self.tiles), links=tuple(self.links),
+            merchants=tuple(self.merchants), coal_market=self.coal_market,
+            iron_market=self.iron_market, wild_location_left=self.wild_location_left,
+            wild_industry_left=self.wild_industry_left)

@@ -1,0 +1,87 @@
+"""Connectivity over placed links: who is connected to what, and how far (RULES.md §5, §7).
+
+A `Graph` depends only on which links are placed (not on who owns them), so one is built per
+distinct link layout and memoised: every state between two network actions shares it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from .data import DATA
+from .state import Tile
+
+_MERCHANTS = frozenset(DATA.merchant_locations)
+
+
+class Graph:
+    """Placed links as an undirected graph over locations (a three-ended link joins all three)."""
+
+    __slots__ = ("_distances", "component", "neighbours")
+
+    def __init__(self, links: tuple[int | None, ...]) -> None:
+        adjacent: list[set[int]] = [set() for _ in DATA.locations]
+        for link, owner in zip(DATA.links, links, strict=True):
+            if owner is None:
+                continue
+            for a in link.ends:
+                for b in link.ends:
+                    if a != b:
+                        adjacent[a].add(b)
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(s)) for s in adjacent)
+        component = [-1] * len(DATA.locations)
+        for start in range(len(DATA.locations)):
+            if component[start] >= 0:
+                continue
+            component[start] = start
+            stack = [start]
+            while stack:
+                here = stack.pop()
+                for there in self.neighbours[here]:
+                    if component[there] < 0:
+                        component[there] = start
+                        stack.append(there)
+        self.component: tuple[int, ...] = tuple(component)
+        self._distances: dict[int, dict[int, int]] = {}
+
+    def connected(self, a: int, b: int) -> bool:
+        return self.component[a] == self.component[b]
+
+    def connected_to_merchant(self, location: int) -> bool:
+        """Connected to any merchant location (with tiles or not): the coal market's rule."""
+        c = self.component[location]
+        return any(self.component[m] == c for m in _MERCHANTS)
+
+    def distances(self, source: int) -> dict[int, int]:
+        """Links to cross from `source` to every location connected to it."""
+        found = self._distances.get(source)
+        if found is None:
+            found = {source: 0}
+            queue = deque([source])
+            while queue:
+                here = queue.popleft()
+                for there in self.neighbours[here]:
+                    if there not in found:
+                        found[there] = found[here] + 1
+                        queue.append(there)
+            self._distances[source] = found
+        return found
+
+
+@lru_cache(maxsize=2048)
+def graph(links: tuple[int | None, ...]) -> Graph:
+    return Graph(links)
+
+
+def network(tiles: tuple[Tile | None, ...] | list[Tile | None],
+            links: tuple[int | None, ...] | list[int | None], seat: int) -> frozenset[int] | None:
+    """Locations in `seat`'s network; None means everywhere (no tile and no link yet)."""
+    found: set[int] = set()
+    for slot, tile in zip(DATA.slots, tiles, strict=True):
+        if tile is not None and tile.owner == seat:
+            found.add(slot.location)
+    for link, owner in zip(DATA.links, links, strict=True):
+        if owner == seat:
+            found.update(link.ends)
+    return frozenset(found) if found else None

@@ -1,0 +1,199 @@
+"""`legal_actions`: every legal action of the player to move, as complete `Action` values.
+
+How the list is built (one canonical order, no duplicates):
+- kinds in the order build, network, develop, sell, loan, scout, pass;
+- the card is part of an action, so each legal move appears once per distinct card name in
+  hand that allows it (two copies of the same card give the same action);
+- build: by slot in board order, then industry, then card;
+- network: by link in board order; two rail links are one action per pair of links, listed
+  in board order if that order is legal, else in the other order;
+- develop: one industry, or two in the industry order of DATA.md (the same one twice allowed);
+- sell: one action per legal *set* of sales; each sale is a (tile, merchant, free develop)
+  choice; a set is listed once, in the first order (tiles in board order first) that is legal;
+- scout: each distinct set of three cards, sorted.
+Each candidate is checked by carrying it out on a draft, so a listed action is exactly one
+that `apply_action` accepts; the expensive part (the price of a build, link or sale) is
+checked once and shared by every card that allows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
+
+from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
+from .build import card_allows, check_target, place
+from .data import DATA, GOODS, INDUSTRIES
+from .develop import develop
+from .draft import Draft
+from .errors import IllegalAction
+from .links import network_action
+from .rules import LOAN
+from .sell import sell_one
+from .state import Game
+
+
+def legal_actions(game: Game) -> list[Action]:
+    if game.is_over:
+        return []
+    d = Draft(game)
+    cards = sorted(set(d.me.hand))
+    actions: list[Action] = []
+    actions.extend(_builds(game, cards))
+    actions.extend(_networks(game, cards))
+    actions.extend(_develops(game, cards))
+    actions.extend(_sells(game, cards))
+    if d.me.income_level - LOAN["levels"] >= LOAN["min_level"]:
+        actions.extend(Loan(card) for card in cards)
+    actions.extend(_scouts(d))
+    actions.extend(Pass(card) for card in cards)
+    return actions
+
+
+def _works(game: Game, step: object, *args: object) -> bool:
+    try:
+        step(Draft(game), *args)  # type: ignore[operator]
+    except IllegalAction:
+        return False
+    return True
+
+
+def _build_step(d: Draft, industry: str, slot: int) -> None:
+    place(d, industry, slot, check_target(d, industry, slot))
+
+
+def _builds(game: Game, cards: list[str]) -> Iterator[Action]:
+    seat = game.turn_order[game.turn_index]
+    d = Draft(game)
+    net = d.network(seat)
+    feasible: dict[tuple[str, int], bool] = {}
+    for slot in DATA.slots:
+        loc = DATA.locations[slot.location]
+        in_network = net is None or slot.location in net
+        for industry in slot.accepts:
+            for card in cards:
+                if card_allows(card, industry, slot.location, in_network) is not None:
+                    continue
+                key = (industry, slot.index)
+                if key not in feasible:
+                    feasible[key] = _works(game, _build_step, industry, slot.index)
+                if feasible[key]:
+                    yield Build(card, industry, loc.id, slot.number)
+
+
+def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
+    d = Draft(game)
+    if d.me.links_left == 0:
+        return
+    net = d.network(d.seat)
+    era_ok = [(link.canal if game.era == "canal" else link.rail) and game.links[link.index] is None
+              for link in DATA.links]
+    first = [link.index for link in DATA.links
+             if era_ok[link.index] and (net is None or net.intersection(link.ends))]
+    singles = [i for i in first if _works(game, network_action, [i])]
+    for i in singles:
+        for card in cards:
+            yield Network(card, (DATA.links[i].id,))
+    if game.era != "rail" or d.me.links_left < 2 or d.me.money < DATA.rules["link_cost"][
+            "double_rail"] or not singles:
+        return
+    pairs: set[frozenset[int]] = set()
+    found: list[tuple[int, int]] = []
+    for i in singles:
+        reach = set(DATA.links[i].ends) | (net or set())
+        for j, link in enumerate(DATA.links):
+            if j == i or not era_ok[j] or (net is not None and not reach.intersection(link.ends)):
+                continue
+            key = frozenset((i, j))
+            if key in pairs:
+                continue
+            for order in sorted(((i, j), (j, i))):
+                if _works(game, network_action, list(order)):
+                    pairs.add(key)
+                    found.append(order)
+                    break
+    for a, b in sorted(found):
+        for card in cards:
+            yield Network(card, (DATA.links[a].id, DATA.links[b].id))
+
+
+def _develops(game: Game, cards: list[str]) -> Iterator[Action]:
+    options: list[tuple[str, ...]] = [(i,) for i in INDUSTRIES]
+    options += list(combinations_with_replacement(INDUSTRIES, 2))
+    for industries in options:
+        if _works(game, develop, industries):
+            for card in cards:
+                yield Develop(card, industries)
+
+
+def _sale_options(game: Game) -> list[Sale]:
+    """Every sale that is legal on its own (a sale in a set is never easier than alone)."""
+    seat = game.turn_order[game.turn_index]
+    options: list[Sale] = []
+    for slot, tile in zip(DATA.slots, game.tiles, strict=True):
+        if tile is None or tile.owner != seat or tile.flipped or tile.industry not in GOODS:
+            continue
+        location = DATA.locations[slot.location].id
+        for merchant in DATA.merchant_locations:
+            merchant_id = DATA.locations[merchant].id
+            base = Sale(location, slot.number, merchant_id, None)
+            if not _works(game, sell_one, base):
+                continue
+            options.append(base)
+            if DATA.bonuses[merchant].kind == "develop":
+                for industry in INDUSTRIES:
+                    sale = Sale(location, slot.number, merchant_id, industry)
+                    if _works(game, sell_one, sale):
+                        options.append(sale)
+    return options
+
+
+def _sells(game: Game, cards: list[str]) -> Iterator[Action]:
+    options = _sale_options(game)
+    if not options:
+        return
+    emitted: set[frozenset[int]] = set()
+    found: list[tuple[int, ...]] = []
+
+    def explore(d: Draft, sequence: tuple[int, ...], used: frozenset[tuple[str, int]]) -> None:
+        for i, sale in enumerate(options):
+            tile = (sale.location, sale.slot)
+            if tile in used:
+                continue
+            child = _copy(d)
+            try:
+                sell_one(child, sale)
+            except IllegalAction:
+                continue
+            seq = (*sequence, i)
+            key = frozenset(seq)
+            if key not in emitted:
+                emitted.add(key)
+                found.append(seq)
+            explore(child, seq, used | {tile})
+
+    explore(Draft(game), (), frozenset())
+    found.sort(key=lambda seq: (len(seq), sorted(seq)))
+    for seq in found:
+        sales = tuple(options[i] for i in seq)
+        for card in cards:
+            yield Sell(card, sales)
+
+
+def _copy(d: Draft) -> Draft:
+    """A draft of the game as `d` has changed it so far (for exploring sale sequences)."""
+    child = Draft(d.game)
+    child.players = list(d.players)
+    child.tiles = list(d.tiles)
+    child.merchants = list(d.merchants)
+    child.paid, child.received, child.supplies = d.paid, d.received, list(d.supplies)
+    return child
+
+
+def _scouts(d: Draft) -> Iterator[Action]:
+    hand = d.me.hand
+    if any(c.startswith("wild:") for c in hand) or not (
+            d.wild_location_left and d.wild_industry_left):
+        return
+    for cards in sorted(set(combinations(sorted(hand), 3))):
+        yield Scout(cards)

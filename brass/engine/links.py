@@ -1,0 +1,54 @@
+"""The Network action (RULES.md §6.2): canal links, one rail link, or two rail links with beer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .data import DATA
+from .draft import Draft
+from .errors import IllegalAction
+from .resources import take_brewery_beer, take_coal
+
+
+def _link_name(index: int) -> str:
+    return " – ".join(DATA.name(e) for e in DATA.links[index].ends[:2])
+
+
+def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
+    """Can the player to move place link `index` now (kind, free, touches `touching`)?"""
+    link = DATA.links[index]
+    if d.links[index] is not None:
+        raise IllegalAction(f"The link {_link_name(index)} is already built")
+    if d.era == "canal" and not link.canal:
+        raise IllegalAction(f"{_link_name(index)} takes no canal")
+    if d.era == "rail" and not link.rail:
+        raise IllegalAction(f"{_link_name(index)} takes no railway")
+    if touching is not None and not touching.intersection(link.ends):
+        raise IllegalAction(f"{_link_name(index)} does not touch your network")
+
+
+def network_action(d: Draft, links: Sequence[int]) -> None:
+    count = len(links)
+    if d.era == "canal" and count != 1:
+        raise IllegalAction("In the canal era a network action places one canal")
+    if d.me.links_left < count:
+        raise IllegalAction("You have no link tiles left" if d.me.links_left == 0
+                            else "You have only one link tile left")
+    touching = d.network(d.seat)
+    what = "This canal" if d.era == "canal" else (
+        "This railway" if count == 1 else "These two railways")
+    costs = DATA.rules["link_cost"]
+    d.pay(costs["canal"] if d.era == "canal" else
+          costs["rail"] if count == 1 else costs["double_rail"])
+    for index in links:
+        check_link(d, index, touching)
+        d.place_link(index)
+        if touching is not None:
+            touching = touching | frozenset(DATA.links[index].ends)
+        if d.era == "rail":
+            take_coal(d, DATA.links[index].ends, 1, f"The railway {_link_name(index)}")
+    if count == 2:
+        take_brewery_beer(d, 1, DATA.links[links[1]].ends,
+                          f"The second railway {_link_name(links[1])}")
+    d.update(d.seat, links_left=d.me.links_left - count)
+    d.check_affordable(what)

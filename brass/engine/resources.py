@@ -1,0 +1,124 @@
+"""Where coal, iron and beer come from: the server's fixed choices of RULES.md §7.
+
+Each function takes what is needed from a `Draft`, records every `Supply`, and raises
+`IllegalAction` (saying what is missing and why) when it cannot be found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .data import DATA
+from .draft import Draft, Supply
+from .errors import IllegalAction
+
+
+def _names(locations: Sequence[int]) -> str:
+    return " or ".join(DATA.name(loc) for loc in locations)
+
+
+def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
+    """Coal for a build at `at[0]` or a rail link touching `at`: connected mines nearest first
+    (your own first at equal distance, then board order), then the market if connected to a
+    merchant location."""
+    if amount <= 0:
+        return
+    g = d.graph()
+    dists = [g.distances(a) for a in at]
+    mines: list[tuple[int, bool, int]] = []
+    for slot, tile in enumerate(d.tiles):
+        if tile is None or tile.industry != "coal" or tile.resources == 0:
+            continue
+        loc = DATA.slots[slot].location
+        reach = [dist[loc] for dist in dists if loc in dist]
+        if reach:
+            mines.append((min(reach), tile.owner != d.seat, slot))
+    mines.sort()
+    for _, _, slot in mines:
+        if amount == 0:
+            return
+        tile = d.tiles[slot]
+        assert tile is not None
+        n = min(amount, tile.resources)
+        d.take_from_tile(slot, n)
+        d.supplies.append(Supply("coal", "tile", n, slot, tile.owner))
+        amount -= n
+    if amount == 0:
+        return
+    if not any(g.connected_to_merchant(a) for a in at):
+        raise IllegalAction(
+            f"{purpose} needs {amount} more coal, and no coal mine with coal or merchant "
+            f"is connected to {_names(at)}")
+    _buy(d, "coal", amount)
+
+
+def take_iron(d: Draft, amount: int) -> None:
+    """Iron (no connection needed): ironworks with cubes, your own first then board order,
+    then the market."""
+    if amount <= 0:
+        return
+    works = sorted((tile.owner != d.seat, slot) for slot, tile in enumerate(d.tiles)
+                   if tile is not None and tile.industry == "iron" and tile.resources > 0)
+    for _, slot in works:
+        if amount == 0:
+            return
+        tile = d.tiles[slot]
+        assert tile is not None
+        n = min(amount, tile.resources)
+        d.take_from_tile(slot, n)
+        d.supplies.append(Supply("iron", "tile", n, slot, tile.owner))
+        amount -= n
+    if amount:
+        _buy(d, "iron", amount)
+
+
+def _buy(d: Draft, resource: str, amount: int) -> None:
+    if resource == "coal":
+        cost = DATA.coal_market.buy_cost(d.coal_market, amount)
+        d.coal_market = max(d.coal_market - amount, 0)
+    else:
+        cost = DATA.iron_market.buy_cost(d.iron_market, amount)
+        d.iron_market = max(d.iron_market - amount, 0)
+    d.pay(cost)
+    d.supplies.append(Supply(resource, "market", amount, cost=cost))
+
+
+def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: str) -> None:
+    """Beer from breweries: your own anywhere (board order), then opponents' breweries
+    connected to `at` (nearest first, then board order)."""
+    if amount <= 0:
+        return
+    own: list[tuple[int, int]] = []
+    others: list[tuple[int, int]] = []
+    g = d.graph()
+    dists = [g.distances(a) for a in at]
+    for slot, tile in enumerate(d.tiles):
+        if tile is None or tile.industry != "brewery" or tile.resources == 0:
+            continue
+        if tile.owner == d.seat:
+            own.append((0, slot))
+        else:
+            loc = DATA.slots[slot].location
+            reach = [dist[loc] for dist in dists if loc in dist]
+            if reach:
+                others.append((min(reach), slot))
+    for _, slot in own + sorted(others):
+        if amount == 0:
+            return
+        tile = d.tiles[slot]
+        assert tile is not None
+        n = min(amount, tile.resources)
+        d.take_from_tile(slot, n)
+        d.supplies.append(Supply("beer", "tile", n, slot, tile.owner))
+        amount -= n
+    if amount:
+        raise IllegalAction(
+            f"{purpose} needs {amount} more beer, and you have no brewery with beer and no "
+            f"opponent's brewery with beer is connected to {_names(at)}")
+
+
+def resource_left_anywhere(d: Draft, industry: str) -> bool:
+    """Is any cube of coal (industry 'coal') or iron ('iron') left on the board or market?"""
+    market = d.coal_market if industry == "coal" else d.iron_market
+    return market > 0 or any(t is not None and t.industry == industry and t.resources > 0
+                             for t in d.tiles)

@@ -1,0 +1,96 @@
+"""`apply_action` and `quote`: one action carried out on a draft of the game."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, action_cards, check_ids
+from .build import build
+from .data import DATA
+from .develop import develop
+from .draft import Draft, Quote
+from .errors import IllegalAction
+from .links import network_action
+from .sell import sell
+from .state import Game
+from .turns import finish_action
+
+LOAN = DATA.rules["loan"]
+
+
+def carry_out(game: Game, action: Action) -> Draft:
+    """Check and carry out `action` for the player to move on a draft (the turn is not ended)."""
+    check_ids(action)
+    if game.is_over:
+        raise IllegalAction("The game is over")
+    d = Draft(game)
+    _check_cards_in_hand(d, action_cards(action))
+    match action:
+        case Build():
+            build(d, action.card, action.industry,
+                  DATA.slot_index(action.location, action.slot))
+        case Network():
+            network_action(d, [DATA.link_index[link] for link in action.links])
+        case Develop():
+            develop(d, action.industries)
+        case Sell():
+            sell(d, action.sales)
+        case Loan():
+            _loan(d)
+        case Scout():
+            _check_scout(d)
+        case Pass():
+            pass
+    _discard(d, action_cards(action))
+    if isinstance(action, Scout):
+        d.update(d.seat, hand=(*d.me.hand, "wild:location", "wild:industry"))
+        d.wild_location_left -= 1
+        d.wild_industry_left -= 1
+    return d
+
+
+def apply_action(game: Game, action: Action) -> Game:
+    """Validate and apply one action of the player to move; returns a new `Game`."""
+    return finish_action(carry_out(game, action).freeze())
+
+
+def quote(game: Game, action: Action) -> Quote:
+    """The full price of a legal action; raises `IllegalAction` for an illegal one."""
+    return carry_out(game, action).quote()
+
+
+def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
+    hand = Counter(d.me.hand)
+    for card, n in Counter(cards).items():
+        if hand[card] < n:
+            raise IllegalAction(f"You do not hold the card {card}" if hand[card] == 0 else
+                                f"You hold only {hand[card]} of the card {card}")
+
+
+def _discard(d: Draft, cards: tuple[str, ...]) -> None:
+    hand = list(d.me.hand)
+    discard = list(d.me.discard)
+    for card in cards:
+        hand.remove(card)
+        if card == "wild:location":
+            d.wild_location_left += 1
+        elif card == "wild:industry":
+            d.wild_industry_left += 1
+        else:
+            discard.append(card)
+    d.update(d.seat, hand=tuple(hand), discard=tuple(discard))
+
+
+def _loan(d: Draft) -> None:
+    level = d.me.income_level - LOAN["levels"]
+    if level < LOAN["min_level"]:
+        raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}")
+    d.update(d.seat, income_space=DATA.income_top_space[level])
+    d.receive(d.seat, LOAN["money"])
+
+
+def _check_scout(d: Draft) -> None:
+    if any(card.startswith("wild:") for card in d.me.hand):
+        raise IllegalAction("You cannot scout while you hold a wild card")
+    if d.wild_location_left == 0 or d.wild_industry_left == 0:
+        raise IllegalAction("A wild card pile is empty: you cannot scout")

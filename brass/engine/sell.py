@@ -1,0 +1,78 @@
+"""The Sell action (RULES.md §6.4): flip goods tiles at connected merchants, with beer."""
+
+from __future__ import annotations
+
+from .actions import Sale
+from .build import INDUSTRY_NAMES, tile_name
+from .data import DATA, GOODS
+from .develop import remove_from_mat
+from .draft import Draft, Supply
+from .errors import IllegalAction
+from .resources import take_brewery_beer
+from .state import MerchantTile
+
+
+def choose_merchant_tile(d: Draft, merchant: int, good: str) -> int | None:
+    """The merchant slot a sale uses: one with a barrel first, then one buying exactly that
+    good before an `all` tile, then the lower slot."""
+    best: tuple[bool, bool, int] | None = None
+    for ms in DATA.locations[merchant].merchant_slots:
+        tile = d.merchants[ms]
+        if tile is None or not tile.buys_good(good):
+            continue
+        key = (not tile.beer, tile.buys != good, ms)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
+def sell_one(d: Draft, sale: Sale) -> None:
+    loc = DATA.location_index[sale.location]
+    slot_index = DATA.locations[loc].slots[sale.slot]
+    merchant = DATA.location_index[sale.merchant]
+    where = DATA.name(loc)
+    tile = d.tiles[slot_index]
+    if tile is None or tile.owner != d.seat:
+        raise IllegalAction(f"You have no tile in slot {sale.slot} of {where}")
+    if tile.industry not in GOODS:
+        raise IllegalAction(f"A {INDUSTRY_NAMES[tile.industry]} is not sold: only cotton mills, "
+                            "manufacturers and potteries are")
+    if tile.flipped:
+        raise IllegalAction(f"Your {tile_name(tile.spec)} in {where} is already sold")
+    if not d.graph().connected(loc, merchant):
+        raise IllegalAction(f"{where} is not connected to {DATA.name(merchant)}")
+    ms = choose_merchant_tile(d, merchant, tile.industry)
+    if ms is None:
+        raise IllegalAction(f"No merchant in {DATA.name(merchant)} buys "
+                            f"{INDUSTRY_NAMES[tile.industry]} goods")
+    beer = tile.spec.beer
+    merchant_tile = d.merchants[ms]
+    bonus_used = False
+    if beer and merchant_tile is not None and merchant_tile.beer:
+        d.merchants[ms] = MerchantTile(merchant_tile.buys, False)
+        d.supplies.append(Supply("beer", "merchant", 1, ms))
+        beer -= 1
+        bonus_used = True
+    take_brewery_beer(d, beer, (loc,), f"Selling your {tile_name(tile.spec)} in {where}")
+    if sale.develop is not None and not (bonus_used and DATA.bonuses[merchant].kind == "develop"):
+        raise IllegalAction("A free develop comes only with the beer of a Gloucester merchant")
+    if bonus_used:
+        _bonus(d, merchant, sale.develop)
+    d.flip(slot_index)
+
+
+def _bonus(d: Draft, merchant: int, develop: str | None) -> None:
+    bonus = DATA.bonuses[merchant]
+    if bonus.kind == "income":
+        d.advance_income(d.seat, bonus.amount)
+    elif bonus.kind == "vp":
+        d.update(d.seat, vp=d.me.vp + bonus.amount)
+    elif bonus.kind == "money":
+        d.receive(d.seat, bonus.amount)
+    elif develop is not None:
+        remove_from_mat(d, develop)
+
+
+def sell(d: Draft, sales: tuple[Sale, ...]) -> None:
+    for sale in sales:
+        sell_one(d, sale)

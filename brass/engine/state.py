@@ -1,0 +1,159 @@
+"""The game state: immutable values (frozen dataclasses and tuples) with a JSON form.
+
+A `Game` is never changed: rules build a new one (see `draft.py`), sharing every unchanged
+player, tuple and tile with the old one. Board positions are indices into `DATA.slots`,
+`DATA.links` and `DATA.merchant_slots` (board order), so a tile, link or merchant tile is
+found by index, not by search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .data import DATA, INDUSTRIES, TileSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """An industry tile on the board."""
+
+    owner: int
+    industry: str
+    level: int
+    flipped: bool = False
+    resources: int = 0  # coal/iron cubes or beer barrels on it
+
+    @property
+    def spec(self) -> TileSpec:
+        return DATA.tile_specs[(self.industry, self.level)]
+
+
+@dataclass(frozen=True, slots=True)
+class MerchantTile:
+    buys: str  # "cotton", "manufacturer", "pottery", "all" or "blank"
+    beer: bool
+
+    def buys_good(self, good: str) -> bool:
+        return self.buys == good or self.buys == "all"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    seat: int
+    money: int
+    vp: int = 0
+    income_space: int = 10
+    spent: int = 0
+    links_left: int = 14
+    hand: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()  # face-up discards, oldest first: the top card is the last
+    face_down: tuple[str, ...] = ()  # the face-down card(s) under the pile (dealt at setup)
+    mat: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # tiles taken so far from each industry's stack
+    retired: int = 0  # tiles that left the game: developed, overbuilt, removed
+
+    @property
+    def income_level(self) -> int:
+        return DATA.income_level(self.income_space)
+
+    def next_tile(self, industry: str) -> TileSpec | None:
+        """The lowest tile of `industry` still on this player's mat."""
+        i = INDUSTRIES.index(industry)
+        stack = DATA.stack_list[i]
+        taken = self.mat[i]
+        return stack[taken] if taken < len(stack) else None
+
+    def mat_levels(self, industry: str) -> list[int]:
+        i = INDUSTRIES.index(industry)
+        return [spec.level for spec in DATA.stack_list[i][self.mat[i]:]]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A whole game at one moment. Hidden parts (hands, deck, face-down cards, seed) are
+    here too: `view()` is the only way out for a seat."""
+
+    num_players: int
+    seed: int
+    era: str
+    round: int
+    turn_order: tuple[int, ...]
+    turn_index: int
+    actions_left: int
+    players: tuple[PlayerState, ...]
+    deck: tuple[str, ...]  # top first
+    wild_location_left: int
+    wild_industry_left: int
+    coal_market: int
+    iron_market: int
+    tiles: tuple[Tile | None, ...]  # by DATA.slots index
+    links: tuple[int | None, ...]  # owner by DATA.links index
+    merchants: tuple[MerchantTile | None, ...]  # by DATA.merchant_slots index; None: not in play
+    rail_deck: tuple[str, ...] | None = None  # fixed by setup, else shuffled from the seed
+    is_over: bool = False
+    action_count: int = 0
+    era_scores: tuple[tuple[tuple[int, int], ...], ...] = ()  # per ended era, by seat: (links, tiles)
+    cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.is_over else self.turn_order[self.turn_index]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(p.vp for p in self.players)
+
+    @property
+    def winner_order(self) -> list[int]:
+        """Seats best first: VP, then income level, then money (RULES.md §1)."""
+        return sorted(range(self.num_players), key=lambda s: (
+            -self.players[s].vp, -self.players[s].income_level, -self.players[s].money, s))
+
+    def ranks(self) -> list[int]:
+        """Rank (1 = best) by seat; players equal on VP, income and money share a rank."""
+        def key(s: int) -> tuple[int, int, int]:
+            p = self.players[s]
+            return (p.vp, p.income_level, p.money)
+        return [1 + sum(key(o) > key(s) for o in range(self.num_players))
+                for s in range(self.num_players)]
+
+    # -- JSON ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, secrets included (for storage and tests, never for a client)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "cache":
+                continue
+            value = getattr(self, f.name)
+            if f.name == "players":
+                value = [{pf.name: _plain(getattr(p, pf.name)) for pf in fields(p)}
+                         for p in value]
+            elif f.name == "tiles":
+                value = [None if t is None else
+                         [t.owner, t.industry, t.level, t.flipped, t.resources] for t in value]
+            elif f.name == "merchants":
+                value = [None if m is None else [m.buys, m.beer] for m in value]
+            out[f.name] = _plain(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        d = dict(data)
+        d["players"] = tuple(PlayerState(**{k: _tuple(v) for k, v in p.items()})
+                             for p in d["players"])
+        d["tiles"] = tuple(None if t is None else Tile(*t) for t in d["tiles"])
+        d["merchants"] = tuple(None if m is None else MerchantTile(*m) for m in d["merchants"])
+        for key in ("turn_order", "deck", "links"):
+            d[key] = tuple(d[key])
+        d["era_scores"] = tuple(tuple(tuple(s) for s in era) for era in d.get("era_scores", ()))
+        if d.get("rail_deck") is not None:
+            d["rail_deck"] = tuple(d["rail_deck"])
+        return cls(**d)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value

@@ -1,0 +1,72 @@
+"""`view`: what one seat (or a spectator) may see of a game (RULES.md §10).
+
+The view is built from public parts only, by listing what to show (deny by default). The
+viewer's own hand is the single private item added, and only for that seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import DATA, INDUSTRIES
+from .state import Game
+
+
+def view(game: Game, seat: int | None) -> dict[str, Any]:
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.num_players):
+        raise ValueError(f"No seat {seat!r} in a {game.num_players}-player game")
+    return {
+        "num_players": game.num_players,
+        "viewer": seat,
+        "era": game.era,
+        "round": game.round,
+        "current_seat": game.current_seat,
+        "actions_left": game.actions_left,
+        "turn_order": list(game.turn_order),
+        "action_count": game.action_count,
+        "deck_size": len(game.deck),
+        "wild_location_left": game.wild_location_left,
+        "wild_industry_left": game.wild_industry_left,
+        "coal_market": game.coal_market,
+        "iron_market": game.iron_market,
+        "coal_price": DATA.coal_market.buy_cost(game.coal_market, 1),
+        "iron_price": DATA.iron_market.buy_cost(game.iron_market, 1),
+        "is_over": game.is_over,
+        "winner_order": game.winner_order if game.is_over else None,
+        "ranks": game.ranks() if game.is_over else None,
+        "era_scores": [[{"links": a, "industries": b} for a, b in era] for era in game.era_scores],
+        "players": [{
+            "seat": p.seat,
+            "money": p.money,
+            "vp": p.vp,
+            "income_space": p.income_space,
+            "income_level": p.income_level,
+            "spent": p.spent,
+            "links_left": p.links_left,
+            "hand_size": len(p.hand),
+            "hand": list(p.hand) if p.seat == seat else None,
+            "discard_top": p.discard[-1] if p.discard else None,
+            "discard_size": len(p.discard) + len(p.face_down),
+            "mat": {industry: p.mat_levels(industry) for industry in INDUSTRIES},
+        } for p in game.players],
+        "industries": [{
+            "location": DATA.locations[slot.location].id,
+            "slot": slot.number,
+            "owner": tile.owner,
+            "industry": tile.industry,
+            "level": tile.level,
+            "flipped": tile.flipped,
+            "resources": tile.resources,
+        } for slot, tile in zip(DATA.slots, game.tiles, strict=True) if tile is not None],
+        "links": [{"id": link.id, "owner": owner, "kind": "canal" if game.era == "canal"
+                   else "rail"}
+                  for link, owner in zip(DATA.links, game.links, strict=True)
+                  if owner is not None],
+        "merchants": [{
+            "location": DATA.locations[m.location].id,
+            "slot": m.number,
+            "buys": tile.buys,
+            "beer": tile.beer,
+        } for m, tile in zip(DATA.merchant_slots, game.merchants, strict=True)
+            if tile is not None],
+    }

@@ -1,0 +1,33 @@
+"""Typed errors: every rejection the server gives is `{code, message}`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+ErrorCode = Literal[
+    "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
+    "game_not_running", "seat_taken"]
+
+HTTP_STATUS: dict[str, int] = {
+    "malformed": 400,
+    "unauthorized": 401,
+    "not_found": 404,
+    "illegal": 409,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_not_running": 409,
+    "seat_taken": 409,
+}
+
+
+class ApiError(Exception):
+    """A rejection the client is told about; the game is untouched by it."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS[self.code]

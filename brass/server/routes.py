@@ -1,0 +1,116 @@
+"""The HTTP API (DESIGN.md "Server"). Each route reads like prose: dependencies give the
+service and the bearer token; the service does the work; `outbound` builds the answer."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request
+
+from . import outbound
+from .errors import HTTP_STATUS, ApiError
+from .schemas import (
+    AddBot,
+    BotAdded,
+    CreateGame,
+    Created,
+    Error,
+    GameInfo,
+    GameLog,
+    Join,
+    Joined,
+    LegalEntry,
+    ReplayFrame,
+    SubmitAction,
+    UndoRequest,
+    Version,
+)
+from .service import GameService
+
+
+def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+Service = Annotated[GameService, Depends(get_service)]
+Token = Annotated[str | None, Depends(bearer_token)]
+
+ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
+router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+
+
+@router.post("/games", response_model=Created, status_code=201)
+async def create_game(body: CreateGame, service: Service) -> Created:
+    game_id, host_token = await service.create_game(body.players, body.name)
+    return Created(id=game_id, host_token=host_token)
+
+
+@router.get("/games", response_model=list[GameInfo])
+async def list_games(service: Service) -> list[GameInfo]:
+    return [outbound.game_info(record, game) for record, game in await service.list_games()]
+
+
+@router.get("/games/{game_id}", response_model=GameInfo)
+async def game_info(game_id: str, service: Service) -> GameInfo:
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
+
+
+@router.post("/games/{game_id}/join", response_model=Joined, status_code=201)
+async def join(game_id: str, body: Join, service: Service) -> Joined:
+    seat, token = await service.join(game_id, body.name)
+    return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
+async def add_bot(game_id: str, service: Service, token: Token,
+                  body: AddBot | None = None) -> BotAdded:
+    seat = await service.add_bot(game_id, token, None if body is None else body.seat)
+    return BotAdded(seat=seat)
+
+
+@router.post("/games/{game_id}/actions", response_model=Version)
+async def submit_action(game_id: str, body: SubmitAction, service: Service,
+                        token: Token) -> Version:
+    version = await service.submit(game_id, token, body.action, body.expected_version,
+                                   body.action_id)
+    return Version(version=version)
+
+
+@router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
+async def legal(game_id: str, service: Service, token: Token) -> list[LegalEntry]:
+    _, game, seat = await service.legal(game_id, token)
+    return outbound.legal(game, seat)
+
+
+@router.post("/games/{game_id}/undo", response_model=Version)
+async def undo(game_id: str, service: Service, token: Token,
+               body: UndoRequest | None = None) -> Version:
+    version = await service.undo(game_id, token, None if body is None else body.expected_version)
+    return Version(version=version)
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog)
+async def game_log(game_id: str, service: Service) -> GameLog:
+    rt = await service.runtime(game_id)
+    return outbound.log(rt.record, rt.actions)
+
+
+@router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)
+async def replay(game_id: str, n: int, service: Service, seat: int | None = None) -> ReplayFrame:
+    """The view after `n` actions: the spectator's view, or any seat's once finished."""
+    rt = await service.runtime(game_id)
+    game = service.replay_game(rt, n)
+    if seat is not None and rt.record.status != "finished":
+        raise ApiError("unauthorized", "A seat's replay view is shown once the game is over")
+    if seat is not None and not 0 <= seat < rt.record.players:
+        raise ApiError("not_found", f"No seat {seat}")
+    return outbound.replay_frame(game, n, len(rt.actions), seat)

@@ -1,0 +1,424 @@
+"""The game service: load, check, apply through the engine, commit, then publish.
+
+It owns the in-memory `Runtime` of each game (the record, the engine states replayed from the
+log, the connected subscribers and the bot task) and is the only writer of games. Every change
+of a game happens under that game's `asyncio.Lock`; the database write is a versioned write
+(`Storage.append_action`), so even a second server process could not make two submissions of
+the same version both land. A change is published to subscribers only after its commit.
+
+Undo marks the undone rows in the log (`actions.undone`) and rebuilds the state from the rest;
+it reaches back only within the player's current turn (the end of a turn draws cards).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from brass.bots import choose_action
+from brass.engine import (
+    ENGINE_VERSION,
+    Game,
+    IllegalAction,
+    MalformedAction,
+    apply_action,
+    legal_actions,
+    new_game,
+    parse_action,
+)
+
+from . import outbound
+from .errors import ApiError
+from .storage import (
+    ActionRecord,
+    DuplicateActionId,
+    GameRecord,
+    SeatRecord,
+    StaleVersion,
+    Storage,
+    now,
+)
+
+log = logging.getLogger("brass.server")
+T = TypeVar("T")
+
+
+def new_token() -> str:
+    """A secret of 256 random bits (URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str | None, stored_hash: str | None) -> bool:
+    if not token or not stored_hash:
+        return False
+    return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+class Subscriber(Protocol):
+    """A connected client: `seat` None is a spectator; `send` must not block."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+
+@dataclass(eq=False)
+class Runtime:
+    """A game in memory: `states[n]` is the game after the first n actions of `actions`
+    (the log without undone rows)."""
+
+    record: GameRecord
+    states: list[Game] = field(default_factory=list)
+    actions: list[ActionRecord] = field(default_factory=list)
+    action_ids: dict[str, ActionRecord] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def game(self) -> Game | None:
+        return self.states[-1] if self.states else None
+
+    def running_game(self) -> Game:
+        game = self.game
+        if self.record.status != "running" or game is None or game.is_over:
+            raise ApiError("game_not_running", f"Game {self.id} is {self.record.status}")
+        return game
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is (checked in constant time), else None."""
+        found = None
+        for s in self.record.seats:
+            if token_matches(token, s.token_hash):
+                found = s.seat
+        return found
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.record.seats[seat].bot
+
+
+class GameService:
+    def __init__(self, storage: Storage, bot_delay: float = 0.5) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.games: dict[str, Runtime] = {}
+        self._loading = asyncio.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
+        self._closing = False
+
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    # -- life cycle ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every running game from its log and let its bots play on."""
+        for record in await self._db(self.storage.list_games, "running"):
+            try:
+                rt = await self.runtime(record.id)
+            except Exception:
+                log.exception("cannot rebuild game %s", record.id)
+                continue
+            self._kick_bots(rt)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [rt.bot_task for rt in self.games.values() if rt.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._pool.shutdown(wait=True)
+
+    async def runtime(self, game_id: str) -> Runtime:
+        rt = self.games.get(game_id)
+        if rt is not None:
+            return rt
+        async with self._loading:
+            rt = self.games.get(game_id)
+            if rt is None:
+                rt = await self._load(game_id)
+                self.games[game_id] = rt
+        return rt
+
+    async def _load(self, game_id: str) -> Runtime:
+        record = await self._db(self.storage.load_game, game_id)
+        if record is None:
+            raise ApiError("not_found", f"No game {game_id!r}")
+        everything = await self._db(self.storage.load_actions, game_id, True)
+        rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
+        if record.engine_version != ENGINE_VERSION:
+            log.warning("game %s was played with engine %s, replaying with %s",
+                        game_id, record.engine_version, ENGINE_VERSION)
+        if record.status != "waiting":
+            rt.actions = [a for a in everything if not a.undone]
+            rt.states = replay_states(record, rt.actions)
+        return rt
+
+    # -- lobby ---------------------------------------------------------------------------------
+    async def list_games(self) -> list[tuple[GameRecord, Game | None]]:
+        records = await self._db(self.storage.list_games)
+        out = []
+        for r in records:
+            rt = self.games.get(r.id)
+            out.append((rt.record, rt.game) if rt is not None else (r, None))
+        return out
+
+    async def create_game(self, players: int, name: str) -> tuple[str, str]:
+        host_token = new_token()
+        stamp = now()
+        record = GameRecord(
+            id=secrets.token_urlsafe(9), name=name, players=players, status="waiting",
+            seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
+            host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
+            seats=[SeatRecord(seat=s) for s in range(players)])
+        await self._db(self.storage.create_game, record)
+        self.games[record.id] = Runtime(record=record)
+        return record.id, host_token
+
+    async def join(self, game_id: str, name: str) -> tuple[int, str]:
+        token = new_token()
+        seat = await self._claim(game_id, None, name, token_hash(token), bot=False)
+        return seat, token
+
+    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
+        rt = await self.runtime(game_id)
+        if not token_matches(host_token, rt.record.host_token_hash):
+            raise ApiError("unauthorized", "Only the host (with the host token) can add bots")
+        return await self._claim(game_id, seat, None, None, bot=True)
+
+    async def _claim(self, game_id: str, seat: int | None, name: str | None,
+                     hashed: str | None, bot: bool) -> int:
+        rt = await self.runtime(game_id)
+        async with rt.lock:
+            record = rt.record
+            if record.status != "waiting":
+                raise ApiError("game_not_running", "The game has started: every seat is taken")
+            free = [s.seat for s in record.seats if not s.taken]
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise ApiError("seat_taken", f"Seat {seat} is not free")
+            name = name or f"Bot {seat + 1}"
+            start = len(free) == 1
+            if not await self._db(self.storage.claim_seat, game_id, seat, name, hashed, bot,
+                                  start):
+                raise ApiError("seat_taken", f"Seat {seat} is not free")
+            record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot)
+            if start:
+                record.status = "running"
+                rt.states = [new_game(record.players, record.seed, record.setup)]
+            self._publish(rt)
+        self._kick_bots(rt)
+        return seat
+
+    # -- play ----------------------------------------------------------------------------------
+    async def submit(self, game_id: str, token: str | None, action_json: dict[str, Any],
+                     expected_version: int, action_id: str) -> int:
+        """Apply a seat's action; returns the new version (or, for a retried `action_id`,
+        the version its first submission made). Raises `ApiError`; the game is untouched."""
+        rt = await self.runtime(game_id)
+        seat = rt.seat_of(token)
+        if seat is None:
+            raise ApiError("unauthorized", "A valid seat token is needed to act")
+        return await self.submit_as(rt, seat, action_json, expected_version, action_id)
+
+    async def submit_as(self, rt: Runtime, seat: int, action_json: dict[str, Any],
+                     expected_version: int, action_id: str) -> int:
+        try:
+            action = parse_action(action_json)
+        except MalformedAction as exc:
+            raise ApiError("malformed", str(exc)) from None
+        async with rt.lock:
+            earlier = rt.action_ids.get(action_id)
+            if earlier is not None:
+                return self._retried(earlier, seat)
+            game = rt.running_game()
+            if expected_version != rt.record.version:
+                raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                               f"not {expected_version}")
+            if game.current_seat != seat:
+                raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+            try:
+                after = apply_action(game, action)
+            except IllegalAction as exc:
+                raise ApiError("illegal", str(exc)) from None
+            except MalformedAction as exc:
+                raise ApiError("malformed", str(exc)) from None
+            scores = list(after.scores) if after.is_over else None
+            try:
+                row = await self._db(self.storage.append_action, rt.id, expected_version, seat,
+                                     action.to_json(), action_id, scores)
+            except DuplicateActionId:
+                found = await self._db(self.storage.find_action, rt.id, action_id)
+                assert found is not None
+                return self._retried(found, seat)
+            except StaleVersion:
+                await self._reload(rt)
+                raise ApiError("stale_version", "The game moved on; fetch the new state") from None
+            rt.actions.append(row)
+            rt.action_ids[action_id] = row
+            rt.states.append(after)
+            rt.record.version = row.seq
+            if scores is not None:
+                rt.record.status, rt.record.scores = "finished", scores
+            self._publish(rt)
+        self._kick_bots(rt)
+        return row.seq
+
+    @staticmethod
+    def _retried(earlier: ActionRecord, seat: int) -> int:
+        if earlier.seat != seat:
+            raise ApiError("malformed", "This action_id was already used by another seat")
+        return earlier.seq
+
+    async def undo(self, game_id: str, token: str | None, expected_version: int | None) -> int:
+        """Take back the seat's last action, if it is part of the seat's current turn."""
+        rt = await self.runtime(game_id)
+        seat = rt.seat_of(token)
+        if seat is None:
+            raise ApiError("unauthorized", "A valid seat token is needed to undo")
+        return await self.undo_as(rt, seat, expected_version)
+
+    async def undo_as(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
+        async with rt.lock:
+            game = rt.running_game()
+            version = rt.record.version
+            if expected_version is not None and expected_version != version:
+                raise ApiError("stale_version", f"The game is at version {version}")
+            if game.current_seat != seat:
+                raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+            if not rt.actions or len(rt.states) < 2 or not same_turn(
+                    rt.states[-2], game, seat) or rt.actions[-1].seat != seat:
+                raise ApiError("illegal", "Nothing to undo in this turn")
+            last = rt.actions[-1]
+            try:
+                version = await self._db(self.storage.undo_actions, rt.id, version, [last.seq])
+            except StaleVersion:
+                await self._reload(rt)
+                raise ApiError("stale_version", "The game moved on; fetch the new state") from None
+            rt.actions.pop()
+            rt.states.pop()
+            rt.record.version = version
+            self._publish(rt)
+        return version
+
+    async def _reload(self, rt: Runtime) -> None:
+        """Another writer moved the game on (this should not happen with one server
+        process): rebuild the runtime from the database."""
+        fresh = await self._load(rt.id)
+        rt.record, rt.states, rt.actions = fresh.record, fresh.states, fresh.actions
+        rt.action_ids = fresh.action_ids
+        self._publish(rt)
+
+    # -- reading -------------------------------------------------------------------------------
+    async def legal(self, game_id: str, token: str | None) -> tuple[Runtime, Game, int]:
+        rt = await self.runtime(game_id)
+        seat = rt.seat_of(token)
+        if seat is None:
+            raise ApiError("unauthorized", "A valid seat token is needed")
+        game = rt.game
+        if game is None:
+            raise ApiError("game_not_running", "The game has not started")
+        return rt, game, seat
+
+    def replay_game(self, rt: Runtime, n: int) -> Game:
+        if not rt.states:
+            raise ApiError("game_not_running", "The game has not started")
+        if not 0 <= n < len(rt.states):
+            raise ApiError("not_found", f"The game has {len(rt.actions)} actions, not {n}")
+        return rt.states[n]
+
+    # -- publishing ----------------------------------------------------------------------------
+    def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
+        """Add a client and send it the full current state at once."""
+        rt.subscribers.add(sub)
+        sub.send(self.render(rt, sub.seat))
+
+    def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:
+        rt.subscribers.discard(sub)
+
+    def render(self, rt: Runtime, seat: int | None) -> str:
+        text = rt.rendered.get(seat)
+        if text is None:
+            text = outbound.dumps(outbound.state(rt.record, rt.game, seat))
+            rt.rendered[seat] = text
+        return text
+
+    def _publish(self, rt: Runtime) -> None:
+        rt.rendered = {}
+        for sub in list(rt.subscribers):
+            sub.send(self.render(rt, sub.seat))
+
+    # -- bots ----------------------------------------------------------------------------------
+    def _kick_bots(self, rt: Runtime) -> None:
+        if self._closing or (rt.bot_task is not None and not rt.bot_task.done()):
+            return
+        if rt.record.status == "running" and rt.game is not None and rt.is_bot(
+                rt.game.current_seat):
+            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}")
+
+    async def _bot_loop(self, rt: Runtime) -> None:
+        failures = 0
+        while True:
+            game = rt.game
+            if rt.record.status != "running" or game is None or not rt.is_bot(
+                    game.current_seat):
+                return  # no await between this check and the end: `_kick_bots` sees done()
+            await asyncio.sleep(self.bot_delay if failures == 0 else min(5.0, 0.2 * failures))
+            try:
+                await self._bot_move(rt, fallback=failures >= 2)
+                failures = 0
+            except ApiError as exc:
+                failures += 1
+                log.warning("bot move refused in game %s: %s %s", rt.id, exc.code, exc.message)
+            except Exception:
+                failures += 1
+                log.exception("bot failed in game %s", rt.id)
+
+    async def _bot_move(self, rt: Runtime, fallback: bool) -> None:
+        game, version = rt.game, rt.record.version
+        if game is None or game.current_seat is None:
+            return
+        seat = game.current_seat
+        rng = random.Random(f"{rt.id}:{version}")
+        if fallback:  # the heuristic keeps failing: any legal action will do
+            candidates = legal_actions(game)
+            action = candidates[rng.randrange(len(candidates))]
+        else:
+            action = choose_action(game, rng)
+        await self.submit_as(rt, seat, action.to_json(), version, f"bot-{version}-{seat}")
+
+
+def replay_states(record: GameRecord, entries: list[ActionRecord]) -> list[Game]:
+    """The engine states after 0..n actions of the log."""
+    game = new_game(record.players, record.seed, record.setup)
+    states = [game]
+    for entry in entries:
+        game = apply_action(game, parse_action(entry.action))
+        states.append(game)
+    return states
+
+
+def same_turn(before: Game, after: Game, seat: int) -> bool:
+    """Did the action from `before` to `after` leave `seat` in the middle of its turn
+    (no cards drawn, so the action can be taken back)?"""
+    return (before.current_seat == seat and after.current_seat == seat
+            and before.era == after.era and before.round == after.round
+            and before.turn_index == after.turn_index
+            and after.actions_left == before.actions_left - 1)

@@ -1,0 +1,41 @@
+"""Server configuration from the environment (pydantic-settings).
+
+`DATABASE_URL` picks the database (default: an SQLite file under `./var/`); `BRASS_HOST`,
+`BRASS_PORT` where `brass serve` listens; `BRASS_BOT_DELAY` how long a bot waits before it
+moves (seconds; 0 in tests, a human-friendly pause by default).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "brass.db")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BRASS_", extra="ignore")
+
+    database_url: str = Field(
+        default=DEFAULT_SQLITE, validation_alias=AliasChoices("DATABASE_URL", "BRASS_DATABASE_URL"))
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    bot_delay: float = Field(default=0.5, ge=0.0, le=60.0)
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_url(cls, url: str) -> str:
+        return normalise_database_url(url)
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept the usual spellings (`postgres://`, `postgresql://`) and pick the psycopg 3
+    driver; refuse anything that is neither Postgres nor SQLite."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith(("postgresql+psycopg://", "sqlite://")):
+        return url
+    raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:// URL")

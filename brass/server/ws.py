@@ -1,0 +1,141 @@
+"""The websocket of a game: `hello` (a seat token, or null to spectate), then state after every
+change, and actions answered by `ack` or a typed `error`. A bad message (too big, not JSON, an
+unknown type or field) gets an error and the connection stays up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import Field, TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from . import outbound
+from .errors import ApiError
+from .schemas import WsAction, WsHello, WsSync, WsUndo
+from .service import GameService, Runtime
+
+MAX_MESSAGE = 64 * 1024
+MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
+
+ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+router = APIRouter()
+
+
+class Connection:
+    """One client socket; `send` queues (never blocks), a writer task drains the queue."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.dropped = False
+
+    def send(self, text: str) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, payload: dict[str, Any]) -> None:
+        self.send(outbound.dumps(payload))
+
+    async def writer(self) -> None:
+        while (text := await self.queue.get()) is not None:
+            await self.ws.send_text(text)
+        if self.dropped:
+            await self.ws.close(code=1013)  # try again later
+
+
+def parse_message(text: str) -> Any:
+    """A client message, or `ApiError("malformed")` saying what is wrong with it."""
+    if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
+        raise ApiError("malformed", f"Message over {MAX_MESSAGE // 1024} KB")
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise ApiError("malformed", "Not JSON") from None
+    try:
+        return CLIENT_MESSAGE.validate_python(obj)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}"
+            for e in exc.errors()[:3])
+        raise ApiError("malformed", f"Not a valid message: {problems}") from None
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    service: GameService = ws.app.state.service
+    await ws.accept()
+    conn = Connection(ws)
+    writer = asyncio.create_task(conn.writer())
+    rt: Runtime | None = None
+    try:
+        try:
+            rt = await service.runtime(game_id)
+        except ApiError as exc:
+            conn.send_json(outbound.ws_error(exc.code, exc.message))
+            conn.queue.put_nowait(None)
+            await writer
+            await ws.close(code=4404)
+            return
+        await _serve(service, rt, conn)
+    finally:
+        if rt is not None:
+            service.unsubscribe(rt, conn)
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+        writer.cancel()
+
+
+async def _serve(service: GameService, rt: Runtime, conn: Connection) -> None:
+    said_hello = False
+    while True:
+        try:
+            message = await conn.ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            text = data.decode("utf-8", errors="replace")
+        action_id = None
+        try:
+            msg = parse_message(text)
+            if isinstance(msg, WsHello):
+                if said_hello:
+                    raise ApiError("malformed", "Already said hello")
+                if msg.token is not None:
+                    conn.seat = rt.seat_of(msg.token)
+                    if conn.seat is None:
+                        raise ApiError("unauthorized", "Unknown seat token")
+                said_hello = True
+                service.subscribe(rt, conn)
+            elif not said_hello:
+                raise ApiError("unauthorized", "Send hello first")
+            elif isinstance(msg, WsSync):
+                conn.send(service.render(rt, conn.seat))
+            elif conn.seat is None:
+                raise ApiError("unauthorized", "Spectators cannot act")
+            elif isinstance(msg, WsAction):
+                action_id = msg.action_id
+                version = await service.submit_as(rt, conn.seat, msg.action,
+                                                  msg.expected_version, msg.action_id)
+                conn.send_json(outbound.ws_ack(msg.action_id, version))
+            elif isinstance(msg, WsUndo):
+                version = await service.undo_as(rt, conn.seat, msg.expected_version)
+                conn.send_json(outbound.ws_ack(None, version))
+        except ApiError as exc:
+            conn.send_json(outbound.ws_error(exc.code, exc.message, action_id))
