@@ -3,7 +3,7 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
 
@@ -12,8 +12,8 @@ from .errors import HTTP_STATUS, ApiError
 from .schemas import (
     AddBot,
     BotAdded,
-    CreateGame,
     Created,
+    CreateGame,
     Error,
     GameInfo,
     GameLog,
@@ -21,6 +21,7 @@ from .schemas import (
     Joined,
     LegalEntry,
     ReplayFrame,
+    StateMessage,
     SubmitAction,
     UndoRequest,
     Version,
@@ -62,6 +63,17 @@ async def list_games(service: Service) -> list[GameInfo]:
 async def game_info(game_id: str, service: Service) -> GameInfo:
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
+
+
+@router.get("/games/{game_id}/state", response_model=StateMessage)
+async def state(game_id: str, service: Service, token: Token) -> dict[str, Any]:
+    """The same state the websocket sends: the seat's view with a seat token, else the
+    spectator's."""
+    rt = await service.runtime(game_id)
+    seat = rt.seat_of(token)
+    if token is not None and seat is None:
+        raise ApiError("unauthorized", "Unknown seat token")
+    return outbound.state(rt.record, rt.game, seat)
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201)

@@ -116,6 +116,17 @@ class GameLog(BaseModel):
     scores: list[int] | None = None
 
 
+class StateMessage(BaseModel):
+    """What a client holds: the game's version and the view for its seat (None: spectator)."""
+
+    type: Literal["state"] = "state"
+    game: str
+    status: str
+    version: int
+    seat: int | None
+    view: dict[str, Any] | None
+
+
 class ReplayFrame(BaseModel):
     n: int
     actions: int

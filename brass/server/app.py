@@ -1,0 +1,58 @@
+"""The FastAPI application: migrations and game rebuild at start, routes, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from . import migrate, outbound, routes, ws
+from .errors import ApiError
+from .service import GameService
+from .settings import Settings
+from .storage import Storage
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(migrate.upgrade, settings.database_url)
+        storage = Storage(settings.database_url)
+        service = GameService(storage, bot_delay=settings.bot_delay)
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            storage.close()
+
+    app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan)
+    app.include_router(routes.router)
+    app.include_router(ws.router)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ())) or 'body'}: {e.get('msg')}"
+            for e in exc.errors()[:3])
+        return JSONResponse(outbound.error("malformed", f"Invalid request: {problems}"),
+                            status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 401: "unauthorized"}.get(exc.status_code, "malformed")
+        return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code)
+
+    return app

@@ -1,0 +1,156 @@
+"""Fixtures for the server tests: a real database (SQLite file and a fresh Postgres database per
+session), a real server (uvicorn on a free loopback port, in a thread) and small helpers.
+
+Postgres: `BRASS_TEST_POSTGRES` (default `postgresql+psycopg://postgres@127.0.0.1:5432`);
+each session creates its own uniquely named database through the `postgres` maintenance
+database and drops it at the end, so parallel runs never collide. Without a reachable Postgres
+the Postgres cases are skipped, except under CI (`CI=true`), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import create_engine, text
+
+from brass.server import Settings, create_app
+
+POSTGRES = os.environ.get("BRASS_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    name = f"brass_test_{os.getpid()}_{secrets.token_hex(4)}"
+    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # no Postgres here
+        admin.dispose()
+        if os.environ.get("CI"):
+            pytest.fail(f"Postgres is needed under CI: {exc}")
+        pytest.skip(f"no Postgres at {POSTGRES}: {exc}")
+    try:
+        yield f"{POSTGRES}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'brass.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+class LiveServer:
+    """The real app served by uvicorn on a loopback port, in a thread of this process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=1024 * 1024)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def server(db_url: str) -> Iterator[LiveServer]:
+    with LiveServer(Settings(database_url=db_url, bot_delay=0.0)) as live:
+        yield live
+
+
+@pytest.fixture
+def http(server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=60) as client:
+        yield client
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Table:
+    """A game made by a test: its id, host token and the tokens of the seats it joined."""
+
+    id: str
+    host: str
+    tokens: dict[int, str] = field(default_factory=dict)
+
+    def url(self, path: str = "") -> str:
+        return f"/api/games/{self.id}{path}"
+
+
+def make_game(http: httpx.Client, players: int, humans: int, bots: int = 0) -> Table:
+    created = http.post("/api/games", json={"players": players, "name": "test"})
+    assert created.status_code == 201, created.text
+    table = Table(id=created.json()["id"], host=created.json()["host_token"])
+    for i in range(humans):
+        joined = http.post(table.url("/join"), json={"name": f"human {i}"})
+        assert joined.status_code == 201, joined.text
+        table.tokens[joined.json()["seat"]] = joined.json()["token"]
+    for _ in range(bots):
+        added = http.post(table.url("/bots"), headers=auth(table.host), json={})
+        assert added.status_code == 201, added.text
+    return table
+
+
+def info(http: httpx.Client, table: Table) -> dict[str, Any]:
+    reply = http.get(table.url())
+    assert reply.status_code == 200
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def act(http: httpx.Client, table: Table, seat: int, action: dict[str, Any],
+        version: int, action_id: str | None = None) -> httpx.Response:
+    return http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
+        "action": action, "expected_version": version,
+        "action_id": action_id or secrets.token_hex(8)})
+
+
+def legal(http: httpx.Client, table: Table, seat: int) -> list[dict[str, Any]]:
+    reply = http.get(table.url("/legal"), headers=auth(table.tokens[seat]))
+    assert reply.status_code == 200, reply.text
+    entries: list[dict[str, Any]] = reply.json()
+    return entries
+
+
+def repo_root() -> Path:
+    return Path(__file__).resolve().parents[2]
