@@ -25,7 +25,8 @@ def card_allows(card: str, industry: str, location: int, in_network: bool) -> st
         return f"{loc.name} can be built only with a brewery card or a wild industry card"
     if kind == "location":
         if what != loc.id:
-            return f"The card {card} builds only in {DATA.locations[DATA.location_index[what]].name}"
+            town = DATA.locations[DATA.location_index[what]].name
+            return f"The card {card} builds only in {town}"
         return None
     if kind == "wild" and what == "location":
         return None  # any town: farms were refused above
@@ -94,6 +95,8 @@ def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     """Pay for `spec` and put it on the slot (the checks are done)."""
     slot = DATA.slots[slot_index]
     what = f"{tile_name(spec)} in {DATA.name(slot.location)}"
+    if d.me.money < spec.cost:
+        raise IllegalAction(f"{what} costs £{spec.cost}, and you have only £{d.me.money}")
     d.pay(spec.cost)
     take_coal(d, (slot.location,), spec.coal, what)
     take_iron(d, spec.iron)

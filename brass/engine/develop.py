@@ -6,21 +6,34 @@ from .build import INDUSTRY_NAMES, tile_name
 from .draft import Draft
 from .errors import IllegalAction
 from .resources import take_iron
+from .state import PlayerState
+
+
+def develop_problem(player: PlayerState, industry: str) -> str | None:
+    """Why `player` cannot develop away the lowest tile of `industry` now, or None."""
+    spec = player.next_tile(industry)
+    if spec is None:
+        return f"You have no {INDUSTRY_NAMES[industry]} tiles left to develop"
+    if spec.lightbulb:
+        return f"{tile_name(spec)} has a lightbulb: it can never be developed, only built"
+    return None
 
 
 def remove_from_mat(d: Draft, industry: str) -> None:
     """Develop away the lowest tile of `industry` (no iron here); lightbulb tiles cannot go."""
-    spec = d.me.next_tile(industry)
-    if spec is None:
-        raise IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left to develop")
-    if spec.lightbulb:
-        raise IllegalAction(f"{tile_name(spec)} has a lightbulb: it can never be developed, "
-                            "only built")
+    problem = develop_problem(d.me, industry)
+    if problem:
+        raise IllegalAction(problem)
     d.take_from_mat(d.seat, industry, retire=True)
 
 
 def develop(d: Draft, industries: tuple[str, ...]) -> None:
     for industry in industries:
         remove_from_mat(d, industry)
+    pay_develop_iron(d, industries)
+
+
+def pay_develop_iron(d: Draft, industries: tuple[str, ...]) -> None:
+    """1 iron per tile developed, and the price check."""
     take_iron(d, len(industries))
     d.check_affordable("Developing " + (" and ".join(INDUSTRY_NAMES[i] for i in industries)))

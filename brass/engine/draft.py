@@ -12,8 +12,8 @@ from typing import Any
 
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction
-from .graph import Graph, graph, network
-from .state import Game, MerchantTile, PlayerState, Tile
+from .graph import Graph, graph, graph_plus, network
+from .state import Game, MerchantTile, PlayerState, Tile, evolve_player
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +117,28 @@ class Draft:
 
     # -- changing ------------------------------------------------------------------------------
     def update(self, seat: int, **changes: Any) -> PlayerState:
-        player = replace(self.players[seat], **changes)
+        player = evolve_player(self.players[seat], **changes)
         self.players[seat] = player
         return player
 
     def place_link(self, index: int) -> None:
+        base = self.graph()
         self.links[index] = self.seat
-        self._graph = None
+        self._graph = graph_plus(base, tuple(self.links), index)
+
+    def copy(self) -> Draft:
+        """An independent draft of the game as this one has changed it so far."""
+        other = Draft.__new__(Draft)
+        other.game, other.seat = self.game, self.seat
+        other.players, other.tiles = list(self.players), list(self.tiles)
+        other.links, other.merchants = list(self.links), list(self.merchants)
+        other.coal_market, other.iron_market = self.coal_market, self.iron_market
+        other.wild_location_left = self.wild_location_left
+        other.wild_industry_left = self.wild_industry_left
+        other.start_money, other.paid, other.received = self.start_money, self.paid, self.received
+        other.supplies = list(self.supplies)
+        other._graph = self._graph
+        return other
 
     def pay(self, amount: int) -> None:
         """The player to move pays `amount` (it counts as spending this round)."""

@@ -7,7 +7,6 @@ distinct link layout and memoised: every state between two network actions share
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
 
 from .data import DATA
 from .state import Tile
@@ -20,7 +19,9 @@ class Graph:
 
     __slots__ = ("_distances", "component", "neighbours")
 
-    def __init__(self, links: tuple[int | None, ...]) -> None:
+    def __init__(self, links: tuple[int | None, ...] | None = None) -> None:
+        if links is None:  # filled in by `plus`
+            return
         adjacent: list[set[int]] = [set() for _ in DATA.locations]
         for link, owner in zip(DATA.links, links, strict=True):
             if owner is None:
@@ -44,6 +45,20 @@ class Graph:
                         stack.append(there)
         self.component: tuple[int, ...] = tuple(component)
         self._distances: dict[int, dict[int, int]] = {}
+
+    def plus(self, link: int) -> Graph:
+        """This graph with one more link placed (cheaper than building it anew)."""
+        ends = DATA.links[link].ends
+        new = Graph()
+        neighbours = list(self.neighbours)
+        for a in ends:
+            neighbours[a] = tuple(sorted({*neighbours[a], *(b for b in ends if b != a)}))
+        new.neighbours = tuple(neighbours)
+        merged = {self.component[e] for e in ends}
+        label = min(merged)
+        new.component = tuple(label if c in merged else c for c in self.component)
+        new._distances = {}
+        return new
 
     def connected(self, a: int, b: int) -> bool:
         return self.component[a] == self.component[b]
@@ -69,9 +84,27 @@ class Graph:
         return found
 
 
-@lru_cache(maxsize=2048)
+_GRAPHS: dict[tuple[int | None, ...], Graph] = {}
+_GRAPHS_MAX = 4096
+
+
+def _remember(links: tuple[int | None, ...], g: Graph) -> Graph:
+    if len(_GRAPHS) >= _GRAPHS_MAX:
+        _GRAPHS.clear()  # a memo, not state: rebuilding is always correct
+    _GRAPHS[links] = g
+    return g
+
+
 def graph(links: tuple[int | None, ...]) -> Graph:
-    return Graph(links)
+    """The graph of a link layout, memoised (it depends only on which links are placed)."""
+    g = _GRAPHS.get(links)
+    return g if g is not None else _remember(links, Graph(links))
+
+
+def graph_plus(base: Graph, links: tuple[int | None, ...], link: int) -> Graph:
+    """The graph of `links`, which is `base`'s layout with `link` added."""
+    g = _GRAPHS.get(links)
+    return g if g is not None else _remember(links, base.plus(link))
 
 
 def network(tiles: tuple[Tile | None, ...] | list[Tile | None],

@@ -24,10 +24,10 @@ from itertools import combinations, combinations_with_replacement
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
 from .build import card_allows, check_target, place
 from .data import DATA, GOODS, INDUSTRIES
-from .develop import develop
+from .develop import pay_develop_iron, remove_from_mat
 from .draft import Draft
 from .errors import IllegalAction
-from .links import network_action
+from .links import add_link, finish_network, network_action, start_network
 from .rules import LOAN
 from .sell import sell_one
 from .state import Game
@@ -97,33 +97,49 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
     if game.era != "rail" or d.me.links_left < 2 or d.me.money < DATA.rules["link_cost"][
             "double_rail"] or not singles:
         return
-    pairs: set[frozenset[int]] = set()
-    found: list[tuple[int, int]] = []
+    start = Draft(game)
+    try:
+        touching = start_network(start, 2)
+    except IllegalAction:
+        return
+    legal_orders: set[tuple[int, int]] = set()
     for i in singles:
-        reach = set(DATA.links[i].ends) | (net or set())
+        after_first = start.copy()
+        try:
+            reach = add_link(after_first, i, touching)
+        except IllegalAction:
+            continue
         for j, link in enumerate(DATA.links):
-            if j == i or not era_ok[j] or (net is not None and not reach.intersection(link.ends)):
+            if not era_ok[j] or j == i or (reach is not None and not reach.intersection(link.ends)):
                 continue
-            key = frozenset((i, j))
-            if key in pairs:
+            d2 = after_first.copy()
+            try:
+                add_link(d2, j, reach)
+                finish_network(d2, (i, j))
+            except IllegalAction:
                 continue
-            for order in sorted(((i, j), (j, i))):
-                if _works(game, network_action, list(order)):
-                    pairs.add(key)
-                    found.append(order)
-                    break
-    for a, b in sorted(found):
-        for card in cards:
-            yield Network(card, (DATA.links[a].id, DATA.links[b].id))
+            legal_orders.add((i, j))
+    for a, b in sorted(legal_orders):
+        if a < b or (b, a) not in legal_orders:
+            for card in cards:
+                yield Network(card, (DATA.links[a].id, DATA.links[b].id))
 
 
 def _develops(game: Game, cards: list[str]) -> Iterator[Action]:
+    """The iron's price depends only on how many tiles go, so it is checked once per count;
+    each choice of industries then needs only the mat check."""
+    affordable = {n: _works(game, pay_develop_iron, INDUSTRIES[:n]) for n in (1, 2)}
     options: list[tuple[str, ...]] = [(i,) for i in INDUSTRIES]
     options += list(combinations_with_replacement(INDUSTRIES, 2))
     for industries in options:
-        if _works(game, develop, industries):
+        if affordable[len(industries)] and _works(game, _mat_only, industries):
             for card in cards:
                 yield Develop(card, industries)
+
+
+def _mat_only(d: Draft, industries: tuple[str, ...]) -> None:
+    for industry in industries:
+        remove_from_mat(d, industry)
 
 
 def _sale_options(game: Game) -> list[Sale]:
@@ -160,7 +176,7 @@ def _sells(game: Game, cards: list[str]) -> Iterator[Action]:
             tile = (sale.location, sale.slot)
             if tile in used:
                 continue
-            child = _copy(d)
+            child = d.copy()
             try:
                 sell_one(child, sale)
             except IllegalAction:
@@ -178,16 +194,6 @@ def _sells(game: Game, cards: list[str]) -> Iterator[Action]:
         sales = tuple(options[i] for i in seq)
         for card in cards:
             yield Sell(card, sales)
-
-
-def _copy(d: Draft) -> Draft:
-    """A draft of the game as `d` has changed it so far (for exploring sale sequences)."""
-    child = Draft(d.game)
-    child.players = list(d.players)
-    child.tiles = list(d.tiles)
-    child.merchants = list(d.merchants)
-    child.paid, child.received, child.supplies = d.paid, d.received, list(d.supplies)
-    return child
 
 
 def _scouts(d: Draft) -> Iterator[Action]:

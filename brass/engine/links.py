@@ -27,28 +27,46 @@ def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
         raise IllegalAction(f"{_link_name(index)} does not touch your network")
 
 
-def network_action(d: Draft, links: Sequence[int]) -> None:
-    count = len(links)
+def start_network(d: Draft, count: int) -> frozenset[int] | None:
+    """Check the number of links and pay their base cost; returns the player's network."""
     if d.era == "canal" and count != 1:
         raise IllegalAction("In the canal era a network action places one canal")
     if d.me.links_left < count:
         raise IllegalAction("You have no link tiles left" if d.me.links_left == 0
                             else "You have only one link tile left")
-    touching = d.network(d.seat)
-    what = "This canal" if d.era == "canal" else (
-        "This railway" if count == 1 else "These two railways")
     costs = DATA.rules["link_cost"]
-    d.pay(costs["canal"] if d.era == "canal" else
-          costs["rail"] if count == 1 else costs["double_rail"])
-    for index in links:
-        check_link(d, index, touching)
-        d.place_link(index)
-        if touching is not None:
-            touching = touching | frozenset(DATA.links[index].ends)
-        if d.era == "rail":
-            take_coal(d, DATA.links[index].ends, 1, f"The railway {_link_name(index)}")
-    if count == 2:
+    cost = costs["canal"] if d.era == "canal" else (
+        costs["rail"] if count == 1 else costs["double_rail"])
+    if d.me.money < cost:
+        raise IllegalAction(f"{'A canal' if d.era == 'canal' else 'This'} costs £{cost}, "
+                            f"and you have only £{d.me.money}")
+    d.pay(cost)
+    return d.network(d.seat)
+
+
+def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset[int] | None:
+    """Place one link touching `touching`; a railway then takes its coal, judged with the new
+    link in place. Returns what the next link may touch."""
+    check_link(d, index, touching)
+    d.place_link(index)
+    if d.era == "rail":
+        take_coal(d, DATA.links[index].ends, 1, f"The railway {_link_name(index)}")
+    return None if touching is None else touching | frozenset(DATA.links[index].ends)
+
+
+def finish_network(d: Draft, links: Sequence[int]) -> None:
+    """The beer for a second railway, the link tiles used, and the price check."""
+    if len(links) == 2:
         take_brewery_beer(d, 1, DATA.links[links[1]].ends,
                           f"The second railway {_link_name(links[1])}")
-    d.update(d.seat, links_left=d.me.links_left - count)
+    d.update(d.seat, links_left=d.me.links_left - len(links))
+    what = "This canal" if d.era == "canal" else (
+        "This railway" if len(links) == 1 else "These two railways")
     d.check_affordable(what)
+
+
+def network_action(d: Draft, links: Sequence[int]) -> None:
+    touching = start_network(d, len(links))
+    for index in links:
+        touching = add_link(d, index, touching)
+    finish_network(d, links)

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, action_cards, check_ids
+from .actions import (
+    Action,
+    Build,
+    Develop,
+    Loan,
+    Network,
+    Pass,
+    Scout,
+    Sell,
+    action_cards,
+    check_ids,
+)
 from .build import build
 from .data import DATA
 from .develop import develop

@@ -92,7 +92,8 @@ class Game:
     rail_deck: tuple[str, ...] | None = None  # fixed by setup, else shuffled from the seed
     is_over: bool = False
     action_count: int = 0
-    era_scores: tuple[tuple[tuple[int, int], ...], ...] = ()  # per ended era, by seat: (links, tiles)
+    # per ended era, by seat: (link VP, industry VP)
+    era_scores: tuple[tuple[tuple[int, int], ...], ...] = ()
     cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -149,6 +150,17 @@ class Game:
         if d.get("rail_deck") is not None:
             d["rail_deck"] = tuple(d["rail_deck"])
         return cls(**d)
+
+
+def evolve_player(player: PlayerState, **changes: Any) -> PlayerState:
+    """`dataclasses.replace` for the hot path: the same result, several times faster."""
+    new = object.__new__(PlayerState)
+    for name in _PLAYER_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(player, name))
+    return new
+
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
 
 
 def _plain(value: Any) -> Any:

@@ -8,14 +8,14 @@ from dataclasses import replace
 from .data import DATA
 from .state import Game, MerchantTile, PlayerState, Tile
 
-HAND_SIZE: int = DATA.rules["hand_size"]
-LINK_TILES: int = DATA.rules["link_tiles"]
-MERCHANT_LINK_ICONS: int = DATA.rules["merchant_link_icons"]
+HAND_SIZE = int(DATA.rules["hand_size"])
+LINK_TILES = int(DATA.rules["link_tiles"])
+MERCHANT_LINK_ICONS = int(DATA.rules["merchant_link_icons"])
 
 
 def actions_per_turn(era: str, round_number: int) -> int:
-    return DATA.rules["first_round_actions"] if (era, round_number) == ("canal", 1) \
-        else DATA.rules["actions_per_turn"]
+    key = "first_round_actions" if (era, round_number) == ("canal", 1) else "actions_per_turn"
+    return int(DATA.rules[key])
 
 
 def finish_action(game: Game) -> Game:
@@ -123,7 +123,8 @@ def _start_rail_era(game: Game) -> Game:
         players[seat] = replace(players[seat], hand=tuple(deck[:HAND_SIZE]), discard=(),
                                 face_down=(), links_left=LINK_TILES)
         deck = deck[HAND_SIZE:]
-    return replace(game, era="rail", round=1, turn_index=0, actions_left=actions_per_turn("rail", 1),
+    return replace(game, era="rail", round=1, turn_index=0,
+                   actions_left=actions_per_turn("rail", 1),
                    players=tuple(players), tiles=tuple(tiles), merchants=merchants,
                    links=(None,) * len(DATA.links), deck=tuple(deck))
 
