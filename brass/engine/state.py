@@ -8,7 +8,7 @@ found by index, not by search.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .data import DATA, INDUSTRIES, TileSpec
@@ -94,7 +94,6 @@ class Game:
     action_count: int = 0
     # per ended era, by seat: (link VP, industry VP)
     era_scores: tuple[tuple[tuple[int, int], ...], ...] = ()
-    cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def current_seat(self) -> int | None:
@@ -123,8 +122,6 @@ class Game:
         """The whole state, secrets included (for storage and tests, never for a client)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name == "cache":
-                continue
             value = getattr(self, f.name)
             if f.name == "players":
                 value = [{pf.name: _plain(getattr(p, pf.name)) for pf in fields(p)}
