@@ -1,0 +1,105 @@
+"""The websocket: hello, state on connect and after every change, acks, typed errors for bad
+input while the connection and the game stay healthy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import LiveServer, info, legal, make_game
+
+
+def open_socket(server: LiveServer, game_id: str) -> ClientConnection:
+    return connect(f"{server.ws_base}/ws/games/{game_id}", max_size=None, open_timeout=30)
+
+
+def receive(ws: ClientConnection) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=60))
+    return message
+
+
+def hello(ws: ClientConnection, token: str | None) -> dict[str, Any]:
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return receive(ws)
+
+
+def expect_error(ws: ClientConnection, raw: str | bytes, code: str) -> dict[str, Any]:
+    ws.send(raw)
+    reply = receive(ws)
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["message"]
+    return reply
+
+
+def test_state_on_connect_and_after_every_change_then_ack(http: httpx.Client,
+                                                          server: LiveServer) -> None:
+    table = make_game(http, players=2, humans=2)
+    seat = info(http, table)["current_seat"]
+    with open_socket(server, table.id) as mine, open_socket(server, table.id) as watcher:
+        first = hello(mine, table.tokens[seat])
+        assert first["type"] == "state" and first["version"] == 0 and first["seat"] == seat
+        assert first["view"]["players"][seat]["hand"]
+        watched = hello(watcher, None)
+        assert watched["seat"] is None
+        assert all(p["hand"] is None for p in watched["view"]["players"])
+        action = legal(http, table, seat)[0]["action"]
+        mine.send(json.dumps({"type": "action", "action": action, "expected_version": 0,
+                              "action_id": "ws-1"}))
+        assert receive(mine)["version"] == 1
+        assert receive(mine) == {"type": "ack", "action_id": "ws-1", "version": 1}
+        assert receive(watcher)["version"] == 1
+        mine.send(json.dumps({"type": "action", "action": action, "expected_version": 0,
+                              "action_id": "ws-2"}))
+        reply = receive(mine)
+        assert reply["type"] == "error" and reply["action_id"] == "ws-2"
+        assert reply["code"] in {"stale_version", "not_your_turn"}
+        mine.send(json.dumps({"type": "sync"}))
+        assert receive(mine)["version"] == 1
+
+
+def test_bad_messages_get_errors_and_the_connection_stays_up(http: httpx.Client,
+                                                            server: LiveServer) -> None:
+    table = make_game(http, players=2, humans=2)
+    seat = info(http, table)["current_seat"]
+    action = legal(http, table, seat)[0]["action"]
+    good = {"type": "action", "action": action, "expected_version": 0, "action_id": "ok"}
+    with open_socket(server, table.id) as ws:
+        expect_error(ws, json.dumps(good), "unauthorized")  # before hello
+        expect_error(ws, json.dumps({"type": "hello", "token": "wrong"}), "unauthorized")
+        assert hello(ws, table.tokens[seat])["type"] == "state"
+        expect_error(ws, json.dumps({"type": "hello", "token": None}), "malformed")
+        expect_error(ws, "{not json", "malformed")
+        expect_error(ws, json.dumps([1, 2]), "malformed")
+        expect_error(ws, json.dumps({"type": "dance"}), "malformed")
+        expect_error(ws, json.dumps({**good, "seat": 1 - seat}), "malformed")
+        expect_error(ws, json.dumps({**good, "expected_version": "zero"}), "malformed")
+        expect_error(ws, json.dumps({**good, "action": {"kind": "build"}}), "malformed")
+        expect_error(ws, json.dumps({**good, "pad": "x" * (70 * 1024)}), "malformed")
+        expect_error(ws, b"\xff\xfe binary", "malformed")
+        ws.send(json.dumps(good))
+        assert receive(ws)["version"] == 1
+        assert receive(ws)["type"] == "ack"
+    assert info(http, table)["version"] == 1
+
+
+def test_a_spectator_cannot_act(http: httpx.Client, server: LiveServer) -> None:
+    table = make_game(http, players=2, humans=2)
+    seat = info(http, table)["current_seat"]
+    action = legal(http, table, seat)[0]["action"]
+    with open_socket(server, table.id) as ws:
+        hello(ws, None)
+        expect_error(ws, json.dumps({"type": "action", "action": action, "expected_version": 0,
+                                     "action_id": "spy"}), "unauthorized")
+        expect_error(ws, json.dumps({"type": "undo"}), "unauthorized")
+    assert info(http, table)["version"] == 0
+
+
+def test_unknown_game_socket_gets_not_found(server: LiveServer) -> None:
+    with open_socket(server, "no-such-game") as ws:
+        reply = receive(ws)
+        assert reply["type"] == "error" and reply["code"] == "not_found"
+
+
