@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .data import DATA, GOODS, TileSpec
 from .draft import Draft
 from .errors import IllegalAction
@@ -38,6 +40,13 @@ def card_allows(card: str, industry: str, location: int, in_network: bool) -> st
     return None
 
 
+@cache
+def cards_allowing(industry: str, location: int, in_network: bool) -> frozenset[str]:
+    """Every card name that may build `industry` at `location` (memoised `card_allows`)."""
+    return frozenset(c for c in DATA.cards
+                     if card_allows(c, industry, location, in_network) is None)
+
+
 def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
     """Everything about a build except the card and the price; returns the tile to build."""
     slot = DATA.slots[slot_index]
@@ -54,7 +63,7 @@ def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
         raise IllegalAction(f"{tile_name(spec)} can be built only in the {when} era"
                             + (" (develop it away first)" if d.era == "rail" else ""))
     old = d.tiles[slot_index]
-    if old is None and len(slot.accepts) == 2:
+    if len(slot.accepts) == 2:  # the rule speaks of any build, overbuilds included
         for other in loc.slots:
             if (d.tiles[other] is None and DATA.slots[other].accepts == (industry,)):
                 raise IllegalAction(

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
-from .build import card_allows, check_target, place
+from .build import cards_allowing, check_target, place
 from .data import DATA, GOODS, INDUSTRIES
 from .develop import pay_develop_iron, remove_from_mat
 from .draft import Draft
@@ -66,18 +66,14 @@ def _builds(game: Game, cards: list[str]) -> Iterator[Action]:
     seat = game.turn_order[game.turn_index]
     d = Draft(game)
     net = d.network(seat)
-    feasible: dict[tuple[str, int], bool] = {}
     for slot in DATA.slots:
         loc = DATA.locations[slot.location]
         in_network = net is None or slot.location in net
         for industry in slot.accepts:
-            for card in cards:
-                if card_allows(card, industry, slot.location, in_network) is not None:
-                    continue
-                key = (industry, slot.index)
-                if key not in feasible:
-                    feasible[key] = _works(game, _build_step, industry, slot.index)
-                if feasible[key]:
+            allowed = cards_allowing(industry, slot.location, in_network)
+            usable = [card for card in cards if card in allowed]
+            if usable and _works(game, _build_step, industry, slot.index):
+                for card in usable:
                     yield Build(card, industry, loc.id, slot.number)
 
 
