@@ -93,6 +93,8 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
     if game.era != "rail" or d.me.links_left < 2 or d.me.money < DATA.rules["link_cost"][
             "double_rail"] or not singles:
         return
+    if not any(t is not None and t.industry == "brewery" and t.resources for t in game.tiles):
+        return  # the second railway needs a brewery's beer
     start = Draft(game)
     try:
         touching = start_network(start, 2)
@@ -105,6 +107,8 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
             reach = add_link(after_first, i, touching)
         except IllegalAction:
             continue
+        if after_first.me.money < 0:
+            continue  # a network action only pays: it cannot become affordable
         for j, link in enumerate(DATA.links):
             if not era_ok[j] or j == i or (reach is not None and not reach.intersection(link.ends)):
                 continue
