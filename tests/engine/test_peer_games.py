@@ -37,7 +37,9 @@ that cause, so that a refusal is accepted only as a consequence of the deviation
   tile has a barrel left (our rules took both at the first deviation, the peer only one);
 - "link_limit" (quasrain-4p-anon-0903, move 121): the record itself breaks RULES.md §6.2 — the
   peer lets seat 2 place a 15th rail link, where each player has 14 link tiles. This one is an
-  unflagged difference of the peer's rules, independent of any deviation.
+  unflagged difference of the peer's rules, independent of any deviation (quasrain-4p-gm7vza
+  has seat 2 place a 15th and 16th rail link at move 117, after its replay has stopped;
+  `test_records_that_break_the_link_tile_limit` lists both).
 
 Where coal, iron and beer come from is compared too: up to the first deviation our `quote`
 names exactly the tiles, merchant barrels and market cubes that the peer used
@@ -77,6 +79,7 @@ from brass.engine import (
     new_game,
     parse_action,
     quote,
+    replay,
     view,
 )
 
@@ -108,11 +111,11 @@ EXPECTED: dict[str, Expected] = {
     # Seat 2 places its 15th rail link (RULES.md §6.2: 14 link tiles): unflagged peer rule.
     "quasrain-4p-anon-0903.json": Expected(49, Refusal(121, r"no link tiles left", "link_limit")),
     # Seat 1 has less money here (the Oxford barrel at 91 and income changed by 57-66).
-    "quasrain-4p-anon-0907.json": Expected(57, Refusal(109, r"you have only £\d+", "money")),
+    "quasrain-4p-anon-0907.json": Expected(57, Refusal(109, r"only £\d+", "money")),
     # Seat 2 has less money here (Warrington barrel at 25 and the canal-end scores after it).
-    "quasrain-4p-anon-0910.json": Expected(25, Refusal(67, r"you have only £\d+", "money")),
+    "quasrain-4p-anon-0910.json": Expected(25, Refusal(67, r"only £\d+", "money")),
     # Seat 0 has less money here (the Oxford barrel taken at 27 and 53).
-    "quasrain-4p-gm7vza.json": Expected(27, Refusal(67, r"you have only £\d+", "money")),
+    "quasrain-4p-gm7vza.json": Expected(27, Refusal(67, r"only £\d+", "money")),
     "quasrain-4p-yatana.json": Expected(21, None),
 }
 AI_GAME = "quasrain-4p-ai-heuristic.json"
@@ -240,9 +243,10 @@ def describe(record: dict[str, Any], name: str, game: Game, move: dict[str, Any]
             f"\n  recorded after: {move['after']}")
 
 
-def rail_links(record: dict[str, Any], seat: int) -> int:
+def links_placed(record: dict[str, Any], era: str, seat: int) -> int:
+    """How many link tiles the record has `seat` place in `era`."""
     return sum(len(m["action"]["links"]) for m in record["moves"]
-               if m["era"] == "rail" and m["seat"] == seat and m["action"]["kind"] == "network")
+               if m["era"] == era and m["seat"] == seat and m["action"]["kind"] == "network")
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -278,7 +282,7 @@ def test_recorded_game_replays(name: str) -> None:
             else:
                 assert refusal.cause == "link_limit"
                 assert game.players[seat].links_left == 0, where
-                assert rail_links(record, seat) > LINK_TILES, where
+                assert links_placed(record, "rail", seat) > LINK_TILES, where
             return
 
         try:
@@ -343,6 +347,8 @@ def test_all_ai_game_matches_to_the_end() -> None:
     for move in record["moves"]:
         game = apply_action(game, parse_action(move["action"]))
     assert game.is_over
+    assert replay(record["players"], 0, full_setup(record),
+                  [move["action"] for move in record["moves"]]) == game
     assert game.scores == (89, 102, 92, 102)
     assert len(game.era_scores) == len(record["era_ends"]) == 2
     for ours, era_end in zip(game.era_scores, record["era_ends"], strict=True):
@@ -367,3 +373,20 @@ def test_recorded_rail_deals_hold_the_whole_deck() -> None:
         assert all(len(hand) == 8 for hand in deal["hands"]), name
         assert Counter(cards) == Counter(record["setup"]["rail_deck"]), name
         new_game(record["players"], 0, full_setup(record))
+
+
+def test_records_that_break_the_link_tile_limit() -> None:
+    """Unflagged: the peer does not limit link tiles. RULES.md §6.2 gives each player 14 per era;
+    two records place more in the rail era. Our engine refuses the 15th (quasrain-4p-anon-0903
+    move 121, above); quasrain-4p-gm7vza's excess (moves 117 on) lies after the move at which
+    its replay stops."""
+    over = set()
+    for name in sorted(EXPECTED):
+        record = load(name)
+        for era in ("canal", "rail"):
+            for seat in range(record["players"]):
+                placed = links_placed(record, era, seat)
+                if placed > LINK_TILES:
+                    over.add((name, era, seat, placed))
+    assert over == {("quasrain-4p-anon-0903.json", "rail", 2, 15),
+                    ("quasrain-4p-gm7vza.json", "rail", 2, 16)}
