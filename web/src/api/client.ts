@@ -1,0 +1,156 @@
+// HTTP calls and the game websocket (with reconnect and full resync).
+import type {
+  Action,
+  Created,
+  GameInfo,
+  GameLog,
+  Joined,
+  LegalEntry,
+  ReplayFrame,
+  StateMessage,
+  WsMessage,
+} from "./types";
+
+export class ApiError extends Error {
+  constructor(public code: string, message: string, public status = 0) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown, token?: string | null): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError("network", "Cannot reach the server");
+  }
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status);
+  return data as T;
+}
+
+export const api = {
+  listGames: () => call<GameInfo[]>("GET", "/api/games"),
+  createGame: (players: number, name: string) => call<Created>("POST", "/api/games", { players, name }),
+  game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
+  join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
+  addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
+  state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
+  legal: (id: string, token: string) => call<LegalEntry[]>("GET", `/api/games/${id}/legal`, undefined, token),
+  act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
+    call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
+  undo: (id: string, token: string, expected_version: number) =>
+    call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
+  log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  replay: (id: string, n: number, seat: number | null) =>
+    call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
+};
+
+// -- seats kept in localStorage, so a reload rejoins ------------------------------------------
+export interface SeatToken {
+  seat: number;
+  token: string;
+  name: string;
+}
+const KEY = "brass.seats";
+function readAll(): Record<string, SeatToken> {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? "{}");
+  } catch {
+    return {};
+  }
+}
+export const seats = {
+  get: (game: string): SeatToken | null => readAll()[game] ?? null,
+  set(game: string, s: SeatToken) {
+    localStorage.setItem(KEY, JSON.stringify({ ...readAll(), [game]: s }));
+  },
+  hostToken: (game: string): string | null => localStorage.getItem(`brass.host.${game}`),
+  setHostToken: (game: string, token: string) => localStorage.setItem(`brass.host.${game}`, token),
+  lastName: () => localStorage.getItem("brass.name") ?? "",
+  setLastName: (n: string) => localStorage.setItem("brass.name", n),
+};
+
+export function newActionId(): string {
+  const c = globalThis.crypto as Crypto | undefined;
+  if (c?.randomUUID) return c.randomUUID();
+  return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+}
+
+// -- websocket ---------------------------------------------------------------------------------
+export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
+
+/** One game's socket: says hello (a seat token or null), hands every state to `onState`, and
+ * on a drop shows "reconnecting" and reconnects with backoff; the server answers a new hello with
+ * the full current state, so a reconnect is a full resync. */
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private tries = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  status: ConnStatus = "connecting";
+
+  constructor(
+    private game: string,
+    private token: string | null,
+    private handlers: {
+      onState: (s: StateMessage) => void;
+      onStatus: (s: ConnStatus) => void;
+      onMessage?: (m: WsMessage) => void;
+    },
+  ) {
+    this.open();
+  }
+
+  private setStatus(s: ConnStatus) {
+    this.status = s;
+    this.handlers.onStatus(s);
+  }
+
+  private open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/games/${this.game}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.tries = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.setStatus("open");
+    };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data) as WsMessage;
+      if (msg.type === "state") this.handlers.onState(msg);
+      this.handlers.onMessage?.(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      this.setStatus("reconnecting");
+      const delay = Math.min(5000, 300 * 2 ** this.tries++);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  /** Ask for the full state again (e.g. after a stale_version error). */
+  sync() {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "sync" }));
+  }
+
+  /** For tests and debugging: drop the connection as if the network failed. */
+  drop() {
+    this.ws?.close();
+  }
+
+  close() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.setStatus("closed");
+  }
+}

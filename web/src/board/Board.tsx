@@ -1,0 +1,222 @@
+// The board as SVG: links under locations; towns with their slots and tiles; farm breweries;
+// merchants with their tiles and barrels. Clickable targets are passed in as sets of keys.
+import type { JSX } from "preact";
+import type { MerchantView, TileView, View } from "../api/types";
+import {
+  INDUSTRY_COLOUR,
+  INDUSTRY_LETTER,
+  INDUSTRY_NAME,
+  LINKS,
+  LOCATIONS,
+  MERCHANT_BUYS,
+  PLAYER_COLOURS,
+  PLAYER_NAMES,
+  PLAYER_TEXT,
+  roman,
+  tileName,
+  tileSpec,
+} from "../logic/names";
+import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
+
+export interface Targets {
+  slots?: Set<string>; // "loc:slot" for empty/overbuild slots
+  tiles?: Set<string>; // "loc:slot" of tiles to sell
+  links?: Set<string>;
+  merchants?: Set<string>; // merchant location ids
+}
+
+export interface BoardProps {
+  view: View;
+  targets?: Targets;
+  selected?: Targets;
+  onSlot?: (location: string, slot: number) => void;
+  onLink?: (id: string) => void;
+  onMerchant?: (location: string) => void;
+}
+
+const key = (l: string, s: number) => `${l}:${s}`;
+
+function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
+  if (t.resources <= 0) return null;
+  const colour = t.industry === "coal" ? "#111" : t.industry === "iron" ? "#e67e22" : "#b5651d";
+  const barrel = t.industry === "brewery";
+  const n = t.resources;
+  const items = [];
+  const shown = Math.min(n, 6);
+  for (let i = 0; i < shown; i++) {
+    const cx = b.x + 5 + (i % 3) * 7;
+    const cy = b.y + b.h - 5 - Math.floor(i / 3) * 7;
+    items.push(
+      barrel ? (
+        <circle key={i} cx={cx + 1} cy={cy} r={3} fill={colour} stroke="#fff" stroke-width={0.8} />
+      ) : (
+        <rect key={i} x={cx - 2.5} y={cy - 2.5} width={5.5} height={5.5} fill={colour} stroke="#fff" stroke-width={0.8} />
+      ),
+    );
+  }
+  return <g class="resources">{items}</g>;
+}
+
+function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
+  const spec = tileSpec(t.industry, t.level);
+  const title = `${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)}${t.flipped ? " (flipped)" : ""}` +
+    (t.resources ? ` · ${t.resources} ${t.industry === "brewery" ? "beer" : t.industry}` : "") +
+    (spec ? ` · ${spec.vp} VP, ${spec.link_icons} link icon${spec.link_icons === 1 ? "" : "s"}` : "");
+  return (
+    <g class={`tile${t.flipped ? " flipped" : ""}`} data-tile={`${t.location}:${t.slot}`} data-owner={t.owner}>
+      <title>{title}</title>
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} fill={PLAYER_COLOURS[t.owner]} stroke="#222" stroke-width={1} />
+      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={11} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
+      <text x={b.x + b.w / 2} y={b.y + 11} class="tile-ind" fill={t.industry === "coal" ? "#fff" : "#111"}>
+        {INDUSTRY_LETTER[t.industry]}
+      </text>
+      <text x={b.x + b.w / 2} y={b.y + 26} class="tile-level" fill={PLAYER_TEXT[t.owner]}>
+        {roman(t.level)}
+      </text>
+      {t.flipped && (
+        <g>
+          <path d={`M${b.x + b.w - 13},${b.y + b.h} L${b.x + b.w},${b.y + b.h - 13} L${b.x + b.w},${b.y + b.h} Z`} fill="#111" />
+          <text x={b.x + b.w - 4} y={b.y + b.h - 2} class="tile-vp">{spec?.vp ?? ""}</text>
+        </g>
+      )}
+      <Resources t={t} b={b} />
+    </g>
+  );
+}
+
+function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: number; w: number; h: number } }) {
+  const h = b.h / accepts.length;
+  return (
+    <g class="slot-empty">
+      <title>{accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}</title>
+      {accepts.map((a, i) => (
+        <g key={a}>
+          <rect x={b.x} y={b.y + i * h} width={b.w} height={h} fill={INDUSTRY_COLOUR[a]} opacity={0.55} />
+          <text x={b.x + b.w / 2} y={b.y + i * h + h / 2 + 4} class="slot-letter" fill={a === "coal" ? "#fff" : "#222"}>
+            {INDUSTRY_LETTER[a]}
+          </text>
+        </g>
+      ))}
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="none" stroke="#6b5a45" stroke-width={1} />
+    </g>
+  );
+}
+
+function MerchantTile({ m, b }: { m: MerchantView | undefined; b: { x: number; y: number; w: number; h: number } }) {
+  if (!m) {
+    return <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="#ddd" stroke="#999" stroke-dasharray="3 2" />;
+  }
+  const label = m.buys === "all" ? "All" : m.buys === "blank" ? "—" : INDUSTRY_LETTER[m.buys];
+  return (
+    <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`}>
+      <title>{`Buys ${MERCHANT_BUYS[m.buys]}${m.beer ? " · 1 beer barrel" : ""}`}</title>
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill={m.buys === "blank" ? "#cfc7b8" : "#f4ecd8"} stroke="#5a4a32" />
+      <text x={b.x + b.w / 2} y={b.y + 15} class="merchant-buys">{label}</text>
+      {m.beer && <circle cx={b.x + b.w / 2} cy={b.y + b.h - 9} r={6} fill="#b5651d" stroke="#fff" stroke-width={1.2} />}
+    </g>
+  );
+}
+
+export function Board(p: BoardProps): JSX.Element {
+  const v = p.view;
+  const tiles = new Map(v.industries.map((t) => [key(t.location, t.slot), t]));
+  const built = new Map(v.links.map((l) => [l.id, l]));
+  const merchants = new Map(v.merchants.map((m) => [key(m.location, m.slot), m]));
+  const inPlay = (minPlayers: number) => v.num_players >= minPlayers;
+  const T = p.targets ?? {};
+  const S = p.selected ?? {};
+
+  return (
+    <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Board">
+      <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" />
+      {/* links */}
+      <g class="links">
+        {LINKS.map((l) => {
+          const g = LINK_GEOM[l.id];
+          const b = built.get(l.id);
+          const target = T.links?.has(l.id);
+          const sel = S.links?.has(l.id);
+          const cls = `link${l.canal ? " canal-ok" : ""}${l.rail ? " rail-ok" : ""}${target ? " target" : ""}${sel ? " selected" : ""}${b ? " built" : ""}`;
+          const d = `M${g.a[0]},${g.a[1]} L${g.b[0]},${g.b[1]}` + (g.spur ? ` M${g.mid[0]},${g.mid[1]} L${g.spur[0]},${g.spur[1]}` : "");
+          const only = !l.canal ? "rail only" : !l.rail ? "canal only" : "canal or rail";
+          return (
+            <g class={cls} data-link={l.id} key={l.id} onClick={target && p.onLink ? () => p.onLink!(l.id) : undefined}>
+              <title>{`${l.id.replace("--", " – ")} (${only})${b ? ` · ${PLAYER_NAMES[b.owner]}'s ${b.kind}` : ""}`}</title>
+              <path d={d} class="link-hit" />
+              {b ? (
+                <>
+                  <path d={d} class={`link-built ${b.kind}`} stroke={PLAYER_COLOURS[b.owner]} />
+                  {b.kind === "rail" && <path d={d} class="rail-ties" />}
+                  {b.kind === "canal" && <path d={d} class="canal-water" />}
+                </>
+              ) : (
+                <path d={d} class={`link-free ${!l.canal ? "rail-only" : !l.rail ? "canal-only" : "both"}`} />
+              )}
+              {(target || sel) && <circle cx={g.mid[0]} cy={g.mid[1]} r={11} class="link-marker" />}
+              {!b && !l.canal && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only">R</text>}
+              {!b && !l.rail && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only canal">C</text>}
+            </g>
+          );
+        })}
+      </g>
+      {/* locations */}
+      {LOCATIONS.map((l) => {
+        const b = box(l.id);
+        if (l.kind === "merchant") {
+          const active = inPlay(l.minPlayers);
+          const target = T.merchants?.has(l.id);
+          const sel = S.merchants?.has(l.id);
+          return (
+            <g key={l.id} class={`location merchant${active ? "" : " inactive"}${target ? " target" : ""}${sel ? " selected" : ""}`}
+              data-location={l.id} onClick={target && p.onMerchant ? () => p.onMerchant!(l.id) : undefined}>
+              <rect x={b.x - 4} y={b.y - 4} width={b.w + 8} height={b.h + 8} rx={8} class="merchant-box" />
+              <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
+              <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
+              {Array.from({ length: l.merchantSlots }, (_, i) => (
+                <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
+              ))}
+            </g>
+          );
+        }
+        return (
+          <g key={l.id} class={`location ${l.kind}`} data-location={l.id}>
+            <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={6} class={l.kind === "farm" ? "farm-box" : "town-box"} />
+            <text x={b.x + b.w / 2} y={b.y - 6} class={l.kind === "farm" ? "loc-name farm-name" : "loc-name"}>
+              {l.kind === "farm" ? "Farm Brewery" : l.name}
+            </text>
+            {l.slots.map((accepts, i) => {
+              const sb = slotBox(l.id, i);
+              const k = key(l.id, i);
+              const t = tiles.get(k);
+              const target = T.slots?.has(k) || T.tiles?.has(k);
+              const sel = S.slots?.has(k) || S.tiles?.has(k);
+              return (
+                <g key={i} class={`slot${target ? " target" : ""}${sel ? " selected" : ""}`} data-slot={k}
+                  onClick={target && p.onSlot ? () => p.onSlot!(l.id, i) : undefined}>
+                  {t ? <Tile t={t} b={sb} /> : <EmptySlot accepts={accepts} b={sb} />}
+                  {(target || sel) && <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="slot-ring" />}
+                </g>
+              );
+            })}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function bonusText(b?: { kind: string; amount: number }): string {
+  if (!b) return "";
+  switch (b.kind) {
+    case "vp":
+      return `beer: +${b.amount} VP`;
+    case "income":
+      return `beer: +${b.amount} income`;
+    case "money":
+      return `beer: +£${b.amount}`;
+    case "develop":
+      return "beer: free develop";
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,106 @@
+// Where everything sits on the schematic map (SVG user units). Positions follow the real
+// latitude/longitude of data/board.json (see `project`), then are nudged by hand so that town
+// boxes do not overlap; merchants sit at the edges, Oxford and Gloucester pulled in close.
+import { LINKS, LOCATION, LOCATIONS } from "../logic/names";
+
+export const WIDTH = 1220;
+export const HEIGHT = 1280;
+export const SLOT = 36;
+export const GAP = 4;
+export const PAD = 5;
+
+/** The raw projection: x grows east, y grows south. */
+export function project(lat: number, lonW: number): [number, number] {
+  return [(2.85 - lonW) * 700, (53.45 - lat) * 1000];
+}
+
+// Box centres, hand-tuned from `project` (kept in the same relative order).
+const POS: Record<string, [number, number]> = {
+  warrington: [250, 70],
+  leek: [560, 120],
+  belper: [930, 130],
+  stoke_on_trent: [370, 230],
+  derby: [930, 290],
+  nottingham: [1130, 300],
+  stone: [420, 380],
+  uttoxeter: [700, 380],
+  stafford: [440, 520],
+  burton_on_trent: [870, 480],
+  farm_brewery_north: [330, 640],
+  cannock: [560, 640],
+  tamworth: [880, 650],
+  shrewsbury: [75, 760],
+  coalbrookdale: [220, 790],
+  wolverhampton: [420, 790],
+  walsall: [650, 780],
+  nuneaton: [1060, 790],
+  dudley: [430, 930],
+  birmingham: [760, 950],
+  coventry: [1060, 970],
+  kidderminster: [290, 1050],
+  redditch: [680, 1110],
+  farm_brewery_south: [200, 1160],
+  worcester: [420, 1200],
+  gloucester: [330, 1245],
+  oxford: [900, 1240],
+};
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Slot grid of a location: 4 slots as 2x2, otherwise one row. Merchants: their merchant slots. */
+function grid(n: number): [number, number] {
+  return n === 4 ? [2, 2] : [n, 1];
+}
+
+export function center(id: string): [number, number] {
+  const p = POS[id];
+  if (p) return p;
+  const l = LOCATION[id];
+  return project(l.lat, l.lon_w);
+}
+
+export function box(id: string): Box {
+  const l = LOCATION[id];
+  const n = l.kind === "merchant" ? l.merchantSlots : l.slots.length;
+  const [cols, rows] = grid(n);
+  const w = cols * SLOT + (cols - 1) * GAP + 2 * PAD;
+  const h = rows * SLOT + (rows - 1) * GAP + 2 * PAD;
+  const [cx, cy] = center(id);
+  return { x: cx - w / 2, y: cy - h / 2, w, h };
+}
+
+export function slotBox(id: string, slot: number): Box {
+  const l = LOCATION[id];
+  const n = l.kind === "merchant" ? l.merchantSlots : l.slots.length;
+  const [cols] = grid(n);
+  const b = box(id);
+  const c = slot % cols;
+  const r = Math.floor(slot / cols);
+  return { x: b.x + PAD + c * (SLOT + GAP), y: b.y + PAD + r * (SLOT + GAP), w: SLOT, h: SLOT };
+}
+
+export interface LinkGeom {
+  id: string;
+  a: [number, number];
+  b: [number, number];
+  mid: [number, number];
+  spur?: [number, number]; // the farm brewery the link also connects
+}
+
+export const LINK_GEOM: Record<string, LinkGeom> = Object.fromEntries(
+  LINKS.map((l) => {
+    const a = center(l.ends[0]);
+    const b = center(l.ends[1]);
+    const mid: [number, number] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const g: LinkGeom = { id: l.id, a, b, mid };
+    if (l.also_connects?.length) g.spur = center(l.also_connects[0]);
+    return [l.id, g];
+  }),
+);
+
+export const ALL_LOCATIONS = LOCATIONS;

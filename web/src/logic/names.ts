@@ -1,0 +1,149 @@
+// Names, colours and small formatting helpers shared by the board, the panels and the log.
+import board from "../../../data/board.json";
+import linksData from "../../../data/links.json";
+import tilesData from "../../../data/tiles.json";
+import type { Industry } from "../api/types";
+
+export const INDUSTRIES: Industry[] = ["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"];
+
+export const INDUSTRY_NAME: Record<string, string> = {
+  cotton: "Cotton Mill",
+  manufacturer: "Manufacturer",
+  pottery: "Pottery",
+  coal: "Coal Mine",
+  iron: "Iron Works",
+  brewery: "Brewery",
+};
+/** Short name used in "their mine in Leek". */
+export const INDUSTRY_SHORT: Record<string, string> = {
+  cotton: "mill",
+  manufacturer: "manufacturer",
+  pottery: "pottery",
+  coal: "mine",
+  iron: "ironworks",
+  brewery: "brewery",
+};
+export const INDUSTRY_LETTER: Record<string, string> = {
+  cotton: "Ct",
+  manufacturer: "Mf",
+  pottery: "Pt",
+  coal: "Co",
+  iron: "Ir",
+  brewery: "Br",
+};
+export const INDUSTRY_COLOUR: Record<string, string> = {
+  cotton: "#e8d7b0",
+  manufacturer: "#9fb7d0",
+  pottery: "#c99a7a",
+  coal: "#3a3a3a",
+  iron: "#c8742c",
+  brewery: "#d9b23a",
+};
+
+export const PLAYER_NAMES = ["Red", "Yellow", "Purple", "Teal"];
+export const PLAYER_COLOURS = ["#c0392b", "#e2b007", "#7d3c98", "#138d75"];
+export const PLAYER_TEXT = ["#fff", "#222", "#fff", "#fff"];
+
+export function playerName(seat: number, names?: (string | null | undefined)[]): string {
+  const n = names?.[seat];
+  return n ? `${PLAYER_NAMES[seat]} (${n})` : PLAYER_NAMES[seat];
+}
+
+const ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII"];
+export const roman = (n: number): string => ROMAN[n] ?? String(n);
+
+export interface LocationInfo {
+  id: string;
+  name: string;
+  kind: "town" | "farm" | "merchant";
+  slots: string[][];
+  lat: number;
+  lon_w: number;
+  merchantSlots: number;
+  bonus?: { kind: string; amount: number };
+  minPlayers: number;
+}
+
+export const LOCATIONS: LocationInfo[] = [
+  ...board.towns.map((t) => ({ ...t, kind: "town" as const, merchantSlots: 0, minPlayers: 2 })),
+  ...board.farm_breweries.map((t) => ({ ...t, kind: "farm" as const, merchantSlots: 0, minPlayers: 2 })),
+  ...board.merchants.map((m) => ({
+    id: m.id,
+    name: m.name,
+    kind: "merchant" as const,
+    slots: [] as string[][],
+    lat: m.lat,
+    lon_w: m.lon_w,
+    merchantSlots: m.slots,
+    bonus: m.bonus,
+    minPlayers: m.min_players,
+  })),
+];
+export const LOCATION: Record<string, LocationInfo> = Object.fromEntries(LOCATIONS.map((l) => [l.id, l]));
+
+export interface LinkInfo {
+  id: string;
+  ends: string[];
+  canal: boolean;
+  rail: boolean;
+  also_connects?: string[];
+}
+export const LINKS: LinkInfo[] = linksData.links;
+
+export interface TileSpec {
+  industry: string;
+  level: number;
+  cost: number;
+  coal: number;
+  iron: number;
+  beer: number;
+  vp: number;
+  income: number;
+  link_icons: number;
+  era: string;
+  lightbulb: boolean;
+}
+const SPECS: Record<string, TileSpec> = Object.fromEntries(
+  (tilesData.tiles as TileSpec[]).map((t) => [`${t.industry}:${t.level}`, t]),
+);
+export const tileSpec = (industry: string, level: number): TileSpec | undefined => SPECS[`${industry}:${level}`];
+
+export function locationName(id: string): string {
+  return LOCATION[id]?.name ?? id;
+}
+
+export function linkName(id: string): string {
+  return id.split("--").map(locationName).join("–");
+}
+
+export function cardName(card: string): string {
+  const [kind, what] = card.split(":");
+  if (kind === "wild") return what === "location" ? "Wild Location" : "Wild Industry";
+  if (kind === "location") return locationName(what);
+  if (what === "cotton_manufacturer") return "Cotton Mill / Manufacturer";
+  return INDUSTRY_NAME[what] ?? what;
+}
+
+export function tileName(industry: string, level: number): string {
+  return `${INDUSTRY_NAME[industry] ?? industry} ${roman(level)}`;
+}
+
+export const MERCHANT_BUYS: Record<string, string> = {
+  cotton: "cotton",
+  manufacturer: "manufactured goods",
+  pottery: "pottery",
+  all: "all goods",
+  blank: "nothing",
+};
+
+/** Coal market: 14 spaces priced 1,1,2,2,..7,7, filled from the expensive end. */
+export const COAL_PRICES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
+export const IRON_PRICES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
+
+export function money(n: number): string {
+  return n < 0 ? `−£${-n}` : `£${n}`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,187 @@
+// Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
+import type { JSX } from "preact";
+import type { ActionKind, LegalEntry } from "../api/types";
+import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
+import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
+import { quoteLines } from "../logic/words";
+
+const KIND_LABEL: Record<ActionKind, string> = {
+  build: "Build",
+  network: "Network",
+  develop: "Develop",
+  sell: "Sell",
+  loan: "Loan",
+  scout: "Scout",
+  pass: "Pass",
+};
+
+export interface ActionPanelProps {
+  entries: LegalEntry[];
+  choice: Choice;
+  setChoice: (c: Choice) => void;
+  pendingTile: string | null;
+  setPendingTile: (t: string | null) => void;
+  seat: number;
+  onConfirm: (e: LegalEntry) => void;
+  busy: boolean;
+}
+
+export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
+  if (!c.kind) return "Choose an action.";
+  const opts = pickOptions(entries, c);
+  const needCard = c.kind !== "scout" && c.card === null;
+  switch (c.kind) {
+    case "build":
+      if (!c.picks.some((p) => p.startsWith("slot:"))) return `Click a highlighted slot on the board${needCard ? " (or choose a card first)" : ""}.`;
+      if (!c.picks.some((p) => p.startsWith("industry:"))) return "Choose which industry to build.";
+      break;
+    case "network":
+      if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
+      if (opts.size) return "Click a second link, or confirm just this one.";
+      break;
+    case "develop":
+      if (c.picks.length === 0) return "Choose an industry to develop (its lowest tile leaves your mat).";
+      if (opts.size) return "Choose a second industry to develop, or confirm.";
+      break;
+    case "sell":
+      if (pendingTile) return "Click the merchant to sell to.";
+      if (c.picks.length === 0) return "Click one of your highlighted tiles to sell.";
+      if (opts.size) return "Click another tile to sell, or confirm.";
+      break;
+    case "scout":
+      if (c.picks.length < 3) return `Choose ${3 - c.picks.length} more card${c.picks.length === 2 ? "" : "s"} to discard (you take both wild cards).`;
+      break;
+  }
+  if (needCard && complete(entries, c).length) return "Choose the card to discard.";
+  return "";
+}
+
+export function ActionPanel(p: ActionPanelProps): JSX.Element {
+  const { entries, choice: c } = p;
+  const set = (next: Choice) => p.setChoice(autoChoose(entries, next));
+  const ks = kinds(entries);
+  const opts = pickOptions(entries, c);
+  const entry = c.kind ? chosen(entries, c) : null;
+  const cards = c.kind && c.kind !== "scout" ? cardOptions(entries, c) : [];
+
+  const industryOpts = [...opts].filter((o) => o.startsWith("industry:"));
+  const developOpts = [...opts].filter((o) => o.startsWith("develop:"));
+  const saleDevelopOpts = p.pendingTile
+    ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`))
+    : [];
+
+  return (
+    <div class="action-panel panel" data-testid="action-panel">
+      <div class="kinds">
+        {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
+          <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k}
+            disabled={!ks.includes(k) || p.busy}
+            onClick={() => {
+              p.setPendingTile(null);
+              set(c.kind === k ? EMPTY : { kind: k, card: null, picks: [] });
+            }}>
+            {KIND_LABEL[k]}
+          </button>
+        ))}
+      </div>
+      {c.kind && (
+        <div class="choosing">
+          <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
+          {c.kind !== "scout" && (
+            <div class="card-choice">
+              Card:{" "}
+              {c.card ? (
+                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title="Choose another card">
+                  {cardName(c.card)} ✕
+                </button>
+              ) : (
+                cards.map((card) => (
+                  <button key={card} type="button" class="pill" data-choose-card={card} onClick={() => set({ ...c, card })}>
+                    {cardName(card)}
+                  </button>
+                ))
+              )}
+            </div>
+          )}
+          {industryOpts.length > 1 && (
+            <div class="options">
+              {industryOpts.map((o) => (
+                <button key={o} type="button" class="pill" data-industry={o.slice(9)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                  {INDUSTRY_NAME[o.slice(9)]}
+                </button>
+              ))}
+            </div>
+          )}
+          {c.kind === "develop" && developOpts.length > 0 && (
+            <div class="options">
+              {[...new Set(developOpts)].map((o) => (
+                <button key={o} type="button" class="pill" data-develop={o.slice(8)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                  {INDUSTRY_NAME[o.slice(8)]}
+                </button>
+              ))}
+            </div>
+          )}
+          {saleDevelopOpts.length > 0 && (
+            <div class="options">
+              {saleDevelopOpts.map((o) => {
+                const s = parseSale(o);
+                return (
+                  <button key={o} type="button" class="pill" onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
+                    to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
+                  </button>
+                );
+              })}
+            </div>
+          )}
+          <Picks c={c} />
+          {(c.picks.length > 0 || c.card || p.pendingTile) && (
+            <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
+              Start over
+            </button>
+          )}
+          {entry && (
+            <div class="quote" data-testid="quote">
+              <div class="quote-title">Price</div>
+              <ul>
+                {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
+              </ul>
+              <button type="button" class="confirm" data-testid="confirm" disabled={p.busy} onClick={() => p.onConfirm(entry)}>
+                Confirm {KIND_LABEL[c.kind]}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Picks({ c }: { c: Choice }) {
+  if (c.picks.length === 0) return null;
+  const words = c.picks.map((p) => {
+    const [kind, ...rest] = p.split(":");
+    switch (kind) {
+      case "slot":
+        return `${locationName(rest[0])} slot ${Number(rest[1]) + 1}`;
+      case "industry":
+        return INDUSTRY_NAME[rest[0]];
+      case "link":
+        return linkName(p.slice(5));
+      case "develop":
+        return `develop ${INDUSTRY_NAME[rest[0]]}`;
+      case "sale": {
+        const s = parseSale(p);
+        return `sell ${locationName(s.location)} slot ${s.slot + 1} to ${locationName(s.merchant)}${s.develop ? ` (develop ${INDUSTRY_NAME[s.develop]})` : ""}`;
+      }
+      case "card":
+        return cardName(p.slice(5));
+      default:
+        return p;
+    }
+  });
+  return (
+    <ul class="picks" data-testid="picks">
+      {words.map((w, i) => <li key={i}>{w}</li>)}
+    </ul>
+  );
+}

@@ -1,0 +1,216 @@
+// A game: the lobby while seats are free, then the board with panels, acting and the log.
+import type { JSX } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, ApiError, type ConnStatus, GameSocket, newActionId, type SeatToken, seats } from "../api/client";
+import type { GameInfo, LegalEntry, LogEntry, Quote, StateMessage, View } from "../api/types";
+import { Board, type Targets } from "../board/Board";
+import { PanZoom } from "../board/PanZoom";
+import { cardOptions, type Choice, EMPTY, autoChoose, parseSale, pickOptions, salesByTile } from "../logic/choose";
+import { PLAYER_NAMES } from "../logic/names";
+import { ActionPanel } from "./ActionPanel";
+import { Lobby } from "./Lobby";
+import { GameLogPanel, Summary } from "./Log";
+import { Hand, Markets, Players, TurnBar } from "./Panels";
+
+export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
+  return Array.from({ length: n }, (_, i) => info?.seats[i]?.name ?? null);
+}
+
+/** Board targets for the current choice. */
+export function boardTargets(entries: LegalEntry[], c: Choice, pendingTile: string | null): { targets: Targets; selected: Targets } {
+  const targets: Targets = { slots: new Set(), tiles: new Set(), links: new Set(), merchants: new Set() };
+  const selected: Targets = { slots: new Set(), tiles: new Set(), links: new Set(), merchants: new Set() };
+  if (!c.kind) return { targets, selected };
+  const opts = pickOptions(entries, c);
+  for (const p of c.picks) {
+    if (p.startsWith("slot:")) selected.slots!.add(p.slice(5));
+    if (p.startsWith("link:")) selected.links!.add(p.slice(5));
+    if (p.startsWith("sale:")) {
+      const s = parseSale(p);
+      selected.tiles!.add(`${s.location}:${s.slot}`);
+      selected.merchants!.add(s.merchant);
+    }
+  }
+  if (pendingTile) selected.tiles!.add(pendingTile);
+  for (const o of opts) {
+    if (o.startsWith("slot:")) targets.slots!.add(o.slice(5));
+    if (o.startsWith("link:")) targets.links!.add(o.slice(5));
+  }
+  if (c.kind === "sell") {
+    const byTile = salesByTile(opts);
+    if (pendingTile) for (const p of byTile.get(pendingTile) ?? []) targets.merchants!.add(parseSale(p).merchant);
+    else for (const k of byTile.keys()) targets.tiles!.add(k);
+  }
+  return { targets, selected };
+}
+
+export function GameScreen({ id }: { id: string }): JSX.Element {
+  const [info, setInfo] = useState<GameInfo | null>(null);
+  const [st, setSt] = useState<StateMessage | null>(null);
+  const [conn, setConn] = useState<ConnStatus>("connecting");
+  const [mine, setMine] = useState<SeatToken | null>(() => seats.get(id));
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [legal, setLegal] = useState<LegalEntry[]>([]);
+  const [choice, setChoiceRaw] = useState<Choice>(EMPTY);
+  const [pendingTile, setPendingTile] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notFound, setNotFound] = useState(false);
+  const frames = useRef(new Map<number, View>());
+  const quotes = useRef(new Map<number, Quote>());
+  const socket = useRef<GameSocket | null>(null);
+  const token = mine?.token ?? null;
+
+  useEffect(() => {
+    const s = new GameSocket(id, token, {
+      onState: (m) => {
+        if (m.view) frames.current.set(m.view.action_count, m.view);
+        setSt(m);
+      },
+      onStatus: setConn,
+      onMessage: (m) => {
+        if (m.type === "error") {
+          if (m.code === "not_found") setNotFound(true);
+          else setMessage({ text: m.message, bad: true });
+        }
+      },
+    });
+    socket.current = s;
+    return () => s.close();
+  }, [id, token]);
+
+  const version = st?.version ?? -1;
+  const view = st?.view ?? null;
+  const mySeat = st?.seat ?? null;
+  const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over;
+
+  useEffect(() => {
+    if (!st) return;
+    let live = true;
+    api.game(id).then((g) => live && setInfo(g)).catch(() => {});
+    if (st.status !== "waiting") api.log(id).then((l) => live && setLog(l.actions)).catch(() => {});
+    setChoiceRaw(EMPTY);
+    setPendingTile(null);
+    if (myTurn && token) {
+      api.legal(id, token).then((l) => live && setLegal(l)).catch((e) => live && setMessage({ text: e.message, bad: true }));
+    } else setLegal([]);
+    return () => {
+      live = false;
+    };
+  }, [id, version, st?.status, myTurn, token]);
+
+  const setChoice = (c: Choice) => {
+    setMessage(null);
+    setChoiceRaw(c);
+  };
+  const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  const { targets, selected } = useMemo(() => boardTargets(legal, choice, pendingTile), [legal, choice, pendingTile]);
+
+  if (notFound) return <div class="page"><h2>No such game</h2><a href="#/">Back to the games</a></div>;
+  if (!st) return <div class="page">Connecting…</div>;
+  if (st.status === "waiting" || !view) {
+    return <Lobby id={id} info={info} mine={mine} conn={conn}
+      onJoined={(s) => { seats.set(id, s); setMine(s); }} />;
+  }
+
+  async function confirm(e: LegalEntry) {
+    if (!token || !view) return;
+    setBusy(true);
+    const n = view.action_count + 1;
+    try {
+      await api.act(id, token, e.action, version, newActionId());
+      quotes.current.set(n, e.quote);
+      setMessage(null);
+    } catch (err) {
+      const text = err instanceof ApiError ? err.message : String(err);
+      setMessage({ text: `Refused: ${text}`, bad: true });
+      if (err instanceof ApiError && err.code === "stale_version") socket.current?.sync();
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function undo() {
+    if (!token) return;
+    setBusy(true);
+    try {
+      await api.undo(id, token, version);
+      setMessage({ text: "Your last action was taken back.", bad: false });
+    } catch (err) {
+      setMessage({ text: `Cannot undo: ${err instanceof Error ? err.message : err}`, bad: true });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const onSlot = (location: string, slot: number) => {
+    const k = `${location}:${slot}`;
+    if (choice.kind === "build") setChoice(autoChoose(legal, { ...choice, picks: [`slot:${k}`] }));
+    else if (choice.kind === "sell") setPendingTile(pendingTile === k ? null : k);
+  };
+  const onLink = (lid: string) => setChoice(autoChoose(legal, { ...choice, picks: [...choice.picks, `link:${lid}`] }));
+  const onMerchant = (loc: string) => {
+    if (!pendingTile) return;
+    const opts = [...pickOptions(legal, choice)].filter((p) => p.startsWith(`sale:${pendingTile}:${loc}:`));
+    if (opts.length === 1) {
+      setChoice(autoChoose(legal, { ...choice, picks: [...choice.picks, opts[0]] }));
+      setPendingTile(null);
+    } else if (opts.length > 1) {
+      // several develop choices (Gloucester): offered as buttons in the action panel
+      setMessage({ text: "Choose what Gloucester's beer develops, in the action panel.", bad: false });
+    }
+  };
+  const me = mySeat !== null ? view.players[mySeat] : null;
+  const hand = me?.hand ?? null;
+  const playable = new Set<string>();
+  if (myTurn) {
+    if (choice.kind === "scout") {
+      for (const p of pickOptions(legal, choice)) if (p.startsWith("card:")) playable.add(p.slice(5));
+    } else if (choice.kind) for (const c of cardOptions(legal, choice)) playable.add(c);
+  }
+  const onCard = (card: string) => {
+    if (choice.kind === "scout") setChoice({ ...choice, picks: [...choice.picks, `card:${card}`] });
+    else setChoice(autoChoose(legal, { ...choice, card: choice.card === card ? null : card }));
+  };
+  const lastMine = log.length > 0 && log[log.length - 1].seat === mySeat;
+
+  return (
+    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count}>
+      <header class="game-head">
+        <a href="#/" class="home-link">Brass</a>
+        <span class="game-name">{info?.name}</span>
+        <TurnBar view={view} names={names} />
+        {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
+        {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
+        {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+      </header>
+      <main class="game-body">
+        <section class="board-wrap">
+          <PanZoom>
+            <Board view={view} targets={myTurn ? targets : undefined} selected={myTurn ? selected : undefined}
+              onSlot={onSlot} onLink={onLink} onMerchant={onMerchant} />
+          </PanZoom>
+        </section>
+        <aside class="side">
+          {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
+          {view.is_over && <Summary view={view} names={names} />}
+          {myTurn && (
+            <ActionPanel entries={legal} choice={choice} setChoice={setChoice} pendingTile={pendingTile}
+              setPendingTile={setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy} />
+          )}
+          {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
+            <div class="panel waiting" data-testid="waiting">
+              Waiting for {names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]} ({PLAYER_NAMES[view.current_seat]})…
+            </div>
+          )}
+          {myTurn && lastMine && (
+            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>Undo my last action</button>
+          )}
+          {hand && <Hand cards={hand} playable={playable} selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []} onCard={myTurn ? onCard : undefined} />}
+          <Players view={view} names={names} />
+          <Markets view={view} />
+          <GameLogPanel entries={log} frames={frames.current} quotes={quotes.current} />
+        </aside>
+      </main>
+    </div>
+  );
+}

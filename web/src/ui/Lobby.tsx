@@ -1,0 +1,97 @@
+// The lobby: seats, the invite link, joining with a name, the host adding bots.
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
+import type { GameInfo } from "../api/types";
+import { PLAYER_NAMES } from "../logic/names";
+import { Chip } from "./Panels";
+
+export function inviteLink(id: string): string {
+  return `${location.origin}${location.pathname}#/game/${id}`;
+}
+
+export function Lobby({ id, info, mine, conn, onJoined }: {
+  id: string;
+  info: GameInfo | null;
+  mine: SeatToken | null;
+  conn: ConnStatus;
+  onJoined: (s: SeatToken) => void;
+}): JSX.Element {
+  const [name, setName] = useState(seats.lastName());
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const host = seats.hostToken(id);
+  const link = inviteLink(id);
+  const free = info ? info.seats.filter((s) => !s.taken).length : 0;
+
+  async function join(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const j = await api.join(id, name.trim());
+      seats.setLastName(name.trim());
+      onJoined({ seat: j.seat, token: j.token, name: name.trim() });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function addBot() {
+    if (!host) return;
+    setBusy(true);
+    try {
+      await api.addBot(id, host);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      const el = document.getElementById("invite") as HTMLInputElement | null;
+      el?.select();
+      setCopied(document.execCommand?.("copy") ?? false);
+    }
+  }
+
+  return (
+    <div class="page lobby" data-testid="lobby">
+      <a href="#/">← All games</a>
+      <h1>{info?.name ?? "Game"}</h1>
+      <p>
+        Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
+        {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
+      </p>
+      <div class="invite">
+        <label>Invite link: <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
+        <button type="button" onClick={copy} data-testid="copy-invite">{copied ? "Copied ✓" : "Copy invite link"}</button>
+      </div>
+      <ul class="seats" data-testid="seats">
+        {info?.seats.map((s) => (
+          <li key={s.seat} class={s.taken ? "taken" : "free"}>
+            <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
+            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{mine?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+          </li>
+        ))}
+      </ul>
+      {!mine && free > 0 && (
+        <form onSubmit={join} class="join">
+          <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+          <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
+        </form>
+      )}
+      {mine && <p>You are seated as {PLAYER_NAMES[mine.seat]} ({mine.name}).</p>}
+      {host && free > 0 && (
+        <button type="button" onClick={addBot} disabled={busy} data-testid="add-bot">Add a bot</button>
+      )}
+      {error && <div class="message bad">{error}</div>}
+    </div>
+  );
+}

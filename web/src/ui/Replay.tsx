@@ -1,0 +1,114 @@
+// Replays: the same screen with step back/forward, jump to a move, play/pause and, once the game
+// is over, whose hand to show.
+import type { JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { GameLog, View } from "../api/types";
+import { Board } from "../board/Board";
+import { PanZoom } from "../board/PanZoom";
+import { PLAYER_NAMES } from "../logic/names";
+import { GameLogPanel, logLine, Summary } from "./Log";
+import { Hand, Markets, Players, TurnBar } from "./Panels";
+
+export function ReplayScreen({ id }: { id: string }): JSX.Element {
+  const [log, setLog] = useState<GameLog | null>(null);
+  const [n, setN] = useState(0);
+  const [seat, setSeat] = useState<number | null>(null);
+  const [view, setView] = useState<View | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cache = useRef(new Map<string, View>());
+  const frames = useRef(new Map<number, View>()); // spectator frames by n, for the log's words
+  const [, bump] = useState(0);
+
+  useEffect(() => {
+    api.log(id).then(setLog).catch((e) => setError(e.message));
+  }, [id]);
+  const total = log?.actions.length ?? 0;
+  const finished = log?.status === "finished";
+
+  async function frame(k: number, s: number | null): Promise<View> {
+    const key = `${s}:${k}`;
+    const hit = cache.current.get(key);
+    if (hit) return hit;
+    const f = await api.replay(id, k, s);
+    cache.current.set(key, f.view);
+    if (s === null) frames.current.set(k, f.view);
+    return f.view;
+  }
+
+  useEffect(() => {
+    if (!log) return;
+    let live = true;
+    frame(n, seat)
+      .then(async (v) => {
+        if (!live) return;
+        setView(v);
+        // the frames around this move, so the log can say what it cost
+        await Promise.all([n - 1, n, n + 1].filter((k) => k >= 0 && k <= total).map((k) => frame(k, null)));
+        if (live) bump((x) => x + 1);
+      })
+      .catch((e) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [log, n, seat]);
+
+  useEffect(() => {
+    if (!playing) return;
+    if (n >= total) {
+      setPlaying(false);
+      return;
+    }
+    const t = setTimeout(() => setN((k) => Math.min(total, k + 1)), 700);
+    return () => clearTimeout(t);
+  }, [playing, n, total]);
+
+  if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">Back</a></div>;
+  if (!log || !view) return <div class="page">Loading replay…</div>;
+  const names = log.seats.map((s) => s.name ?? null);
+  const hand = seat !== null ? view.players[seat]?.hand : null;
+  const last = n > 0 ? log.actions[n - 1] : null;
+
+  return (
+    <div class="game replay" data-testid="replay" data-n={n}>
+      <header class="game-head">
+        <a href="#/" class="home-link">Brass</a>
+        <span class="game-name">{log.name} — replay</span>
+        <TurnBar view={view} names={names} />
+      </header>
+      <div class="replay-controls panel" data-testid="replay-controls">
+        <button type="button" onClick={() => setN(0)} disabled={n === 0} title="Start">⏮</button>
+        <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title="Step back">◀</button>
+        <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? "Pause" : "Play"}>{playing ? "⏸" : "▶"}</button>
+        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title="Step forward">▶|</button>
+        <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">⏭</button>
+        <input type="range" min={0} max={total} value={n} data-testid="scrub"
+          onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
+        <span data-testid="position">move {n} / {total}</span>
+        {finished && (
+          <label>Hand:{" "}
+            <select value={seat === null ? "" : String(seat)} data-testid="hand-seat"
+              onChange={(e) => { const v = (e.target as HTMLSelectElement).value; setSeat(v === "" ? null : Number(v)); }}>
+              <option value="">none (spectator)</option>
+              {log.seats.map((s) => <option key={s.seat} value={s.seat}>{PLAYER_NAMES[s.seat]} ({s.name})</option>)}
+            </select>
+          </label>
+        )}
+        {last && <div class="last-move" data-testid="last-move">{logLine(last, n, frames.current)}</div>}
+      </div>
+      <main class="game-body">
+        <section class="board-wrap">
+          <PanZoom><Board view={view} /></PanZoom>
+        </section>
+        <aside class="side">
+          {view.is_over && <Summary view={view} names={names} />}
+          {hand && <Hand cards={hand} />}
+          <Players view={view} names={names} />
+          <Markets view={view} />
+          <GameLogPanel entries={log.actions} frames={frames.current} current={n} onJump={setN} />
+        </aside>
+      </main>
+    </div>
+  );
+}
