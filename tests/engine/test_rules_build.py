@@ -519,3 +519,34 @@ def test_build_you_cannot_afford_with_market_coal_is_refused():
     game, action = _cotton_ii(scenario(money=14))
     game = with_link(game, "gloucester--worcester", 1)
     refused(game, action)  # £14 and 1 market coal at £1 = £15 > £14
+
+
+def test_new_coal_mine_sells_when_connected_to_a_merchant_location_without_tiles():
+    # 2 players: Warrington holds no merchant tiles but is still a merchant for coal
+    game = scenario(hand=["wild:location"])
+    game = with_link(game, "stoke_on_trent--warrington", 1)
+    after = apply_action(game, build("wild:location", "coal", "leek", 1))
+    assert tile_at(after, "leek", 1).resources == 2  # Leek is not connected yet
+    game = with_link(game, "leek--stoke_on_trent", 1)
+    after = apply_action(game, build("wild:location", "coal", "leek", 1))
+    assert tile_at(after, "leek", 1).resources == 2 - 1  # one £1 space was empty
+    assert after.players[0].money == 17 - 5 + 1
+
+
+def test_quote_names_every_source_and_the_market_price():
+    game, action = _cotton_ii(scenario())
+    game = with_link(game, "gloucester--worcester", 1)
+    game = with_tile(game, "dudley", 1, 1, "iron", 2)
+    q = quote(game, action)
+    assert q.money == 14 + 1
+    assert q.to_json() == {"money": 15, "received": 0, "iron": [], "beer": [],
+                           "coal": [{"source": "market", "count": 1, "cost": 1}]}
+    game = with_next_tile(game, 0, "cotton", 3)  # Cotton III: + 1 iron
+    game = with_tile(game, "kidderminster", 0, 0, "coal", 2)
+    game = with_link(game, "kidderminster--worcester", 1)
+    q = quote(game, action)
+    assert q.money == 16
+    assert q.to_json()["coal"] == [{"source": "tile", "count": 1, "location": "kidderminster",
+                                    "slot": 0, "owner": 0}]
+    assert q.to_json()["iron"] == [{"source": "tile", "count": 1, "location": "dudley",
+                                    "slot": 1, "owner": 1}]

@@ -292,3 +292,37 @@ def test_gloucester_develop_named_without_its_barrel_is_illegal():
 def test_gloucester_develop_cannot_take_a_lightbulb_tile():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
     refused(game, sell(CARD, ("worcester", 0, "gloucester", "pottery")), "Pottery")
+
+
+def test_each_merchant_barrel_used_gives_its_bonus():
+    merchants = {"shrewsbury": ["blank"], "oxford": ["cotton", "all"],
+                 "gloucester": ["manufacturer", "blank"]}
+    game = goods_game([("birmingham", 0, 0, "cotton", 1), ("worcester", 0, 0, "cotton", 1)],
+                      ["birmingham--oxford", "birmingham--worcester"], merchants)
+    after = apply_action(game, sell(CARD, ("birmingham", 0, "oxford"), ("worcester", 0, "oxford")))
+    assert not merchant_at(after, "oxford", 0).beer
+    assert not merchant_at(after, "oxford", 1).beer
+    assert after.players[0].income_space == 10 + (5 + 2) + (5 + 2)  # two Cotton I, two barrels
+
+
+def test_sale_beer_from_your_own_breweries_in_board_order():
+    game = goods_game([("worcester", 0, 0, "cotton", 1),
+                       ("coalbrookdale", 0, 0, "brewery", 1),
+                       ("burton_on_trent", 1, 0, "brewery", 1)],  # Burton comes first
+                      ["gloucester--worcester"])
+    game = with_merchant_beer(game, "gloucester", 0, False)
+    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    assert tile_at(after, "burton_on_trent", 1).resources == 0
+    assert tile_at(after, "coalbrookdale", 0).resources == 1
+
+
+def test_sale_beer_from_the_nearest_connected_opponents_brewery():
+    game = goods_game([("worcester", 0, 0, "cotton", 1),
+                       ("coalbrookdale", 0, 1, "brewery", 1),  # 2 links away, earlier
+                       ("farm_brewery_south", 0, 1, "brewery", 1)],  # 1 link away
+                      ["gloucester--worcester", "kidderminster--worcester",
+                       "coalbrookdale--kidderminster"])
+    game = with_merchant_beer(game, "gloucester", 0, False)
+    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    assert tile_at(after, "farm_brewery_south", 0).resources == 0
+    assert tile_at(after, "coalbrookdale", 0).resources == 1

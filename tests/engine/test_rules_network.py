@@ -168,3 +168,10 @@ def test_double_rail_you_cannot_afford_is_refused():
     game = with_tile(game, "dudley", 0, 0, "coal", 2)
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
     refused(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
+
+
+def test_double_rail_second_link_must_touch_your_network_or_the_first_link():
+    game = scenario(era="rail", hand=[CARD])
+    game = with_tile(game, "dudley", 0, 0, "coal", 2)
+    game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
+    refused(game, network(CARD, "dudley--kidderminster", "cannock--walsall"), "network")
