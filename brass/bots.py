@@ -50,7 +50,7 @@ def score(action: Mapping[str, Any], quote_json: Mapping[str, Any] | None = None
             value -= 1.0  # keep wild cards for when they matter
     elif kind == "network":
         value += 0.5 * len(action.get("links") or ())
-    elif kind == "loan" and money is not None and money < 8:
+    elif kind == "loan" and money is not None and money < 5:
         value = KIND_WEIGHT["build"] + 1.0  # out of money: borrow before anything else
     return value - 0.04 * _money(quote_json)
 

@@ -163,19 +163,26 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+def _utc(stamp: dt.datetime) -> dt.datetime:
+    """SQLite gives back naive datetimes: every time stored here is UTC."""
+    return stamp.replace(tzinfo=dt.UTC) if stamp.tzinfo is None else stamp
+
+
 def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
     return GameRecord(
         id=row.id, name=row.name, players=row.players, status=row.status, seed=row.seed,
         setup=row.setup, version=row.version, engine_version=row.engine_version,
-        host_token_hash=row.host_token_hash, created_at=row.created_at,
-        updated_at=row.updated_at, finished_at=row.finished_at, scores=row.scores,
+        host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
+        updated_at=_utc(row.updated_at),
+        finished_at=None if row.finished_at is None else _utc(row.finished_at),
+        scores=row.scores,
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot)
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
 
 def _action_record(row: Any) -> ActionRecord:
     return ActionRecord(seq=row.seq, seat=row.seat, action=row.action, action_id=row.action_id,
-                        created_at=row.created_at, undone=row.undone)
+                        created_at=_utc(row.created_at), undone=row.undone)
 
 
 class Storage:
