@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
@@ -60,6 +60,7 @@ from brass.engine import (
     replay,
     view,
 )
+from brass.engine.selfplay import choose
 from brass.engine.setup import full_deck
 
 ROUNDS_PER_ERA = {2: 10, 3: 9, 4: 8}
@@ -70,31 +71,12 @@ IRON_CAPACITY = 10
 WILDS = ("wild:location", "wild:industry")
 # Keys that would carry a secret out of a view (RULES.md §10); a view must never have them.
 SECRET_KEYS = frozenset({"deck", "seed", "face_down", "rail_deck", "hands", "cache"})
-# Weights by action kind for "rich" games: mostly build, network and sell.
-RICH = {"build": 8.0, "network": 6.0, "sell": 10.0, "develop": 1.0, "loan": 1.0,
-        "scout": 0.5, "pass": 0.3}
-
 FULL_CHECK_EVERY = 16  # check every listed action at one state in this many (and the first)
 RANDOM_CHECKS = 2  # elsewhere: this many random listed actions besides the one played
 VIEW_CHECK_EVERY = 3  # the views of every seat at one state in this many (and the last)
 COMPLETE_CHECK_EVERY = 24  # one state in this many: nothing legal is missing from the list
 
 SEEDS = st.integers(min_value=10**12, max_value=2**62)  # long: easy to find in a view's text
-
-
-def choose(rng: random.Random, actions: list[Action], policy: str) -> Action:
-    if policy == "uniform":
-        return rng.choice(actions)
-    by_kind: dict[str, list[Action]] = defaultdict(list)
-    for action in actions:
-        by_kind[action.kind].append(action)
-    kinds = sorted(by_kind)
-    kind = rng.choices(kinds, [RICH[k] for k in kinds])[0]
-    if kind == "sell":  # sell as much as possible at once: multi-tile sales are rare otherwise
-        sells = [a for a in by_kind[kind] if isinstance(a, Sell)]
-        most = max(len(a.sales) for a in sells)
-        return rng.choice([a for a in sells if len(a.sales) == most])
-    return rng.choice(by_kind[kind])
 
 
 # -- invariants of one state -------------------------------------------------------------------
