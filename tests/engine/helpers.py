@@ -25,6 +25,7 @@ from brass.engine import (
     Sell,
     apply_action,
     new_game,
+    quote,
 )
 from brass.engine.scenario import with_player, with_turn
 
@@ -114,13 +115,16 @@ def with_next_tile(game: Game, seat: int, industry: str, level: int) -> Game:
 
 
 def refused(game: Game, action: Any, *words: str) -> str:
-    """The action is illegal, its message names every word given, and `game` is untouched."""
+    """The action is illegal (`apply_action` and `quote` refuse it), its message names every
+    word given, and `game` is untouched."""
     before = game.to_json()
     with pytest.raises(IllegalAction) as info:
         apply_action(game, action)
     message = str(info.value)
     for word in words:
         assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
+    with pytest.raises(IllegalAction):
+        quote(game, action)
     assert game.to_json() == before
     return message
 

@@ -550,3 +550,31 @@ def test_quote_names_every_source_and_the_market_price():
                                     "slot": 0, "owner": 0}]
     assert q.to_json()["iron"] == [{"source": "tile", "count": 1, "location": "dudley",
                                     "slot": 1, "owner": 1}]
+
+
+def test_market_coal_is_bought_cheapest_first():
+    game = scenario(hand=["location:birmingham"])
+    game = with_next_tile(game, 0, "manufacturer", 3)  # £12 + 2 coal
+    game = with_link(game, "birmingham--oxford", 1)
+    after = apply_action(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    assert after.players[0].money == 17 - 12 - 1 - 2  # 13 cubes: the £1 cube, then a £2 one
+    assert after.coal_market == 13 - 2
+
+
+def test_market_coal_costs_8_for_each_cube_beyond_the_last_one():
+    game = scenario(hand=["location:birmingham"], money=30)
+    game = with_next_tile(game, 0, "manufacturer", 3)  # £12 + 2 coal
+    game = with_markets(with_link(game, "birmingham--oxford", 1), coal=1)
+    after = apply_action(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    assert after.players[0].money == 30 - 12 - 7 - 8  # the last cube (£7), then £8
+    assert after.coal_market == 0
+
+
+def test_new_coal_mine_fills_an_empty_coal_market_from_its_dearest_spaces():
+    game = scenario(hand=["location:dudley"])
+    game = with_link(game, "birmingham--dudley", 1)
+    game = with_link(game, "birmingham--oxford", 1)
+    after = apply_action(with_markets(game, coal=0), build("location:dudley", "coal", "dudley", 0))
+    assert after.players[0].money == 17 - 5 + 7 + 7
+    assert after.coal_market == 2
+    assert tile_at(after, "dudley", 0).flipped

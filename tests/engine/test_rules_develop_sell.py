@@ -326,3 +326,23 @@ def test_sale_beer_from_the_nearest_connected_opponents_brewery():
     after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert tile_at(after, "farm_brewery_south", 0).resources == 0
     assert tile_at(after, "coalbrookdale", 0).resources == 1
+
+
+def test_a_tile_is_sold_once_per_action():
+    game = goods_game([("worcester", 0, 0, "cotton", 1), ("burton_on_trent", 1, 0, "brewery", 1)],
+                      ["gloucester--worcester"])
+    refused(game, sell(CARD, ("worcester", 0, "gloucester"), ("worcester", 0, "gloucester")))
+
+
+def test_develop_iron_from_the_last_market_cube_then_at_6():
+    game = with_markets(scenario(hand=[CARD]), iron=1)
+    after = apply_action(game, develop(CARD, "coal", "coal"))
+    assert after.players[0].money == 17 - 5 - 6
+    assert after.iron_market == 0
+
+
+def test_gloucester_develop_needs_a_tile_left_of_that_industry():
+    game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
+    game = with_next_tile(game, 0, "iron", 4)
+    game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
+    refused(game, sell(CARD, ("worcester", 0, "gloucester", "iron")))

@@ -175,3 +175,26 @@ def test_double_rail_second_link_must_touch_your_network_or_the_first_link():
     game = with_tile(game, "dudley", 0, 0, "coal", 2)
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
     refused(game, network(CARD, "dudley--kidderminster", "cannock--walsall"), "network")
+
+
+def test_double_rail_first_link_coal_is_judged_before_the_second_link_is_placed():
+    game = scenario(era="rail", hand=[CARD])
+    game = with_tile(game, "dudley", 1, 0, "iron", 2)  # your network: Dudley, no coal there
+    game = with_tile(game, "coventry", 1, 1, "coal", 2)  # reached only by the second link
+    game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
+    refused(game, network(CARD, "birmingham--dudley", "birmingham--coventry"), "coal")
+
+
+def test_the_kidderminster_worcester_link_puts_the_southern_farm_brewery_in_your_network():
+    game = scenario(hand=["industry:brewery"])
+    game = with_link(game, "kidderminster--worcester", 0)
+    after = apply_action(game, build("industry:brewery", "brewery", "farm_brewery_south", 0))
+    assert tile_at(after, "farm_brewery_south", 0).owner == 0
+
+
+def test_double_rail_needs_two_link_tiles_left():
+    game = scenario(era="rail", hand=[CARD])
+    game = with_tile(game, "dudley", 0, 0, "coal", 2)
+    game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
+    game = with_player(game, 0, links_left=1)
+    refused(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"), "link")

@@ -84,6 +84,12 @@ def test_a_link_to_the_northern_farm_brewery_counts_its_brewery():
     assert after.players[1].vp == 5 + 1
 
 
+def test_every_merchant_location_counts_2_link_icons_even_without_merchant_tiles():
+    game = scenario()  # 2 players: Warrington has no merchant tiles
+    game = with_link(game, "stoke_on_trent--warrington", 0)
+    assert finish_era(game).players[0].vp == 2
+
+
 def test_links_leave_the_board_and_return_to_their_owners_after_an_era():
     game = scenario()
     game = with_link(game, "birmingham--oxford", 0)

@@ -51,6 +51,7 @@ def test_setup_deals_8_cards_and_1_face_down_card_each_from_a_40_54_64_card_deck
         assert len(p.hand) == 8
         assert len(p.face_down) == 1
         assert p.discard == ()
+    assert [p["discard_top"] for p in view(game, 0)["players"]] == [None] * players
     assert len(game.deck) == cards - 9 * players  # 22, 27, 28 cards left in the deck
     dealt = Counter(game.deck)
     for p in game.players:

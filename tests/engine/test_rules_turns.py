@@ -208,6 +208,7 @@ def test_income_marker_stops_at_space_99():
     (50, 42),  # level 17 -> 14: 42
     (70, 60),  # level 23 -> 20: 60
     (3, 0),  # level -7 -> -10: still allowed
+    (99, 88),  # level 30 -> 27: 88
 ])
 def test_loan_gives_30_pounds_and_puts_the_marker_on_the_highest_space_3_levels_down(
         space, new_space):
@@ -265,3 +266,12 @@ def test_pass_discards_one_card_and_does_nothing_else():
     for was, p in zip(before["players"], now["players"], strict=True):
         for key in ("money", "vp", "income_space", "spent", "links_left", "mat"):
             assert p[key] == was[key]
+
+
+def test_a_used_wild_card_goes_back_to_its_pile_not_to_the_discards():
+    game = scenario(hand=["wild:industry", CARD])
+    game = with_turn(game, wild_industry_left=3)
+    after = apply_action(game, pass_("wild:industry"))
+    assert after.wild_industry_left == 4
+    assert after.players[0].discard == ()
+    assert after.players[0].hand == (CARD,)
