@@ -24,6 +24,7 @@ from brass.engine import (
     Sale,
     Sell,
     apply_action,
+    legal_actions,
     new_game,
     quote,
 )
@@ -125,8 +126,28 @@ def refused(game: Game, action: Any, *words: str) -> str:
         assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
     with pytest.raises(IllegalAction):
         quote(game, action)
+    shape = _shape(action)
+    assert not any(_shape(a) == shape for a in legal_actions(game)), f"listed: {action}"
     assert game.to_json() == before
     return message
+
+
+def _shape(action: Any) -> Any:
+    """An action with its parts as a multiset where `legal_actions` lists them in one canonical
+    order (sales of a Sell, links of a Network, industries of a Develop, cards of a Scout)."""
+    parts = {"sell": "sales", "network": "links", "develop": "industries", "scout": "cards"}
+    field = parts.get(action.kind)
+    if field is None:
+        return action
+    rest = {k: v for k, v in action.to_json().items() if k != field}
+    return (tuple(sorted(rest.items())), Counter(str(p) for p in getattr(action, field)))
+
+
+def play(game: Game, action: Any) -> Game:
+    """Apply an action that the rules allow: `legal_actions` must list it too."""
+    shape = _shape(action)
+    assert any(_shape(a) == shape for a in legal_actions(game)), f"not listed: {action}"
+    return apply_action(game, action)
 
 
 def tile_at(game: Game, location: str, slot: int) -> Any:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import build, refused, scenario, tile_at, with_next_tile
+from helpers import build, play, refused, scenario, tile_at, with_next_tile
 
-from brass.engine import apply_action, quote, view
+from brass.engine import quote, view
 from brass.engine.scenario import with_link, with_markets, with_player, with_tile, with_turn
 
 # DATA.md "Industry tiles": industry, level, £, coal, iron, era (canal only / rail only / both)
@@ -72,7 +72,7 @@ def test_each_tile_of_the_industry_table_builds_at_its_cost(industry, level, mon
     action = build(f"location:{town}", industry, town, slot)
 
     assert quote(game, action).money == money
-    after = apply_action(game, action)
+    after = play(game, action)
 
     built = tile_at(after, town, slot)
     assert (built.owner, built.industry, built.level, built.flipped) == (0, industry, level, False)
@@ -91,7 +91,7 @@ def test_each_tile_of_the_industry_table_builds_at_its_cost(industry, level, mon
 def test_new_brewery_gets_one_barrel_in_the_canal_era_and_two_in_the_rail_era():
     for era, barrels in (("canal", 1), ("rail", 2)):
         game = with_next_tile(scenario(era=era, hand=["industry:brewery"]), 0, "brewery", 2)
-        after = apply_action(game, build("industry:brewery", "brewery", "burton_on_trent", 1))
+        after = play(game, build("industry:brewery", "brewery", "burton_on_trent", 1))
         assert tile_at(after, "burton_on_trent", 1).resources == barrels
 
 
@@ -100,7 +100,7 @@ def test_new_brewery_gets_one_barrel_in_the_canal_era_and_two_in_the_rail_era():
 def test_location_card_builds_in_that_town_even_outside_your_network():
     game = scenario(hand=["location:coventry"])
     game = with_tile(game, "dudley", 1, 0, "iron", 1)  # your network is Dudley only
-    after = apply_action(game, build("location:coventry", "coal", "coventry", 1))
+    after = play(game, build("location:coventry", "coal", "coventry", 1))
     assert tile_at(after, "coventry", 1).owner == 0
     assert after.players[0].money == 17 - 5  # Coal I
 
@@ -109,7 +109,7 @@ def test_industry_card_builds_only_in_your_network():
     game = scenario(hand=["industry:coal"])
     game = with_link(game, "dudley--kidderminster", 0)  # network: Dudley and Kidderminster
     refused(game, build("industry:coal", "coal", "cannock", 1), "Cannock", "network")
-    after = apply_action(game, build("industry:coal", "coal", "kidderminster", 0))
+    after = play(game, build("industry:coal", "coal", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).industry == "coal"
 
 
@@ -137,7 +137,7 @@ def test_wild_location_card_builds_in_any_town_and_goes_back_to_its_pile():
     game = scenario(hand=["wild:location", "location:dudley"])
     game = with_turn(game, wild_location_left=3)
     game = with_tile(game, "dudley", 0, 0, "coal", 1)  # network: Dudley only
-    after = apply_action(game, build("wild:location", "coal", "cannock", 1))
+    after = play(game, build("wild:location", "coal", "cannock", 1))
     assert tile_at(after, "cannock", 1).owner == 0
     assert after.wild_location_left == 4
     assert after.players[0].hand == ("location:dudley",)
@@ -149,7 +149,7 @@ def test_wild_industry_card_builds_any_industry_in_your_network_only():
     game = with_turn(game, wild_industry_left=3)
     game = with_link(game, "dudley--kidderminster", 0)
     refused(game, build("wild:industry", "cotton", "worcester", 0), "Worcester", "network")
-    after = apply_action(game, build("wild:industry", "cotton", "kidderminster", 1))
+    after = play(game, build("wild:industry", "cotton", "kidderminster", 1))
     assert tile_at(after, "kidderminster", 1).industry == "cotton"
     assert after.wild_industry_left == 4
 
@@ -159,7 +159,7 @@ def test_farm_brewery_builds_only_with_a_brewery_or_wild_industry_card():
                           "location:cannock"])
     game = with_turn(game, wild_industry_left=3, wild_location_left=3)
     for card in ("industry:brewery", "wild:industry"):
-        after = apply_action(game, build(card, "brewery", "farm_brewery_north", 0))
+        after = play(game, build(card, "brewery", "farm_brewery_north", 0))
         assert tile_at(after, "farm_brewery_north", 0).owner == 0
         assert after.players[0].money == 17 - 5 - 2  # Brewery I, 1 iron from the market at £2
     refused(game, build("wild:location", "brewery", "farm_brewery_north", 0))
@@ -175,7 +175,7 @@ def test_build_needs_the_card_in_your_hand():
 
 def test_build_places_the_lowest_tile_of_that_industry_on_your_mat():
     game = scenario(hand=["location:kidderminster", "location:worcester"])
-    after = apply_action(game, build("location:kidderminster", "cotton", "kidderminster", 1))
+    after = play(game, build("location:kidderminster", "cotton", "kidderminster", 1))
     assert tile_at(after, "kidderminster", 1).level == 1
     assert view(after, 0)["players"][0]["mat"]["cotton"] == [1, 1, 2, 2, 3, 3, 3, 4, 4, 4]
 
@@ -185,13 +185,13 @@ def test_slot_rule_a_slot_showing_only_that_industry_is_used_first():
     # Kidderminster: [cotton/coal] · [cotton]
     refused(game, build("location:kidderminster", "cotton", "kidderminster", 0), "Kidderminster")
     taken = with_tile(game, "kidderminster", 1, 1, "cotton", 1)
-    after = apply_action(taken, build("location:kidderminster", "cotton", "kidderminster", 0))
+    after = play(taken, build("location:kidderminster", "cotton", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).owner == 0
 
 
 def test_slot_rule_does_not_apply_when_no_slot_shows_only_that_industry():
     game = scenario(hand=["location:kidderminster"])
-    after = apply_action(game, build("location:kidderminster", "coal", "kidderminster", 0))
+    after = play(game, build("location:kidderminster", "coal", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).industry == "coal"
 
 
@@ -205,7 +205,7 @@ def test_canal_era_one_of_your_tiles_per_location():
     mine = with_tile(game, "kidderminster", 1, 0, "cotton", 1)
     refused(mine, build("location:kidderminster", "coal", "kidderminster", 0), "Kidderminster")
     theirs = with_tile(game, "kidderminster", 1, 1, "cotton", 1)
-    after = apply_action(theirs, build("location:kidderminster", "coal", "kidderminster", 0))
+    after = play(theirs, build("location:kidderminster", "coal", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).owner == 0
 
 
@@ -213,7 +213,7 @@ def test_rail_era_has_no_one_tile_per_location_limit():
     game = scenario(era="rail", hand=["location:kidderminster"])
     game = with_tile(game, "kidderminster", 1, 0, "cotton", 2)
     game = with_next_tile(game, 0, "coal", 2)
-    after = apply_action(game, build("location:kidderminster", "coal", "kidderminster", 0))
+    after = play(game, build("location:kidderminster", "coal", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).owner == 0
     assert after.players[0].money == 17 - 7  # Coal II
 
@@ -223,12 +223,12 @@ def test_canal_era_one_tile_rule_treats_each_farm_brewery_as_its_own_location():
     game = with_tile(game, "farm_brewery_south", 0, 0, "brewery", 1)
     game = with_next_tile(game, 0, "brewery", 2)
     # the farm beside the Kidderminster--Worcester link is not Kidderminster nor Worcester
-    after = apply_action(game, build("location:kidderminster", "cotton", "kidderminster", 1))
+    after = play(game, build("location:kidderminster", "cotton", "kidderminster", 1))
     assert tile_at(after, "kidderminster", 1).owner == 0
-    after = apply_action(game, build("location:worcester", "cotton", "worcester", 0))
+    after = play(game, build("location:worcester", "cotton", "worcester", 0))
     assert tile_at(after, "worcester", 0).owner == 0
     # a canal-era overbuild of your own farm brewery keeps you at one tile there
-    after = apply_action(game, build("industry:brewery", "brewery", "farm_brewery_south", 0))
+    after = play(game, build("industry:brewery", "brewery", "farm_brewery_south", 0))
     assert tile_at(after, "farm_brewery_south", 0).level == 2
     assert after.players[0].money == 17 - 7 - 2  # Brewery II: £7 and 1 market iron at £2
 
@@ -239,7 +239,7 @@ def test_farm_brewery_north_joins_your_network_only_by_its_own_link():
     # the farm brewery north is reached by its own link, not by being in Cannock
     refused(game, build("industry:brewery", "brewery", "farm_brewery_north", 0), "network")
     game = with_link(game, "cannock--farm_brewery_north", 0)
-    after = apply_action(game, build("industry:brewery", "brewery", "farm_brewery_north", 0))
+    after = play(game, build("industry:brewery", "brewery", "farm_brewery_north", 0))
     assert tile_at(after, "farm_brewery_north", 0).owner == 0
 
 
@@ -262,7 +262,7 @@ def test_rail_era_canal_only_tiles_cannot_be_built_and_are_not_skipped():
 
 def test_pottery_i_is_not_canal_only():
     game = scenario(era="rail", hand=["location:coventry"], money=30)
-    after = apply_action(game, build("location:coventry", "pottery", "coventry", 0))
+    after = play(game, build("location:coventry", "pottery", "coventry", 0))
     assert tile_at(after, "coventry", 0).level == 1
     assert after.players[0].money == 30 - 17 - 2  # £17 and 1 iron from the market at £2
 
@@ -273,7 +273,7 @@ def test_overbuild_your_own_tile_with_a_higher_level_of_the_same_industry():
     game = scenario(hand=["location:dudley"])
     game = with_tile(game, "dudley", 0, 0, "coal", 1, resources=1)  # still holds a cube
     retired = game.players[0].retired
-    after = apply_action(game, build("location:dudley", "coal", "dudley", 0))
+    after = play(game, build("location:dudley", "coal", "dudley", 0))
     new = tile_at(after, "dudley", 0)
     assert (new.owner, new.level, new.resources) == (0, 2, 3)  # Coal II with its 3 cubes
     assert after.players[0].money == 17 - 7
@@ -297,7 +297,7 @@ def test_overbuild_an_opponents_coal_mine_only_when_no_coal_is_left_anywhere():
     refused(game, action, "coal", "market")  # the coal market still has 13 cubes
     no_market = with_markets(game, coal=0)
     refused(with_tile(no_market, "cannock", 1, 1, "coal", 2, resources=1), action, "coal")
-    after = apply_action(no_market, action)
+    after = play(no_market, action)
     assert tile_at(after, "dudley", 0).owner == 0
     assert after.players[0].money == 17 - 7  # Coal II
     assert after.players[1].mat == game.players[1].mat  # the old tile does not go back
@@ -313,7 +313,7 @@ def test_overbuild_an_opponents_ironworks_only_when_no_iron_is_left_anywhere():
     refused(game, action, "iron", "market")  # the iron market still has 8 cubes
     no_market = with_markets(game, iron=0)
     refused(with_tile(no_market, "coalbrookdale", 1, 1, "iron", 2, resources=1), action, "iron")
-    after = apply_action(no_market, action)
+    after = play(no_market, action)
     assert tile_at(after, "dudley", 1).owner == 0
     # Iron II: £7 and 1 coal from the mine in Dudley; its 4 cubes fill the empty iron market's
     # dearest spaces £5, £5, £4, £4 = £18; emptied, it flips: +3 income spaces
@@ -346,7 +346,7 @@ def test_coal_comes_from_the_nearest_connected_mine():
     game = with_link(game, "dudley--kidderminster", 1)
     game = with_tile(game, "dudley", 0, 1, "coal", 2)  # 2 links away, earlier in board order
     game = with_tile(game, "kidderminster", 0, 1, "coal", 2)  # 1 link away
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "kidderminster", 0).resources == 3 - 1
     assert tile_at(after, "dudley", 0).resources == 3
     assert after.players[0].money == 17 - 14  # Cotton II, its coal free from a mine
@@ -363,14 +363,14 @@ def _two_mines_one_link_from_kidderminster(owner_of_dudley_mine):
 
 def test_coal_at_equal_distance_comes_from_your_own_mine_first():
     game, action = _two_mines_one_link_from_kidderminster(0)
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "dudley", 0).resources == 3 - 1
     assert tile_at(after, "coalbrookdale", 2).resources == 3
 
 
 def test_coal_at_equal_distance_then_in_board_order():
     game, action = _two_mines_one_link_from_kidderminster(1)
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "coalbrookdale", 2).resources == 3 - 1
     assert tile_at(after, "dudley", 0).resources == 3
 
@@ -385,7 +385,7 @@ def test_coal_from_several_mines_nearest_first_then_the_next():
     action = build("location:birmingham", "manufacturer", "birmingham", 1)
     supplies = [(s.source, s.slot, s.count) for s in quote(game, action).coal]
     assert [count for _, _, count in supplies] == [1, 1]
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 17 - 12
     assert tile_at(after, "kidderminster", 0).resources == 3 - 1
     dudley = tile_at(after, "dudley", 0)
@@ -398,7 +398,7 @@ def test_coal_from_the_market_only_when_the_build_is_connected_to_a_merchant():
     game = with_tile(game, "dudley", 0, 1, "coal", 2)  # a mine, but not connected to Worcester
     refused(game, action, "Worcester", "coal")
     connected = with_link(game, "gloucester--worcester", 1)
-    after = apply_action(connected, action)
+    after = play(connected, action)
     assert after.players[0].money == 17 - 14 - 1  # 13 cubes: the cheapest one costs £1
     assert after.players[0].spent == 14 + 1
     assert after.coal_market == 13 - 1
@@ -411,7 +411,7 @@ def test_coal_market_connection_counts_a_merchant_without_tiles():
     game = with_player(game, 0, hand=["wild:location"])
     action = build("wild:location", "cotton", "stoke_on_trent", 0)
     refused(game, action, "coal")
-    after = apply_action(with_link(game, "stoke_on_trent--warrington", 1), action)
+    after = play(with_link(game, "stoke_on_trent--warrington", 1), action)
     assert after.players[0].money == 17 - 14 - 1
 
 
@@ -419,7 +419,7 @@ def test_coal_costs_8_once_the_coal_market_is_empty():
     game, action = _cotton_ii(scenario(money=30))
     game = with_markets(with_link(game, "gloucester--worcester", 1), coal=0)
     assert quote(game, action).money == 14 + 8
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 30 - 14 - 8
     assert after.coal_market == 0
 
@@ -433,7 +433,7 @@ def test_iron_comes_from_your_own_ironworks_first():
     game, action = _brewery_i()
     game = with_tile(game, "coalbrookdale", 1, 1, "iron", 2)  # earlier in board order
     game = with_tile(game, "dudley", 1, 0, "iron", 2)
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "dudley", 1).resources == 4 - 1
     assert tile_at(after, "coalbrookdale", 1).resources == 4
     assert after.players[0].money == 17 - 5  # free iron, no connection needed
@@ -443,18 +443,18 @@ def test_iron_from_opponents_ironworks_in_board_order():
     game, action = _brewery_i()
     game = with_tile(game, "coalbrookdale", 1, 1, "iron", 2)
     game = with_tile(game, "dudley", 1, 1, "iron", 2)
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "coalbrookdale", 1).resources == 4 - 1
     assert tile_at(after, "dudley", 1).resources == 4
 
 
 def test_iron_from_the_market_needs_no_connection_and_costs_6_once_empty():
     game, action = _brewery_i()
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 17 - 5 - 2  # 8 cubes: the cheapest costs £2
     assert after.iron_market == 8 - 1
     empty = with_markets(game, iron=0)
-    after = apply_action(empty, action)
+    after = play(empty, action)
     assert after.players[0].money == 17 - 5 - 6
     assert after.players[0].spent == 5 + 6
 
@@ -463,7 +463,7 @@ def test_iron_from_the_market_needs_no_connection_and_costs_6_once_empty():
 
 def test_new_coal_mine_keeps_its_cubes_when_not_connected_to_a_merchant():
     game = scenario(hand=["location:dudley"])
-    after = apply_action(game, build("location:dudley", "coal", "dudley", 0))
+    after = play(game, build("location:dudley", "coal", "dudley", 0))
     assert tile_at(after, "dudley", 0).resources == 2
     assert after.coal_market == 13
     assert after.players[0].money == 17 - 5
@@ -475,14 +475,14 @@ def test_new_coal_mine_connected_to_a_merchant_sells_to_the_coal_market():
     game = with_link(game, "birmingham--oxford", 1)
     action = build("location:dudley", "coal", "dudley", 0)
     # 13 cubes: only one £1 space is empty, so 1 of Coal I's 2 cubes is sold
-    after = apply_action(game, action)
+    after = play(game, action)
     assert tile_at(after, "dudley", 0).resources == 1
     assert after.coal_market == 14
     assert after.players[0].money == 17 - 5 + 1
     # 11 cubes: the empty spaces are £1, £1, £2; the 2 cubes fill £2 and £1
     game = with_markets(game, coal=11)
     assert quote(game, action).received == 2 + 1
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 17 - 5 + 3
     assert after.players[0].spent == 5  # money received does not reduce spending
     mine = tile_at(after, "dudley", 0)
@@ -496,12 +496,12 @@ def test_new_ironworks_sells_to_the_iron_market_without_any_connection():
     game = with_tile(game, "coalbrookdale", 2, 1, "coal", 1)
     action = build("location:coalbrookdale", "iron", "coalbrookdale", 1)
     # 8 cubes: both £1 spaces empty; 2 of Iron I's 4 cubes are sold for £1 + £1
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 17 - 5 + 2
     assert tile_at(after, "coalbrookdale", 1).resources == 4 - 2
     assert after.iron_market == 10
     # 4 cubes: empty £1, £1, £2, £2, £3, £3; the 4 cubes fill £3, £3, £2, £2 = £10 and it flips
-    after = apply_action(with_markets(game, iron=4), action)
+    after = play(with_markets(game, iron=4), action)
     assert after.players[0].money == 17 - 5 + 10
     assert after.iron_market == 8
     assert tile_at(after, "coalbrookdale", 1).flipped
@@ -525,10 +525,10 @@ def test_new_coal_mine_sells_when_connected_to_a_merchant_location_without_tiles
     # 2 players: Warrington holds no merchant tiles but is still a merchant for coal
     game = scenario(hand=["wild:location"])
     game = with_link(game, "stoke_on_trent--warrington", 1)
-    after = apply_action(game, build("wild:location", "coal", "leek", 1))
+    after = play(game, build("wild:location", "coal", "leek", 1))
     assert tile_at(after, "leek", 1).resources == 2  # Leek is not connected yet
     game = with_link(game, "leek--stoke_on_trent", 1)
-    after = apply_action(game, build("wild:location", "coal", "leek", 1))
+    after = play(game, build("wild:location", "coal", "leek", 1))
     assert tile_at(after, "leek", 1).resources == 2 - 1  # one £1 space was empty
     assert after.players[0].money == 17 - 5 + 1
 
@@ -556,7 +556,7 @@ def test_market_coal_is_bought_cheapest_first():
     game = scenario(hand=["location:birmingham"])
     game = with_next_tile(game, 0, "manufacturer", 3)  # £12 + 2 coal
     game = with_link(game, "birmingham--oxford", 1)
-    after = apply_action(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    after = play(game, build("location:birmingham", "manufacturer", "birmingham", 1))
     assert after.players[0].money == 17 - 12 - 1 - 2  # 13 cubes: the £1 cube, then a £2 one
     assert after.coal_market == 13 - 2
 
@@ -565,7 +565,7 @@ def test_market_coal_costs_8_for_each_cube_beyond_the_last_one():
     game = scenario(hand=["location:birmingham"], money=30)
     game = with_next_tile(game, 0, "manufacturer", 3)  # £12 + 2 coal
     game = with_markets(with_link(game, "birmingham--oxford", 1), coal=1)
-    after = apply_action(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    after = play(game, build("location:birmingham", "manufacturer", "birmingham", 1))
     assert after.players[0].money == 30 - 12 - 7 - 8  # the last cube (£7), then £8
     assert after.coal_market == 0
 
@@ -574,7 +574,7 @@ def test_new_coal_mine_fills_an_empty_coal_market_from_its_dearest_spaces():
     game = scenario(hand=["location:dudley"])
     game = with_link(game, "birmingham--dudley", 1)
     game = with_link(game, "birmingham--oxford", 1)
-    after = apply_action(with_markets(game, coal=0), build("location:dudley", "coal", "dudley", 0))
+    after = play(with_markets(game, coal=0), build("location:dudley", "coal", "dudley", 0))
     assert after.players[0].money == 17 - 5 + 7 + 7
     assert after.coal_market == 2
     assert tile_at(after, "dudley", 0).flipped

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import develop, merchant_at, refused, scenario, sell, tile_at, with_next_tile
+from helpers import develop, merchant_at, play, refused, scenario, sell, tile_at, with_next_tile
 
-from brass.engine import DATA, apply_action, quote, view
+from brass.engine import DATA, quote, view
 from brass.engine.scenario import (
     with_link,
     with_markets,
@@ -24,7 +24,7 @@ def mat(game, industry):
 
 def test_develop_removes_the_lowest_tile_and_consumes_one_iron():
     game = scenario(hand=[CARD])
-    after = apply_action(game, develop(CARD, "coal"))
+    after = play(game, develop(CARD, "coal"))
     assert mat(after, "coal") == [2, 2, 3, 3, 4, 4]
     assert after.players[0].money == 17 - 2  # 8 iron cubes: the cheapest costs £2
     assert after.players[0].spent == 2
@@ -34,7 +34,7 @@ def test_develop_removes_the_lowest_tile_and_consumes_one_iron():
 
 def test_develop_two_tiles_of_the_same_industry():
     game = scenario(hand=[CARD])
-    after = apply_action(game, develop(CARD, "cotton", "cotton"))
+    after = play(game, develop(CARD, "cotton", "cotton"))
     assert mat(after, "cotton") == [1, 2, 2, 3, 3, 3, 4, 4, 4]
     assert after.players[0].money == 17 - 2 - 2  # the two £2 cubes
     assert after.iron_market == 8 - 2
@@ -43,7 +43,7 @@ def test_develop_two_tiles_of_the_same_industry():
 def test_develop_two_industries_with_iron_from_an_ironworks():
     game = scenario(hand=[CARD])
     game = with_tile(game, "dudley", 1, 1, "iron", 2)  # anyone's, no connection needed
-    after = apply_action(game, develop(CARD, "coal", "brewery"))
+    after = play(game, develop(CARD, "coal", "brewery"))
     assert mat(after, "coal") == [2, 2, 3, 3, 4, 4]
     assert mat(after, "brewery") == [1, 2, 2, 3, 3, 4]
     assert tile_at(after, "dudley", 1).resources == 4 - 2
@@ -52,7 +52,7 @@ def test_develop_two_industries_with_iron_from_an_ironworks():
 
 def test_develop_iron_costs_6_once_the_iron_market_is_empty():
     game = with_markets(scenario(hand=[CARD]), iron=0)
-    after = apply_action(game, develop(CARD, "coal", "iron"))
+    after = play(game, develop(CARD, "coal", "iron"))
     assert after.players[0].money == 17 - 6 - 6
 
 
@@ -60,15 +60,15 @@ def test_pottery_i_and_iii_carry_a_lightbulb_and_are_never_developed():
     game = scenario(hand=[CARD])
     refused(game, develop(CARD, "pottery"), "Pottery")
     refused(with_next_tile(game, 0, "pottery", 3), develop(CARD, "pottery"), "Pottery")
-    after = apply_action(with_next_tile(game, 0, "pottery", 2), develop(CARD, "pottery"))
+    after = play(with_next_tile(game, 0, "pottery", 2), develop(CARD, "pottery"))
     assert mat(after, "pottery") == [3, 4, 5]
-    after = apply_action(with_next_tile(game, 0, "pottery", 4), develop(CARD, "pottery"))
+    after = play(with_next_tile(game, 0, "pottery", 4), develop(CARD, "pottery"))
     assert mat(after, "pottery") == [5]
 
 
 def test_develop_needs_a_tile_left_on_the_mat():
     game = with_next_tile(scenario(hand=[CARD]), 0, "iron", 4)
-    refused(apply_action(game, develop(CARD, "iron")), develop(CARD, "iron"))
+    refused(play(game, develop(CARD, "iron")), develop(CARD, "iron"))
     refused(game, develop(CARD, "iron", "iron"))
 
 
@@ -91,7 +91,7 @@ def goods_game(tiles, links, merchants=None, players=2, **kw):
 
 def test_sell_flips_the_tile_and_moves_income_forward_by_its_income():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert tile_at(after, "worcester", 0).flipped
     assert after.players[0].income_space == 10 + 5  # Cotton I: +5
     assert after.players[0].money == 17
@@ -122,7 +122,7 @@ def test_all_merchant_tile_buys_cotton_manufactured_goods_and_pottery():
                                          ("birmingham", 0, "cotton", 5),
                                          ("birmingham", 1, "manufacturer", 5)):
         game = goods_game([(town, slot, 0, industry, 1)], links, merchants)
-        after = apply_action(game, sell(CARD, (town, slot, "oxford")))
+        after = play(game, sell(CARD, (town, slot, "oxford")))
         assert tile_at(after, town, slot).flipped
         # Pottery I, Cotton I, Manufacturer I: +5 each; Oxford's barrel: +2 more
         assert after.players[0].income_space == 10 + income + 2
@@ -136,7 +136,7 @@ def test_sale_merchant_tile_with_a_barrel_first():
     action = sell(CARD, ("birmingham", 0, "oxford"))
     [beer] = quote(game, action).beer
     assert (beer.source, beer.slot) == ("merchant", DATA.merchant_slot_index("oxford", 1))
-    after = apply_action(game, action)
+    after = play(game, action)
     assert not merchant_at(after, "oxford", 1).beer
 
 
@@ -144,7 +144,7 @@ def test_sale_merchant_tile_buying_exactly_that_good_before_an_all_tile():
     merchants = {"shrewsbury": ["blank"], "oxford": ["all", "cotton"],
                  "gloucester": ["manufacturer", "blank"]}
     game = goods_game([("birmingham", 0, 0, "cotton", 1)], ["birmingham--oxford"], merchants)
-    after = apply_action(game, sell(CARD, ("birmingham", 0, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 0, "oxford")))
     assert not merchant_at(after, "oxford", 1).beer
     assert merchant_at(after, "oxford", 0).beer
 
@@ -155,7 +155,7 @@ def test_sale_merchant_tile_in_the_lower_slot_when_both_buy_the_good():
                  "nottingham": ["manufacturer", "manufacturer"]}
     game = goods_game([("birmingham", 0, 0, "cotton", 1)], ["birmingham--oxford"], merchants,
                       players=4)
-    after = apply_action(game, sell(CARD, ("birmingham", 0, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 0, "oxford")))
     assert not merchant_at(after, "oxford", 0).beer
     assert merchant_at(after, "oxford", 1).beer
 
@@ -174,7 +174,7 @@ def test_multi_tile_sale_beer_from_the_barrel_then_your_brewery_then_a_connected
                   ("birmingham", 0, "gloucester"))
     sources = [(b.source, b.owner) for b in quote(game, action).beer]
     assert sources == [("merchant", None), ("tile", 0), ("tile", 1)]
-    after = apply_action(game, action)
+    after = play(game, action)
     for town, slot in (("worcester", 0), ("kidderminster", 1), ("birmingham", 0)):
         assert tile_at(after, town, slot).flipped
     assert not merchant_at(after, "gloucester", 0).beer
@@ -196,7 +196,7 @@ def test_sale_whose_beer_cannot_be_found_is_illegal_and_nothing_is_sold():
 
 def test_sale_of_a_tile_needing_no_beer_uses_no_barrel_and_gets_no_bonus():
     game = goods_game([("birmingham", 1, 0, "manufacturer", 3)], ["birmingham--oxford"])
-    after = apply_action(game, sell(CARD, ("birmingham", 1, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 1, "oxford")))
     assert tile_at(after, "birmingham", 1).flipped
     assert merchant_at(after, "oxford", 0).beer
     assert after.players[0].income_space == 10 + 4  # Manufacturer III: +4, no Oxford bonus
@@ -206,7 +206,7 @@ def test_sale_needing_two_beer_takes_them_one_after_another():
     game = goods_game([("birmingham", 1, 0, "manufacturer", 5),
                        ("burton_on_trent", 1, 0, "brewery", 2)], ["birmingham--oxford"],
                       era="rail")
-    after = apply_action(game, sell(CARD, ("birmingham", 1, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 1, "oxford")))
     assert not merchant_at(after, "oxford", 0).beer
     assert tile_at(after, "burton_on_trent", 1).resources == 2 - 1
     assert after.players[0].income_space == 10 + 2 + 2  # Manufacturer V: +2; Oxford: +2
@@ -225,7 +225,7 @@ def test_a_used_barrel_is_gone_until_the_end_of_the_canal_era():
     game = goods_game([("worcester", 0, 0, "cotton", 1), ("kidderminster", 1, 0, "cotton", 1)],
                       ["gloucester--worcester", "kidderminster--worcester"])
     game = with_player(game, 0, hand=[CARD, CARD])
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     refused(after, sell(CARD, ("kidderminster", 1, "gloucester")), "beer")
 
 
@@ -233,14 +233,14 @@ def test_a_used_barrel_is_gone_until_the_end_of_the_canal_era():
 
 def test_oxford_bonus_is_2_income_spaces():
     game = goods_game([("birmingham", 1, 0, "manufacturer", 1)], ["birmingham--oxford"])
-    after = apply_action(game, sell(CARD, ("birmingham", 1, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 1, "oxford")))
     assert after.players[0].income_space == 10 + 5 + 2  # Manufacturer I: +5; Oxford: +2
 
 
 def test_shrewsbury_bonus_is_4_vp():
     game = goods_game([("kidderminster", 1, 0, "cotton", 1)],
                       ["coalbrookdale--kidderminster", "coalbrookdale--shrewsbury"])
-    after = apply_action(game, sell(CARD, ("kidderminster", 1, "shrewsbury")))
+    after = play(game, sell(CARD, ("kidderminster", 1, "shrewsbury")))
     assert after.players[0].vp == 4
     assert after.players[0].income_space == 10 + 5
 
@@ -252,20 +252,20 @@ def test_warrington_bonus_is_5_pounds_and_not_spending():
                       merchants, players=3)
     action = sell(CARD, ("stoke_on_trent", 0, "warrington"))
     assert quote(game, action).received == 5
-    after = apply_action(game, action)
+    after = play(game, action)
     assert after.players[0].money == 17 + 5
     assert after.players[0].spent == 0
 
 
 def test_nottingham_bonus_is_3_vp():
     game = goods_game([("derby", 1, 0, "cotton", 1)], ["derby--nottingham"], players=4)
-    after = apply_action(game, sell(CARD, ("derby", 1, "nottingham")))
+    after = play(game, sell(CARD, ("derby", 1, "nottingham")))
     assert after.players[0].vp == 3
 
 
 def test_gloucester_bonus_develops_one_tile_free_without_iron():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester", "coal")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester", "coal")))
     assert mat(after, "coal") == [2, 2, 3, 3, 4, 4]
     assert after.iron_market == 8
     assert after.players[0].money == 17
@@ -273,7 +273,7 @@ def test_gloucester_bonus_develops_one_tile_free_without_iron():
 
 def test_gloucester_bonus_may_be_declined():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester", None)))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester", None)))
     assert after.players[0].mat == game.players[0].mat
     assert not merchant_at(after, "gloucester", 0).beer
 
@@ -283,7 +283,7 @@ def test_gloucester_develop_named_without_its_barrel_is_illegal():
                       ["gloucester--worcester"])
     game = with_merchant_beer(game, "gloucester", 0, False)  # beer from your brewery instead
     refused(game, sell(CARD, ("worcester", 0, "gloucester", "coal")), "Gloucester")
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert tile_at(after, "worcester", 0).flipped
     oxford = goods_game([("birmingham", 1, 0, "manufacturer", 1)], ["birmingham--oxford"])
     refused(oxford, sell(CARD, ("birmingham", 1, "oxford", "coal")), "Gloucester")
@@ -299,7 +299,7 @@ def test_each_merchant_barrel_used_gives_its_bonus():
                  "gloucester": ["manufacturer", "blank"]}
     game = goods_game([("birmingham", 0, 0, "cotton", 1), ("worcester", 0, 0, "cotton", 1)],
                       ["birmingham--oxford", "birmingham--worcester"], merchants)
-    after = apply_action(game, sell(CARD, ("birmingham", 0, "oxford"), ("worcester", 0, "oxford")))
+    after = play(game, sell(CARD, ("birmingham", 0, "oxford"), ("worcester", 0, "oxford")))
     assert not merchant_at(after, "oxford", 0).beer
     assert not merchant_at(after, "oxford", 1).beer
     assert after.players[0].income_space == 10 + (5 + 2) + (5 + 2)  # two Cotton I, two barrels
@@ -311,7 +311,7 @@ def test_sale_beer_from_your_own_breweries_in_board_order():
                        ("burton_on_trent", 1, 0, "brewery", 1)],  # Burton comes first
                       ["gloucester--worcester"])
     game = with_merchant_beer(game, "gloucester", 0, False)
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert tile_at(after, "burton_on_trent", 1).resources == 0
     assert tile_at(after, "coalbrookdale", 0).resources == 1
 
@@ -323,7 +323,7 @@ def test_sale_beer_from_the_nearest_connected_opponents_brewery():
                       ["gloucester--worcester", "kidderminster--worcester",
                        "coalbrookdale--kidderminster"])
     game = with_merchant_beer(game, "gloucester", 0, False)
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert tile_at(after, "farm_brewery_south", 0).resources == 0
     assert tile_at(after, "coalbrookdale", 0).resources == 1
 
@@ -336,7 +336,7 @@ def test_a_tile_is_sold_once_per_action():
 
 def test_develop_iron_from_the_last_market_cube_then_at_6():
     game = with_markets(scenario(hand=[CARD]), iron=1)
-    after = apply_action(game, develop(CARD, "coal", "coal"))
+    after = play(game, develop(CARD, "coal", "coal"))
     assert after.players[0].money == 17 - 5 - 6
     assert after.iron_market == 0
 

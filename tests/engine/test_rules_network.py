@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import build, network, refused, scenario, tile_at
+from helpers import build, network, play, refused, scenario, tile_at
 
-from brass.engine import DATA, apply_action, quote, view
+from brass.engine import DATA, quote, view
 from brass.engine.scenario import with_link, with_markets, with_player, with_tile
 
 CARD = "location:stafford"  # only Build cares which card is used
@@ -12,7 +12,7 @@ CARD = "location:stafford"  # only Build cares which card is used
 
 def test_canal_link_costs_3():
     game = scenario(hand=[CARD])
-    after = apply_action(game, network(CARD, "birmingham--dudley"))
+    after = play(game, network(CARD, "birmingham--dudley"))
     assert after.players[0].money == 17 - 3
     assert after.players[0].spent == 3
     assert after.players[0].links_left == 14 - 1
@@ -41,14 +41,14 @@ def test_a_link_must_touch_your_network():
     game = with_tile(game, "dudley", 1, 0, "iron", 1)  # your network: Dudley
     game = with_link(game, "cannock--walsall", 1)  # an opponent's link is not your network
     refused(game, network(CARD, "cannock--wolverhampton"), "network")
-    after = apply_action(game, network(CARD, "dudley--kidderminster"))
+    after = play(game, network(CARD, "dudley--kidderminster"))
     assert after.links[DATA.link_index["dudley--kidderminster"]] == 0
 
 
 def test_locations_touching_your_links_are_in_your_network():
     game = scenario(hand=[CARD])
     game = with_link(game, "dudley--kidderminster", 0)
-    after = apply_action(game, network(CARD, "kidderminster--worcester"))
+    after = play(game, network(CARD, "kidderminster--worcester"))
     assert after.players[0].links_left == 14 - 2
     refused(game, network(CARD, "gloucester--worcester"), "network")
 
@@ -57,9 +57,9 @@ def test_with_none_of_your_tiles_or_links_on_the_board_every_location_is_in_your
     game = scenario(hand=[CARD, "industry:coal"])
     game = with_tile(game, "dudley", 0, 1, "coal", 1)  # an opponent's tile changes nothing
     game = with_link(game, "birmingham--dudley", 1)
-    after = apply_action(game, network(CARD, "cannock--walsall"))
+    after = play(game, network(CARD, "cannock--walsall"))
     assert after.players[0].money == 17 - 3
-    after = apply_action(game, build("industry:coal", "coal", "cannock", 1))
+    after = play(game, build("industry:coal", "coal", "cannock", 1))
     assert tile_at(after, "cannock", 1).owner == 0
 
 
@@ -86,7 +86,7 @@ def test_rail_link_costs_5_and_1_coal_from_a_mine_at_either_end():
     game = scenario(era="rail", hand=[CARD])
     game = with_tile(game, "kidderminster", 1, 0, "cotton", 2)  # your network: Kidderminster
     game = with_tile(game, "dudley", 0, 1, "coal", 2)  # the far end of the new link
-    after = apply_action(game, network(CARD, "dudley--kidderminster"))
+    after = play(game, network(CARD, "dudley--kidderminster"))
     assert after.players[0].money == 17 - 5
     assert after.players[0].spent == 5
     assert tile_at(after, "dudley", 0).resources == 3 - 1
@@ -100,7 +100,7 @@ def test_rail_link_coal_from_the_nearest_mine_connected_to_either_end():
     game = with_link(game, "coalbrookdale--wolverhampton", 1)
     game = with_tile(game, "wolverhampton", 1, 1, "coal", 2)  # 2 links from Kidderminster
     game = with_tile(game, "coalbrookdale", 2, 1, "coal", 2)  # 1 link from Kidderminster
-    after = apply_action(game, network(CARD, "dudley--kidderminster"))
+    after = play(game, network(CARD, "dudley--kidderminster"))
     assert tile_at(after, "coalbrookdale", 2).resources == 3 - 1
     assert tile_at(after, "wolverhampton", 1).resources == 3
 
@@ -109,7 +109,7 @@ def test_rail_link_coal_from_the_market_only_when_the_link_is_connected_to_a_mer
     game = scenario(era="rail", hand=[CARD])
     game = with_tile(game, "worcester", 0, 0, "cotton", 2)  # your network: Worcester
     refused(game, network(CARD, "kidderminster--worcester"), "coal")
-    after = apply_action(game, network(CARD, "gloucester--worcester"))
+    after = play(game, network(CARD, "gloucester--worcester"))
     assert after.players[0].money == 17 - 5 - 1  # market coal: the cheapest of 13 is £1
     assert after.players[0].spent == 5 + 1
     assert after.coal_market == 13 - 1
@@ -122,7 +122,7 @@ def test_double_rail_costs_15_two_coal_and_a_beer_and_the_second_link_is_judged_
     game = with_tile(game, "dudley", 0, 0, "coal", 2, resources=2)  # your network: Dudley
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)  # 2 barrels, not connected
     # the second link's coal comes from Dudley only through the first link
-    after = apply_action(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
+    after = play(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
     assert after.players[0].money == 17 - 15
     assert after.players[0].spent == 15
     assert after.players[0].links_left == 14 - 2
@@ -147,7 +147,7 @@ def test_double_rail_beer_from_an_opponents_brewery_only_when_connected_to_the_s
     refused(far, links, "beer")
     # the Kidderminster--Worcester link also connects the southern farm brewery
     near = with_tile(game, "farm_brewery_south", 0, 1, "brewery", 2, resources=1)
-    after = apply_action(near, links)
+    after = play(near, links)
     farm = tile_at(after, "farm_brewery_south", 0)
     assert (farm.resources, farm.flipped) == (0, True)
     assert after.players[1].income_space == 10 + 5  # Brewery II flipped: +5 for its owner
@@ -158,7 +158,7 @@ def test_double_rail_uses_your_own_brewery_before_an_opponents():
     game = with_tile(game, "dudley", 0, 0, "coal", 2)
     game = with_tile(game, "farm_brewery_south", 0, 1, "brewery", 2)
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
-    after = apply_action(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
+    after = play(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
     assert tile_at(after, "burton_on_trent", 1).resources == 2 - 1
     assert tile_at(after, "farm_brewery_south", 0).resources == 2
 
@@ -188,7 +188,7 @@ def test_double_rail_first_link_coal_is_judged_before_the_second_link_is_placed(
 def test_the_kidderminster_worcester_link_puts_the_southern_farm_brewery_in_your_network():
     game = scenario(hand=["industry:brewery"])
     game = with_link(game, "kidderminster--worcester", 0)
-    after = apply_action(game, build("industry:brewery", "brewery", "farm_brewery_south", 0))
+    after = play(game, build("industry:brewery", "brewery", "farm_brewery_south", 0))
     assert tile_at(after, "farm_brewery_south", 0).owner == 0
 
 

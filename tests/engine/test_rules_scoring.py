@@ -10,13 +10,14 @@ from helpers import (
     deck_cards,
     network,
     pass_,
+    play,
     play_passes,
     refused,
     scenario,
     tile_at,
 )
 
-from brass.engine import apply_action, legal_actions, new_game, view
+from brass.engine import legal_actions, new_game, view
 from brass.engine.scenario import (
     with_link,
     with_merchant_beer,
@@ -35,7 +36,7 @@ def finish_era(game, first_actions=None):
     for seat in range(game.num_players):
         game = with_player(game, seat, hand=[CARD, CARD])
     for action in first_actions or ():
-        game = apply_action(game, action)
+        game = play(game, action)
     era = game.era
     return play_passes(game, lambda g: g.era != era or g.is_over)
 

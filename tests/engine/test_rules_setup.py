@@ -8,9 +8,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import deal, deck_cards
+from helpers import deal, deck_cards, play
 
-from brass.engine import DataError, InvalidSetup, Pass, apply_action, new_game, view
+from brass.engine import DataError, InvalidSetup, Pass, new_game, view
 from brass.engine.data import GameData
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -168,7 +168,7 @@ def test_view_hides_other_hands_the_deck_face_down_cards_and_the_seed():
 def test_view_shows_discard_tops_and_hand_sizes_to_everyone():
     game = new_game(2, seed=1, setup=deal(2))
     card = game.players[0].hand[0]
-    game = apply_action(game, Pass(card=card))
+    game = play(game, Pass(card=card))
     for seat in (1, None):
         p0 = view(game, seat)["players"][0]
         assert p0["discard_top"] == card

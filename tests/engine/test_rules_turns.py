@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from helpers import build, deal, loan, network, pass_, play_passes, refused, scenario, sell, tile_at
+from helpers import (
+    build,
+    deal,
+    loan,
+    network,
+    pass_,
+    play,
+    play_passes,
+    refused,
+    scenario,
+    sell,
+    tile_at,
+)
 
-from brass.engine import Scout, apply_action, new_game, view
+from brass.engine import Scout, new_game, view
 from brass.engine.scenario import with_link, with_player, with_tile, with_turn
 
 CARD = "location:stafford"
@@ -16,21 +28,21 @@ CARD = "location:stafford"
 def test_first_canal_round_one_action_each_then_two():
     game = new_game(2, seed=1, setup=deal(2, turn_order=[1, 0]))
     assert (game.current_seat, game.actions_left) == (1, 1)
-    game = apply_action(game, pass_(game.players[1].hand[0]))
+    game = play(game, pass_(game.players[1].hand[0]))
     assert (game.current_seat, game.actions_left, game.round) == (0, 1, 1)
-    game = apply_action(game, pass_(game.players[0].hand[0]))
+    game = play(game, pass_(game.players[0].hand[0]))
     assert (game.round, game.actions_left) == (2, 2)
     assert game.turn_order == (1, 0)  # nobody spent anything: the order stays
-    game = apply_action(game, pass_(game.players[1].hand[0]))
+    game = play(game, pass_(game.players[1].hand[0]))
     assert (game.current_seat, game.actions_left) == (1, 1)  # the same player's second action
 
 
 def test_hand_is_refilled_to_8_at_the_end_of_the_turn_not_between_actions():
     game = scenario()
     deck = len(game.deck)
-    game = apply_action(game, pass_(game.players[0].hand[0]))
+    game = play(game, pass_(game.players[0].hand[0]))
     assert len(game.players[0].hand) == 7
-    game = apply_action(game, pass_(game.players[0].hand[0]))
+    game = play(game, pass_(game.players[0].hand[0]))
     assert len(game.players[0].hand) == 8
     assert len(game.deck) == deck - 2
 
@@ -66,7 +78,7 @@ def test_a_card_not_in_your_hand_cannot_be_played():
 
 def test_only_the_player_to_move_acts_and_every_action_discards_face_up():
     game = scenario(hand=[CARD, "location:dudley"])
-    after = apply_action(game, build("location:dudley", "coal", "dudley", 0))
+    after = play(game, build("location:dudley", "coal", "dudley", 0))
     assert after.players[0].discard[-1] == "location:dudley"
     assert view(after, 1)["players"][0]["discard_top"] == "location:dudley"
 
@@ -82,7 +94,7 @@ def test_turn_order_by_money_spent_ties_keep_the_previous_order():
     for seat in (2, 0, 1):
         assert game.current_seat == seat
         first = network(CARD, link[seat]) if seat in link else pass_(CARD)
-        game = apply_action(apply_action(game, first), pass_(CARD))
+        game = play(play(game, first), pass_(CARD))
     # spent: seat 2 £3, seat 0 £0, seat 1 £3: seat 0 first, then 2 before 1 as before
     assert game.turn_order == (0, 2, 1)
     assert [p.spent for p in game.players] == [0, 0, 0]
@@ -90,8 +102,8 @@ def test_turn_order_by_money_spent_ties_keep_the_previous_order():
 
 def test_money_received_does_not_reduce_spending():
     game = scenario(hand=[CARD, CARD])
-    game = apply_action(game, network(CARD, "birmingham--dudley"))
-    game = apply_action(game, loan(CARD))
+    game = play(game, network(CARD, "birmingham--dudley"))
+    game = play(game, loan(CARD))
     assert game.players[0].spent == 3
     assert game.players[0].money == 17 - 3 + 30
 
@@ -195,7 +207,7 @@ def test_income_marker_stops_at_space_99():
     game = with_player(game, 0, income_space=97)
     game = with_tile(game, "worcester", 0, 0, "cotton", 1)
     game = with_link(game, "gloucester--worcester", 1)
-    after = apply_action(game, sell(CARD, ("worcester", 0, "gloucester")))
+    after = play(game, sell(CARD, ("worcester", 0, "gloucester")))
     assert after.players[0].income_space == 99  # 97 + 5, capped
 
 
@@ -213,7 +225,7 @@ def test_income_marker_stops_at_space_99():
 def test_loan_gives_30_pounds_and_puts_the_marker_on_the_highest_space_3_levels_down(
         space, new_space):
     game = with_player(scenario(hand=[CARD]), 0, income_space=space)
-    after = apply_action(game, loan(CARD))
+    after = play(game, loan(CARD))
     assert after.players[0].money == 17 + 30
     assert after.players[0].income_space == new_space
     assert after.players[0].spent == 0
@@ -229,7 +241,7 @@ def test_loan_not_allowed_if_income_would_fall_below_minus_10():
 def test_scout_discards_three_cards_and_takes_one_wild_location_and_one_wild_industry():
     cards = ["location:dudley", "location:cannock", "industry:coal", CARD]
     game = scenario(hand=cards)
-    after = apply_action(game, Scout(cards=tuple(cards[:3])))
+    after = play(game, Scout(cards=tuple(cards[:3])))
     assert sorted(after.players[0].hand) == sorted([CARD, "wild:location", "wild:industry"])
     assert sorted(after.players[0].discard) == sorted(cards[:3])
     assert (after.wild_location_left, after.wild_industry_left) == (4 - 1, 4 - 1)
@@ -256,7 +268,7 @@ def test_scout_needs_three_cards_from_your_hand():
 
 def test_pass_discards_one_card_and_does_nothing_else():
     game = scenario(hand=[CARD, "location:dudley"])
-    after = apply_action(game, pass_(CARD))
+    after = play(game, pass_(CARD))
     assert after.players[0].hand == ("location:dudley",)
     assert after.players[0].discard == (CARD,)
     before = view(game, None)
@@ -271,7 +283,7 @@ def test_pass_discards_one_card_and_does_nothing_else():
 def test_a_used_wild_card_goes_back_to_its_pile_not_to_the_discards():
     game = scenario(hand=["wild:industry", CARD])
     game = with_turn(game, wild_industry_left=3)
-    after = apply_action(game, pass_("wild:industry"))
+    after = play(game, pass_("wild:industry"))
     assert after.wild_industry_left == 4
     assert after.players[0].discard == ()
     assert after.players[0].hand == (CARD,)
