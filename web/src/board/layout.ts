@@ -4,7 +4,7 @@
 import { LINKS, LOCATION, LOCATIONS } from "../logic/names";
 
 export const WIDTH = 1220;
-export const HEIGHT = 1280;
+export const HEIGHT = 1300;
 export const SLOT = 36;
 export const GAP = 4;
 export const PAD = 5;

@@ -56,6 +56,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [notFound, setNotFound] = useState(false);
+  const [stamp, setStamp] = useState(0); // every state message (seats change without a new version)
   const frames = useRef(new Map<number, View>());
   const quotes = useRef(new Map<number, Quote>());
   const socket = useRef<GameSocket | null>(null);
@@ -66,6 +67,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
       onState: (m) => {
         if (m.view) frames.current.set(m.view.action_count, m.view);
         setSt(m);
+        setStamp((k) => k + 1);
       },
       onStatus: setConn,
       onMessage: (m) => {
@@ -85,9 +87,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over;
 
   useEffect(() => {
+    if (st) api.game(id).then(setInfo).catch(() => {});
+  }, [id, stamp]);
+
+  useEffect(() => {
     if (!st) return;
     let live = true;
-    api.game(id).then((g) => live && setInfo(g)).catch(() => {});
     if (st.status !== "waiting") api.log(id).then((l) => live && setLog(l.actions)).catch(() => {});
     setChoiceRaw(EMPTY);
     setPendingTile(null);

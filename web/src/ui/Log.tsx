@@ -47,10 +47,10 @@ export function Summary({ view, names }: { view: View; names: (string | null)[] 
           <tr>
             <th>#</th>
             <th>Player</th>
-            <th>Canal links</th>
-            <th>Canal industries</th>
-            <th>Rail links</th>
-            <th>Rail industries</th>
+            <th title="Canal era: VP from links">Canal links</th>
+            <th title="Canal era: VP from industries">Canal ind.</th>
+            <th title="Rail era: VP from links">Rail links</th>
+            <th title="Rail era: VP from industries">Rail ind.</th>
             <th>VP</th>
             <th>Money</th>
           </tr>
@@ -61,7 +61,7 @@ export function Summary({ view, names }: { view: View; names: (string | null)[] 
             return (
               <tr key={seat}>
                 <td>{view.ranks ? view.ranks[seat] : i + 1}</td>
-                <td><Chip seat={seat} /> {names[seat] ?? PLAYER_NAMES[seat]}</td>
+                <td class="who"><Chip seat={seat} /> {names[seat] ?? PLAYER_NAMES[seat]}</td>
                 <td>{era(0, seat)?.links ?? "–"}</td>
                 <td>{era(0, seat)?.industries ?? "–"}</td>
                 <td>{era(1, seat)?.links ?? "–"}</td>

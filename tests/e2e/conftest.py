@@ -1,0 +1,121 @@
+"""Browser tests: a real server (temporary SQLite) serving the built client, driven by Debian's
+chromium through Playwright. Screenshots go to $BRASS_E2E_SHOTS (default test-artifacts/e2e),
+printed at the start of the run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+DIST = WEB / "dist"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "e2e: browser tests (chromium + the real server)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
+
+
+def _missing(reason: str) -> None:
+    """No browser or no build: fail in CI (they are part of the test command), skip elsewhere."""
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _build_web() -> None:
+    if (DIST / "index.html").exists():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        _missing("web/dist is not built and npm is not installed (make web)")
+    if not (WEB / "node_modules").exists():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True)
+    subprocess.run([npm, "run", "build"], cwd=WEB, check=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def shots_dir() -> Path:
+    path = Path(os.environ.get("BRASS_E2E_SHOTS", ROOT / "test-artifacts" / "e2e")).resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    print(f"\nE2E screenshots: {path}", file=sys.stderr)
+    return path
+
+
+@pytest.fixture(scope="session")
+def plan() -> tuple[int, list[Any]]:
+    from .plan import find_plan
+
+    return find_plan()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, plan: tuple[int, list[Any]]) -> Iterator[str]:
+    _build_web()
+    port = _free_port()
+    db = tmp_path_factory.mktemp("db") / "brass.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "BRASS_BOT_DELAY": "0",
+           "BRASS_E2E_SEED": str(plan[0])}
+    log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("serve.py")), str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: see {log.name}")
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("server did not start")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        _missing("chromium is not installed (apt-get install -y chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,44 @@
+"""Run the game server with the built web client at `/`, for the browser tests.
+
+`python tests/e2e/serve.py PORT` serves `brass.server.create_app()` on 127.0.0.1:PORT. If the
+app does not serve the client itself yet (no route at `/`), web/dist is mounted here the way the
+server should do it: StaticFiles with html=True at `/`, after the API and websocket routes. BRASS_E2E_SEED fixes the deal of new games.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import types
+from pathlib import Path
+
+import uvicorn
+from fastapi.staticfiles import StaticFiles
+
+from brass.server import Settings, create_app
+
+DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
+
+
+def fix_seed(seed: int) -> None:
+    """Deal every new game from `seed` (the browser test scripts its opening with the engine)."""
+    import brass.server.service as service
+
+    service.secrets = types.SimpleNamespace(  # type: ignore[assignment]
+        token_urlsafe=secrets.token_urlsafe, randbits=lambda _bits: seed)
+
+
+def build_app(port: int):  # type: ignore[no-untyped-def]
+    if os.environ.get("BRASS_E2E_SEED"):
+        fix_seed(int(os.environ["BRASS_E2E_SEED"]))
+    app = create_app(Settings(port=port))
+    serves_root = any(getattr(r, "path", None) in ("/", "") for r in app.routes)
+    if not serves_root:
+        app.mount("/", StaticFiles(directory=DIST, html=True), name="web")
+    return app
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1])
+    uvicorn.run(build_app(port), host="127.0.0.1", port=port, log_level="warning")

@@ -1,0 +1,212 @@
+"""The web client in a real browser against the real server (see conftest.py).
+
+Two players create and join a game and take real turns by clicking (a build, a link, a loan,
+an undo, a sale), each seeing the other's moves; a spectator sees the same board with no hand;
+a bot-completed game replays step by step. Screenshots are saved to the printed folder.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    return page
+
+
+def actions_done(page: Page) -> int:
+    return int(page.get_attribute("[data-testid=game]", "data-actions") or "-1")
+
+
+def wait_actions(page: Page, n: int) -> None:
+    expect(page.locator("[data-testid=game]")).to_have_attribute("data-actions", str(n), timeout=15000)
+
+
+def my_seat(page: Page, game_id: str) -> int:
+    seats = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))
+    return int(seats[game_id]["seat"])
+
+
+def click_action(page: Page, action: dict[str, Any]) -> str:
+    """Choose `action` by clicking: its kind, its card, its targets on the board. Returns the
+    price shown before Confirm; does not confirm."""
+    page.click(f"[data-kind={action['kind']}]")
+    card = action.get("card")
+    if card:
+        pill = page.locator(f'[data-choose-card="{card}"]')
+        if pill.count():
+            pill.click()
+    kind = action["kind"]
+    if kind == "build":
+        page.click(f'[data-slot="{action["location"]}:{action["slot"]}"]')
+        industry = page.locator(f'[data-industry="{action["industry"]}"]')
+        if industry.count():
+            industry.click()
+    elif kind == "network":
+        for link in action["links"]:
+            page.locator(f'[data-link="{link}"] .link-marker').click()
+    elif kind == "develop":
+        for ind in action["industries"]:
+            page.click(f'[data-develop="{ind}"]')
+    elif kind == "sell":
+        for sale in action["sales"]:
+            page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"]')
+            page.click(f'[data-location="{sale["merchant"]}"] .merchant-box')
+    elif kind == "scout":
+        for c in action["cards"]:
+            page.locator(f'[data-testid=hand] [data-card="{c}"]:not(.selected)').first.click()
+    quote = page.locator("[data-testid=quote]")
+    expect(quote).to_be_visible()
+    return quote.inner_text()
+
+
+def play(page: Page, action: dict[str, Any], others: list[Page]) -> str:
+    n = actions_done(page)
+    price = click_action(page, action)
+    page.click("[data-testid=confirm]")
+    wait_actions(page, n + 1)
+    for other in others:
+        wait_actions(other, n + 1)
+    return price
+
+
+def get(base: str, path: str) -> Any:
+    return json.loads(urllib.request.urlopen(base + path, timeout=5).read())
+
+
+def tiles(page: Page) -> list[str]:
+    return sorted(page.eval_on_selector_all(
+        "[data-tile]", "els => els.map(e => e.dataset.tile + '/' + e.dataset.owner)"))
+
+
+def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[int, list[Any]],
+                                     shots_dir: Path) -> None:
+    _, steps = plan
+    alice = open_page(browser, server + "/")
+    alice.fill("input[name=game-name]", "E2E game")
+    alice.select_option("select[name=players]", "2")
+    alice.click("[data-testid=create]")
+    expect(alice.locator("[data-testid=lobby]")).to_be_visible()
+    alice.fill("input[name=name]", "Alice")
+    alice.click("[data-testid=join]")
+    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
+    invite = alice.input_value("#invite")
+    game_id = invite.rsplit("/", 1)[1]
+    alice.screenshot(path=str(shots_dir / "lobby.png"))
+
+    bob = open_page(browser, invite)
+    expect(bob.locator("[data-testid=lobby]")).to_be_visible()
+    bob.fill("input[name=name]", "Bob")
+    bob.click("[data-testid=join]")
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+        expect(p.locator("[data-testid=hand]")).to_be_visible()
+
+    spectator = open_page(browser, invite)
+    expect(spectator.locator("[data-testid=spectating]")).to_be_visible()
+    expect(spectator.locator("[data-testid=hand]")).to_have_count(0)
+
+    pages = {my_seat(alice, game_id): alice, my_seat(bob, game_id): bob}
+    assert sorted(pages) == [0, 1]
+    kinds = []
+    for step in steps:
+        page = pages[step.seat]
+        others = [p for p in (alice, bob, spectator) if p is not page]
+        if step.undo_first is not None:
+            n = actions_done(page)
+            play(page, step.undo_first, others)
+            page.click("[data-testid=undo]")
+            for p in (alice, bob, spectator):
+                wait_actions(p, n)
+        price = play(page, step.action, others)
+        assert "Money" in price
+        kinds.append(step.action["kind"])
+        if step.action["kind"] == "build":
+            where = f'{step.action["location"]}:{step.action["slot"]}'
+            for p in (alice, bob, spectator):
+                expect(p.locator(f'[data-tile="{where}"]')).to_have_count(1)
+        if step.action["kind"] == "network":
+            for p in (alice, bob, spectator):
+                expect(p.locator(f'[data-link="{step.action["links"][0]}"].built')).to_have_count(1)
+    assert {"build", "network", "loan", "sell"} <= set(kinds)
+    for p in (alice, bob, spectator):
+        log = p.locator("[data-testid=log]")
+        expect(log).to_contain_text("took a loan of £30")
+        expect(log).to_contain_text("sold")
+        expect(log).to_contain_text("built")
+    assert tiles(spectator) == tiles(alice) == tiles(bob)
+    assert len(tiles(spectator)) >= 2
+
+    alice.screenshot(path=str(shots_dir / "game-alice.png"))
+    bob.screenshot(path=str(shots_dir / "game-bob.png"))
+    spectator.screenshot(path=str(shots_dir / "spectator.png"))
+    phone = open_page(browser, invite, PHONE)
+    expect(phone.locator("[data-testid=game]")).to_be_visible()
+    phone.screenshot(path=str(shots_dir / "spectator-phone.png"))
+
+    # a dropped connection shows "reconnecting" and comes back with the full state
+    spectator.evaluate("window.dispatchEvent(new Event('brass-drop'))")
+    for p in (alice, bob, spectator, phone):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_bot_game_replays(browser: Browser, server: str, shots_dir: Path) -> None:
+    host = open_page(browser, server + "/")
+    host.fill("input[name=game-name]", "Bots only")
+    host.select_option("select[name=players]", "2")
+    host.click("[data-testid=create]")
+    expect(host.locator("[data-testid=add-bot]")).to_be_visible()
+    host.click("[data-testid=add-bot]")
+    expect(host.locator("[data-testid=seats]")).to_contain_text("(bot)")
+    host.click("[data-testid=add-bot]")
+    expect(host.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+    game_id = host.url.rsplit("/", 1)[1]
+    deadline = time.time() + 120
+    while get(server, f"/api/games/{game_id}")["status"] != "finished":
+        assert time.time() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+    expect(host.locator("[data-testid=summary]")).to_be_visible(timeout=10000)
+    host.screenshot(path=str(shots_dir / "game-over.png"))
+    total = len(get(server, f"/api/games/{game_id}/log")["actions"])
+
+    replay = open_page(browser, f"{server}/#/replay/{game_id}")
+    controls = replay.locator("[data-testid=replay]")
+    expect(controls).to_have_attribute("data-n", "0")
+    expect(replay.locator("[data-testid=position]")).to_have_text(f"move 0 / {total}")
+    assert replay.locator("[data-tile]").count() == 0
+    for n in (1, 2, 3):
+        replay.click("[data-testid=step-forward]")
+        expect(controls).to_have_attribute("data-n", str(n))
+        expect(replay.locator("[data-testid=last-move]")).not_to_be_empty()
+    replay.click("[data-testid=step-back]")
+    expect(controls).to_have_attribute("data-n", "2")
+    replay.locator("[data-testid=log] li[data-n='20']").click()
+    expect(controls).to_have_attribute("data-n", "20")
+    assert replay.locator("[data-tile]").count() > 0
+    replay.click("[data-testid=play]")
+    replay.wait_for_timeout(1600)
+    replay.click("[data-testid=play]")
+    assert int(controls.get_attribute("data-n") or 0) > 20
+    replay.select_option("[data-testid=hand-seat]", "0")
+    expect(replay.locator("[data-testid=hand]")).to_be_visible()
+    replay.screenshot(path=str(shots_dir / "replay.png"))
+    replay.locator("[data-testid=scrub]").fill(str(total))
+    expect(controls).to_have_attribute("data-n", str(total))
+    expect(replay.locator("[data-testid=summary]")).to_be_visible()
+    replay.screenshot(path=str(shots_dir / "replay-end.png"))
+    assert replay.errors == []  # type: ignore[attr-defined]
