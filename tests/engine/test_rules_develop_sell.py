@@ -346,3 +346,24 @@ def test_gloucester_develop_needs_a_tile_left_of_that_industry():
     game = with_next_tile(game, 0, "iron", 4)
     game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
     refused(game, sell(CARD, ("worcester", 0, "gloucester", "iron")))
+
+
+def test_sale_beer_only_from_the_barrel_beside_the_tile_sold_to():
+    # Oxford's second tile (manufacturer) has a barrel, but it does not buy cotton
+    merchants = {"shrewsbury": ["blank"], "oxford": ["cotton", "manufacturer"],
+                 "gloucester": ["all", "blank"]}
+    game = goods_game([("birmingham", 0, 0, "cotton", 1)], ["birmingham--oxford"], merchants)
+    game = with_merchant_beer(game, "oxford", 0, False)
+    refused(game, sell(CARD, ("birmingham", 0, "oxford")), "beer")
+
+
+def test_sale_beer_never_from_another_merchants_barrel():
+    merchants = {"shrewsbury": ["blank"], "oxford": ["all", "blank"],
+                 "gloucester": ["cotton", "manufacturer"]}
+    game = goods_game([("birmingham", 0, 0, "cotton", 1)],
+                      ["birmingham--oxford", "oxford--redditch", "gloucester--redditch"],
+                      merchants)
+    game = with_merchant_beer(game, "gloucester", 0, False)
+    refused(game, sell(CARD, ("birmingham", 0, "gloucester")), "beer")
+    after = play(game, sell(CARD, ("birmingham", 0, "oxford")))
+    assert not merchant_at(after, "oxford", 0).beer

@@ -125,6 +125,19 @@ def test_canal_end_removes_every_level_i_tile_flipped_or_not():
     assert after.players[0].retired == retired + 2
 
 
+def test_with_only_level_i_tiles_removed_the_whole_map_is_your_network_again():
+    game = scenario()
+    game = with_tile(game, "dudley", 0, 0, "coal", 1, flipped=True)
+    game = with_link(game, "birmingham--dudley", 0)
+    game = finish_era(game)
+    assert game.current_seat == 0
+    assert game.players[0].vp == 2 + 1  # the link: Coal I's 2 icons; the tile: 1 VP
+    game = with_player(game, 0, hand=[CARD])
+    game = with_tile(game, "coalbrookdale", 2, 1, "coal", 2)
+    after = play(game, network(CARD, "coalbrookdale--shrewsbury"))
+    assert after.players[0].money == 17 - 5  # far from Dudley, and coal from Coalbrookdale
+
+
 def test_canal_end_puts_a_barrel_back_beside_every_merchant_tile_that_buys_something():
     game = scenario()
     for location, slot in (("shrewsbury", 0), ("oxford", 0), ("gloucester", 0)):
