@@ -46,12 +46,14 @@ def start_network(d: Draft, count: int) -> frozenset[int] | None:
 
 def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset[int] | None:
     """Place one link touching `touching`; a railway then takes its coal, judged with the new
-    link in place. Returns what the next link may touch."""
+    link in place. Returns what the next link may touch: with this link on the board the
+    player's network is no longer "everywhere", so it is at most this link's ends."""
     check_link(d, index, touching)
     d.place_link(index)
     if d.era == "rail":
         take_coal(d, DATA.links[index].ends, 1, f"The railway {_link_name(index)}")
-    return None if touching is None else touching | frozenset(DATA.links[index].ends)
+    ends = frozenset(DATA.links[index].ends)
+    return ends if touching is None else touching | ends
 
 
 def finish_network(d: Draft, links: Sequence[int]) -> None:

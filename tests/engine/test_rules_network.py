@@ -198,3 +198,17 @@ def test_double_rail_needs_two_link_tiles_left():
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
     game = with_player(game, 0, links_left=1)
     refused(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"), "link")
+
+
+def test_double_rail_with_nothing_on_the_board_the_second_link_must_touch_the_first():
+    # with none of your tiles or links on the board the first link may go anywhere; once it is
+    # placed you have a link on the board, so your network is its two ends
+    game = scenario(era="rail", hand=[CARD])
+    game = with_tile(game, "dudley", 0, 1, "coal", 2)
+    game = with_tile(game, "cannock", 1, 1, "coal", 2)
+    game = with_tile(game, "walsall", 1, 1, "brewery", 2)  # connected to the second link
+    refused(game, network(CARD, "dudley--kidderminster", "cannock--walsall"), "network")
+    after = play(game, network(CARD, "dudley--wolverhampton", "walsall--wolverhampton"))
+    assert after.players[0].money == 17 - 15
+    assert tile_at(after, "dudley", 0).resources == 3 - 2  # both links' coal: Dudley is nearest
+    assert tile_at(after, "walsall", 1).resources == 2 - 1
