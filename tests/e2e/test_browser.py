@@ -159,8 +159,20 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     expect(phone.locator("[data-testid=game]")).to_be_visible()
     phone.screenshot(path=str(shots_dir / "spectator-phone.png"))
 
-    # a dropped connection shows "reconnecting" and comes back with the full state
-    spectator.evaluate("window.dispatchEvent(new Event('brass-drop'))")
+    # a dropped connection shows "reconnecting…", and the reconnect brings the full state,
+    # including a move made meanwhile
+    n = actions_done(alice)
+    spectator.evaluate("window.__brass.drop(3000)")
+    expect(spectator.locator("[data-testid=conn]")).to_have_text("Reconnecting…")
+    mover = next(p for p in (alice, bob) if p.locator("[data-testid=action-panel]").count())
+    mover.click("[data-kind=loan]")
+    mover.locator("[data-choose-card]").first.click()
+    expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
+    mover.click("[data-testid=confirm]")
+    wait_actions(mover, n + 1)
+    expect(spectator.locator("[data-testid=conn]")).to_have_count(0, timeout=10000)
+    wait_actions(spectator, n + 1)
+    assert tiles(spectator) == tiles(alice)
     for p in (alice, bob, spectator, phone):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
 

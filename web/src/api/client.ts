@@ -92,6 +92,7 @@ export class GameSocket {
   private tries = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private holdUntil = 0;
   status: ConnStatus = "connecting";
 
   constructor(
@@ -130,7 +131,7 @@ export class GameSocket {
       this.ws = null;
       if (this.stopped) return;
       this.setStatus("reconnecting");
-      const delay = Math.min(5000, 300 * 2 ** this.tries++);
+      const delay = Math.max(Math.min(5000, 300 * 2 ** this.tries++), this.holdUntil - Date.now());
       this.timer = setTimeout(() => this.open(), delay);
     };
   }
@@ -140,8 +141,10 @@ export class GameSocket {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "sync" }));
   }
 
-  /** For tests and debugging: drop the connection as if the network failed. */
-  drop() {
+  /** For tests and debugging: drop the connection as if the network failed, and stay away
+   * for `holdMs`. */
+  drop(holdMs = 0) {
+    this.holdUntil = Date.now() + holdMs;
     this.ws?.close();
   }
 

@@ -44,13 +44,13 @@ function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number
   const items = [];
   const shown = Math.min(n, 6);
   for (let i = 0; i < shown; i++) {
-    const cx = b.x + 5 + (i % 3) * 7;
-    const cy = b.y + b.h - 5 - Math.floor(i / 3) * 7;
+    const cx = b.x + 6 + (i % 3) * 8;
+    const cy = b.y + b.h - 6 - Math.floor(i / 3) * 8;
     items.push(
       barrel ? (
-        <circle key={i} cx={cx + 1} cy={cy} r={3} fill={colour} stroke="#fff" stroke-width={0.8} />
+        <circle key={i} cx={cx + 1} cy={cy} r={3.5} fill={colour} stroke="#fff" stroke-width={0.8} />
       ) : (
-        <rect key={i} x={cx - 2.5} y={cy - 2.5} width={5.5} height={5.5} fill={colour} stroke="#fff" stroke-width={0.8} />
+        <rect key={i} x={cx - 3} y={cy - 3} width={6.5} height={6.5} fill={colour} stroke="#fff" stroke-width={0.8} />
       ),
     );
   }
@@ -62,21 +62,22 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
   const title = `${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)}${t.flipped ? " (flipped)" : ""}` +
     (t.resources ? ` · ${t.resources} ${t.industry === "brewery" ? "beer" : t.industry}` : "") +
     (spec ? ` · ${spec.vp} VP, ${spec.link_icons} link icon${spec.link_icons === 1 ? "" : "s"}` : "");
+  const k = b.w / 36; // drawn for 36-unit slots, scaled
   return (
     <g class={`tile${t.flipped ? " flipped" : ""}`} data-tile={`${t.location}:${t.slot}`} data-owner={t.owner}>
       <title>{title}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} fill={PLAYER_COLOURS[t.owner]} stroke="#222" stroke-width={1} />
-      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={11} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
-      <text x={b.x + b.w / 2} y={b.y + 11} class="tile-ind" fill={t.industry === "coal" ? "#fff" : "#111"}>
+      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={12 * k} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
+      <text x={b.x + b.w / 2} y={b.y + 11.5 * k} class="tile-ind" style={{ fontSize: `${10 * k}px` }} fill={t.industry === "coal" ? "#fff" : "#111"}>
         {INDUSTRY_LETTER[t.industry]}
       </text>
-      <text x={b.x + b.w / 2} y={b.y + 26} class="tile-level" fill={PLAYER_TEXT[t.owner]}>
+      <text x={b.x + b.w / 2} y={b.y + 27 * k} class="tile-level" style={{ fontSize: `${14 * k}px` }} fill={PLAYER_TEXT[t.owner]}>
         {roman(t.level)}
       </text>
       {t.flipped && (
         <g>
-          <path d={`M${b.x + b.w - 13},${b.y + b.h} L${b.x + b.w},${b.y + b.h - 13} L${b.x + b.w},${b.y + b.h} Z`} fill="#111" />
-          <text x={b.x + b.w - 4} y={b.y + b.h - 2} class="tile-vp">{spec?.vp ?? ""}</text>
+          <path d={`M${b.x + b.w - 15 * k},${b.y + b.h} L${b.x + b.w},${b.y + b.h - 15 * k} L${b.x + b.w},${b.y + b.h} Z`} fill="#111" />
+          <text x={b.x + b.w - 2} y={b.y + b.h - 2} class="tile-vp" style={{ fontSize: `${9 * k}px` }}>{spec?.vp ?? ""}</text>
         </g>
       )}
       <Resources t={t} b={b} />
@@ -111,8 +112,8 @@ function MerchantTile({ m, b }: { m: MerchantView | undefined; b: { x: number; y
     <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`}>
       <title>{`Buys ${MERCHANT_BUYS[m.buys]}${m.beer ? " · 1 beer barrel" : ""}`}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill={m.buys === "blank" ? "#cfc7b8" : "#f4ecd8"} stroke="#5a4a32" />
-      <text x={b.x + b.w / 2} y={b.y + 15} class="merchant-buys">{label}</text>
-      {m.beer && <circle cx={b.x + b.w / 2} cy={b.y + b.h - 9} r={6} fill="#b5651d" stroke="#fff" stroke-width={1.2} />}
+      <text x={b.x + b.w / 2} y={b.y + 17} class="merchant-buys">{label}</text>
+      {m.beer && <circle cx={b.x + b.w / 2} cy={b.y + b.h - 11} r={7} fill="#b5651d" stroke="#fff" stroke-width={1.2} />}
     </g>
   );
 }

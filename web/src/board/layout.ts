@@ -5,7 +5,7 @@ import { LINKS, LOCATION, LOCATIONS } from "../logic/names";
 
 export const WIDTH = 1220;
 export const HEIGHT = 1300;
-export const SLOT = 36;
+export const SLOT = 44;
 export const GAP = 4;
 export const PAD = 5;
 
@@ -37,11 +37,11 @@ const POS: Record<string, [number, number]> = {
   dudley: [430, 930],
   birmingham: [760, 950],
   coventry: [1060, 970],
-  kidderminster: [290, 1050],
+  kidderminster: [290, 1040],
   redditch: [680, 1110],
-  farm_brewery_south: [200, 1160],
-  worcester: [420, 1200],
-  gloucester: [330, 1245],
+  farm_brewery_south: [180, 1150],
+  worcester: [440, 1170],
+  gloucester: [290, 1250],
   oxford: [900, 1240],
 };
 

@@ -110,10 +110,12 @@ export function actionCards(action: Action): string[] {
 }
 
 /** What an action cost, worked out from the views before and after it (for moves by others,
- * whose quote the client never saw). Null if the action ended a round (income and turn order
- * change then) or the views are missing. */
+ * whose quote the client never saw). An action that ends a round shows only the coal, iron and
+ * beer it used (income is paid then, so money changes are not the price); null if it ended an
+ * era, or the views are missing. */
 export function quoteFromViews(before: View | undefined, after: View | undefined, seat: number): Quote | null {
-  if (!before || !after || before.era !== after.era || before.round !== after.round) return null;
+  if (!before || !after || before.era !== after.era) return null;
+  const roundEnded = before.round !== after.round;
   const pb = before.players[seat];
   const pa = after.players[seat];
   const q: Quote = { money: 0, received: 0, coal: [], iron: [], beer: [] };
@@ -137,6 +139,11 @@ export function quoteFromViews(before: View | undefined, after: View | undefined
   if (coal > 0) q.coal.push({ source: "market", count: coal, cost: marketCost(before.coal_market, coal, 14) });
   const iron = before.iron_market - after.iron_market;
   if (iron > 0) q.iron.push({ source: "market", count: iron, cost: marketCost(before.iron_market, iron, 10) });
+  if (roundEnded) {
+    q.money = 0;
+    q.received = 0;
+    if (!q.coal.length && !q.iron.length && !q.beer.length) return null;
+  }
   return q;
 }
 

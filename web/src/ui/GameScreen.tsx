@@ -78,6 +78,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
       },
     });
     socket.current = s;
+    // a hook for the browser tests: `__brass.drop(ms)` cuts the connection for a while
+    (window as unknown as { __brass?: unknown }).__brass = { drop: (ms: number) => s.drop(ms) };
     return () => s.close();
   }, [id, token]);
 
@@ -176,7 +178,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     if (choice.kind === "scout") setChoice({ ...choice, picks: [...choice.picks, `card:${card}`] });
     else setChoice(autoChoose(legal, { ...choice, card: choice.card === card ? null : card }));
   };
-  const lastMine = log.length > 0 && log[log.length - 1].seat === mySeat;
+  // undo reaches back only within this turn: the player has already acted in it
+  const actedThisTurn = view.actions_left === 1 && !(view.era === "canal" && view.round === 1);
+  const lastMine = actedThisTurn && log.length > 0 && log[log.length - 1].seat === mySeat;
 
   return (
     <div class="game" data-testid="game" data-version={version} data-actions={view.action_count}>

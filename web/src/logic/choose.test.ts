@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { LegalEntry } from "../api/types";
+import {
+  autoChoose,
+  candidates,
+  cardOptions,
+  chosen,
+  type Choice,
+  EMPTY,
+  kinds,
+  minus,
+  pickOptions,
+  picksOf,
+  salesByTile,
+} from "./choose";
+import fixtures from "./fixtures/positions.json";
+
+const start = fixtures.start as unknown as LegalEntry[];
+const later = fixtures.later as unknown as LegalEntry[];
+
+describe("picks", () => {
+  it("multiset difference", () => {
+    expect(minus(["a", "b", "a"], ["a"])).toEqual(["b", "a"]);
+    expect(minus(["a"], ["a", "a"])).toBeNull();
+  });
+  it("an action's picks", () => {
+    expect(picksOf({ kind: "build", card: "x", industry: "coal", location: "leek", slot: 1 })).toEqual([
+      "slot:leek:1",
+      "industry:coal",
+    ]);
+    expect(picksOf({ kind: "network", card: "x", links: ["a--b", "c--d"] })).toEqual(["link:a--b", "link:c--d"]);
+    expect(picksOf({ kind: "loan", card: "x" })).toEqual([]);
+  });
+});
+
+describe("narrowing the legal actions", () => {
+  it("offers only kinds that have a legal action", () => {
+    expect(kinds(start)).toEqual(["build", "network", "develop", "loan", "scout", "pass"]);
+    expect(kinds(later)).toContain("sell");
+  });
+
+  it("a build: card, then only that card's slots, then the price", () => {
+    let c: Choice = { ...EMPTY, kind: "build" };
+    const cards = cardOptions(start, c);
+    expect(cards).toContain("location:burton_on_trent");
+    c = autoChoose(start, { ...c, card: "location:burton_on_trent" });
+    const slots = [...pickOptions(start, c)].filter((p) => p.startsWith("slot:"));
+    expect(slots.every((s) => s.startsWith("slot:burton_on_trent:"))).toBe(true);
+    c = autoChoose(start, { ...c, picks: ["slot:burton_on_trent:1"] });
+    expect(c.picks).toEqual(["slot:burton_on_trent:1", "industry:brewery"]); // the only industry there
+    const e = chosen(start, c)!;
+    expect(e.action).toEqual({
+      kind: "build",
+      card: "location:burton_on_trent",
+      industry: "brewery",
+      location: "burton_on_trent",
+      slot: 1,
+    });
+    expect(e.quote.iron).toEqual([{ source: "market", count: 1, cost: 2 }]);
+  });
+
+  it("a target first: the only card is taken, two industries are offered", () => {
+    const c = autoChoose(start, { kind: "build", card: null, picks: ["slot:tamworth:0"] });
+    expect(c.card).toBe("location:tamworth");
+    expect(chosen(start, c)).toBeNull();
+    expect([...pickOptions(start, c)].sort()).toEqual(["industry:coal", "industry:cotton"]);
+    const e = chosen(start, { ...c, picks: [...c.picks, "industry:cotton"] })!;
+    expect(e.action).toMatchObject({ industry: "cotton", location: "tamworth", slot: 0 });
+    expect(e.quote.money).toBe(12);
+  });
+
+  it("the card to discard is asked for when several cards fit", () => {
+    const entries: LegalEntry[] = ["location:leek", "wild:location"].map((card) => ({
+      action: { kind: "build", card, industry: "coal", location: "leek", slot: 1 },
+      quote: { money: 5, received: 0, coal: [], iron: [], beer: [] },
+    }));
+    const c = autoChoose(entries, { kind: "build", card: null, picks: ["slot:leek:1"] });
+    expect(c.picks).toEqual(["slot:leek:1", "industry:coal"]);
+    expect(chosen(entries, c)).toBeNull();
+    expect(cardOptions(entries, c)).toEqual(["location:leek", "wild:location"]);
+    expect(chosen(entries, { ...c, card: "wild:location" })?.action).toMatchObject({ card: "wild:location" });
+  });
+
+  it("never offers a pick that leads nowhere", () => {
+    const c: Choice = { kind: "network", card: null, picks: ["link:belper--derby"] };
+    expect(candidates(start, c).length).toBeGreaterThan(0);
+    expect(pickOptions(start, c).size).toBe(0); // canal era: one link per action
+    expect(candidates(start, { ...c, picks: ["link:no--such"] })).toEqual([]);
+  });
+
+  it("a sale: tiles grouped for clicking, then the merchant", () => {
+    const c: Choice = { kind: "sell", card: "location:coventry", picks: [] };
+    const byTile = salesByTile(pickOptions(later, c));
+    expect([...byTile.keys()]).toEqual(["birmingham:0"]);
+    const pick = byTile.get("birmingham:0")![0];
+    expect(pick).toBe("sale:birmingham:0:oxford:");
+    const e = chosen(later, { ...c, picks: [pick] })!;
+    expect(e.action.kind).toBe("sell");
+    expect(e.quote.beer[0]).toMatchObject({ source: "merchant", location: "oxford" });
+  });
+
+  it("scout: three cards from the hand", () => {
+    const c: Choice = { kind: "scout", card: null, picks: ["card:industry:iron"] };
+    const more = [...pickOptions(start, c)];
+    expect(more.every((p) => p.startsWith("card:"))).toBe(true);
+    expect(chosen(start, c)).toBeNull();
+  });
+});
