@@ -24,13 +24,13 @@ from itertools import combinations, combinations_with_replacement
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
 from .build import cards_allowing, check_target, place
 from .data import DATA, GOODS, INDUSTRIES
-from .develop import pay_develop_iron, remove_from_mat
+from .develop import develop_problem, pay_develop_iron
 from .draft import Draft
 from .errors import IllegalAction
 from .links import add_link, finish_network, network_action, start_network
 from .rules import LOAN
 from .sell import sell_one
-from .state import Game
+from .state import Game, PlayerState, evolve_player
 
 
 def legal_actions(game: Game) -> list[Action]:
@@ -59,7 +59,10 @@ def _works(game: Game, step: object, *args: object) -> bool:
 
 
 def _build_step(d: Draft, industry: str, slot: int) -> None:
-    place(d, industry, slot, check_target(d, industry, slot))
+    spec = check_target(d, industry, slot)
+    if spec.cost > d.me.money:  # `place` would refuse it once paid: skip the coal and iron
+        raise IllegalAction(f"You cannot pay £{spec.cost}")
+    place(d, industry, slot, spec)
 
 
 def _builds(game: Game, cards: list[str]) -> Iterator[Action]:
@@ -125,21 +128,31 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
                 yield Network(card, (DATA.links[a].id, DATA.links[b].id))
 
 
+_DEVELOP_OPTIONS: tuple[tuple[str, ...], ...] = (
+    *((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2))
+
+
 def _develops(game: Game, cards: list[str]) -> Iterator[Action]:
     """The iron's price depends only on how many tiles go, so it is checked once per count;
-    each choice of industries then needs only the mat check."""
+    each choice of industries then needs only the mat: how many tiles of each industry can
+    go in a row from the top of its stack (0, 1 or 2: none left, or a lightbulb, stops it)."""
     affordable = {n: _works(game, pay_develop_iron, INDUSTRIES[:n]) for n in (1, 2)}
-    options: list[tuple[str, ...]] = [(i,) for i in INDUSTRIES]
-    options += list(combinations_with_replacement(INDUSTRIES, 2))
-    for industries in options:
-        if affordable[len(industries)] and _works(game, _mat_only, industries):
+    me = game.players[game.turn_order[game.turn_index]]
+    free = {industry: _developable(me, k) for k, industry in enumerate(INDUSTRIES)}
+    for industries in _DEVELOP_OPTIONS:
+        if affordable[len(industries)] and all(
+                free[i] >= industries.count(i) for i in industries):
             for card in cards:
                 yield Develop(card, industries)
 
 
-def _mat_only(d: Draft, industries: tuple[str, ...]) -> None:
-    for industry in industries:
-        remove_from_mat(d, industry)
+def _developable(player: PlayerState, k: int) -> int:
+    """How many tiles of industry `k` could be developed one after another (at most 2)."""
+    industry = INDUSTRIES[k]
+    if develop_problem(player, industry):
+        return 0
+    mat = (*player.mat[:k], player.mat[k] + 1, *player.mat[k + 1:])
+    return 1 if develop_problem(evolve_player(player, mat=mat), industry) else 2
 
 
 def _sale_options(game: Game) -> list[Sale]:
