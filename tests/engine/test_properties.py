@@ -322,6 +322,9 @@ def check_actions(game: Game, actions: list[Action], chosen: Action, rng: random
     price = quote(game, chosen)
     after = apply_action(game, chosen)
     check_transition(game, chosen, price, after)
+    if check_all:  # a game read back from JSON behaves the same
+        assert legal_actions(snapshot) == actions
+        assert apply_action(snapshot, chosen) == after
 
     assert game.to_json() == before, "apply_action changed its input"
     assert game == snapshot, "apply_action changed its input"
@@ -438,6 +441,8 @@ def play_and_check(players: int, seed: int, policy: str) -> Game:
     check_invariants(game)
     check_views(game, rng)
     check_eras(record, players)
+    with pytest.raises(IllegalAction):
+        apply_action(game, record.actions[-1])
 
     log = [json.loads(json.dumps(a.to_json())) for a in record.actions]
     replayed = replay(players, seed, None, log)
