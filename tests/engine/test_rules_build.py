@@ -578,3 +578,29 @@ def test_new_coal_mine_fills_an_empty_coal_market_from_its_dearest_spaces():
     assert after.players[0].money == 17 - 5 + 7 + 7
     assert after.coal_market == 2
     assert tile_at(after, "dudley", 0).flipped
+
+
+def test_coal_your_own_mine_comes_first_only_at_equal_distance():
+    game, action = _cotton_ii(scenario(), "kidderminster", 1)
+    game = with_link(game, "dudley--kidderminster", 1)
+    game = with_link(game, "birmingham--dudley", 1)
+    game = with_tile(game, "birmingham", 1, 0, "coal", 2, from_mat=False)  # yours, 2 links away
+    game = with_tile(game, "dudley", 0, 1, "coal", 2)  # the opponent's, 1 link away
+    after = play(game, action)
+    assert tile_at(after, "dudley", 0).resources == 3 - 1
+    assert tile_at(after, "birmingham", 1).resources == 3
+
+
+def test_slot_rule_applies_to_an_overbuild_too():
+    # RULES.md §6.1 speaks of any build: with Kidderminster's cotton-only slot empty, the
+    # cotton/coal slot cannot be used, not even to overbuild your own Cotton Mill there
+    game = scenario(era="rail", hand=["location:kidderminster"])
+    game = with_tile(game, "kidderminster", 0, 0, "cotton", 2)
+    game = with_next_tile(game, 0, "cotton", 3)
+    game = with_tile(game, "dudley", 1, 1, "iron", 2)
+    refused(game, build("location:kidderminster", "cotton", "kidderminster", 0), "Kidderminster")
+    taken = with_tile(game, "kidderminster", 1, 1, "cotton", 2)
+    taken = with_tile(taken, "dudley", 0, 1, "coal", 2)
+    taken = with_link(taken, "dudley--kidderminster", 1)
+    after = play(taken, build("location:kidderminster", "cotton", "kidderminster", 0))
+    assert tile_at(after, "kidderminster", 0).level == 3

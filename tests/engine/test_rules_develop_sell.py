@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import develop, merchant_at, play, refused, scenario, sell, tile_at, with_next_tile
 
 from brass.engine import DATA, quote, view
@@ -97,6 +98,9 @@ def test_sell_flips_the_tile_and_moves_income_forward_by_its_income():
     assert after.players[0].money == 17
     assert after.players[0].vp == 0  # VP come at the end of the era
     assert not merchant_at(after, "gloucester", 0).beer  # the `all` tile's barrel is used
+    assert quote(game, sell(CARD, ("worcester", 0, "gloucester"))).to_json() == {
+        "money": 0, "received": 0, "coal": [], "iron": [],
+        "beer": [{"source": "merchant", "count": 1, "location": "gloucester", "slot": 0}]}
 
 
 def test_sale_needs_a_connection_to_a_merchant_tile_that_buys_the_good():
@@ -367,3 +371,32 @@ def test_sale_beer_never_from_another_merchants_barrel():
     refused(game, sell(CARD, ("birmingham", 0, "gloucester")), "beer")
     after = play(game, sell(CARD, ("birmingham", 0, "oxford")))
     assert not merchant_at(after, "oxford", 0).beer
+
+
+# DATA.md "Industry tiles", goods: level -> (beer to sell, income spaces when flipped)
+GOODS_TABLE = {
+    "cotton": {1: (1, 5), 2: (1, 4), 3: (1, 3), 4: (1, 2)},
+    "manufacturer": {1: (1, 5), 2: (1, 1), 3: (0, 4), 4: (1, 6), 5: (2, 2), 6: (1, 6),
+                     7: (0, 4), 8: (1, 1)},
+    "pottery": {1: (1, 5), 2: (1, 1), 3: (2, 5), 4: (1, 1), 5: (2, 5)},
+}
+GOODS_AT = {"cotton": ("birmingham", 0), "manufacturer": ("birmingham", 1),
+            "pottery": ("coventry", 0)}
+
+
+@pytest.mark.parametrize(("industry", "level"), [(i, lv) for i, t in GOODS_TABLE.items()
+                                                 for lv in t])
+def test_each_goods_tile_sells_with_its_beer_and_gains_its_income(industry, level):
+    beer, income = GOODS_TABLE[industry][level]
+    town, slot = GOODS_AT[industry]
+    merchants = {"shrewsbury": ["blank"], "oxford": ["all", "blank"],
+                 "gloucester": ["cotton", "manufacturer"]}
+    game = goods_game([(town, slot, 0, industry, level)],
+                      ["birmingham--oxford", "birmingham--coventry"], merchants)
+    game = with_merchant_beer(game, "oxford", 0, False)  # all beer from your brewery
+    game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2, resources=2)
+    after = play(game, sell(CARD, (town, slot, "oxford")))
+    assert tile_at(after, town, slot).flipped
+    assert 2 - tile_at(after, "burton_on_trent", 1).resources == beer
+    brewery_flip = 5 if beer == 2 else 0  # Brewery II emptied: +5
+    assert after.players[0].income_space == 10 + income + brewery_flip

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from helpers import (
     deal,
     deck_cards,
@@ -218,3 +219,35 @@ def test_more_money_breaks_a_tie_on_vp_and_income():
     game = finish_era(game)
     assert view(game, None)["winner_order"] == [1, 0]
     assert view(game, None)["ranks"] == [2, 1]
+
+
+# DATA.md "Industry tiles": level -> (VP, link icons), counted only once flipped
+SCORE_TABLE = {
+    "cotton": {1: (5, 1), 2: (5, 2), 3: (9, 1), 4: (12, 1)},
+    "manufacturer": {1: (3, 2), 2: (5, 1), 3: (4, 0), 4: (3, 1), 5: (8, 2), 6: (7, 1),
+                     7: (9, 0), 8: (11, 1)},
+    "pottery": {1: (10, 1), 2: (1, 1), 3: (11, 1), 4: (1, 1), 5: (20, 1)},
+    "coal": {1: (1, 2), 2: (2, 1), 3: (3, 1), 4: (4, 1)},
+    "iron": {1: (3, 1), 2: (5, 1), 3: (7, 1), 4: (9, 1)},
+    "brewery": {1: (4, 2), 2: (5, 2), 3: (7, 2), 4: (10, 2)},
+}
+# where the tile stands, and a link from there to a town left empty
+SCORE_AT = {"cotton": ("kidderminster", 1, "dudley--kidderminster"),
+            "manufacturer": ("wolverhampton", 0, "walsall--wolverhampton"),
+            "pottery": ("coventry", 0, "birmingham--coventry"),
+            "coal": ("dudley", 0, "birmingham--dudley"),
+            "iron": ("coalbrookdale", 1, "coalbrookdale--kidderminster"),
+            "brewery": ("burton_on_trent", 1, "burton_on_trent--stone")}
+
+
+@pytest.mark.parametrize(("industry", "level"), [(i, lv) for i, t in SCORE_TABLE.items()
+                                                 for lv in t])
+def test_each_flipped_tile_scores_its_vp_and_its_link_icons(industry, level):
+    vp, icons = SCORE_TABLE[industry][level]
+    town, slot, link = SCORE_AT[industry]
+    game = scenario()
+    game = with_tile(game, town, slot, 0, industry, level, flipped=True)
+    game = with_link(game, link, 1)
+    after = finish_era(game)
+    assert after.players[0].vp == vp
+    assert after.players[1].vp == icons

@@ -17,7 +17,7 @@ from helpers import (
     tile_at,
 )
 
-from brass.engine import Scout, new_game, view
+from brass.engine import Scout, new_game, quote, view
 from brass.engine.scenario import with_link, with_player, with_tile, with_turn
 
 CARD = "location:stafford"
@@ -229,6 +229,12 @@ def test_loan_gives_30_pounds_and_puts_the_marker_on_the_highest_space_3_levels_
     assert after.players[0].money == 17 + 30
     assert after.players[0].income_space == new_space
     assert after.players[0].spent == 0
+
+
+def test_loan_money_is_received_not_paid():
+    game = scenario(hand=[CARD])
+    q = quote(game, loan(CARD))
+    assert (q.money, q.received) == (0, 30)
 
 
 def test_loan_not_allowed_if_income_would_fall_below_minus_10():
