@@ -115,12 +115,12 @@ def test_industry_card_builds_only_in_your_network():
 
 def test_industry_card_builds_only_its_own_industry():
     game = scenario(hand=["industry:coal"])
-    refused(game, build("industry:coal", "cotton", "kidderminster", 1))
+    refused(game, build("industry:coal", "cotton", "kidderminster", 1), "industry:coal")
 
 
 def test_location_card_builds_only_in_its_own_town():
     game = scenario(hand=["location:coventry"])
-    refused(game, build("location:coventry", "coal", "cannock", 1))
+    refused(game, build("location:coventry", "coal", "cannock", 1), "Coventry")
 
 
 def test_cotton_manufacturer_card_builds_either_industry():
@@ -130,7 +130,7 @@ def test_cotton_manufacturer_card_builds_either_industry():
                  ).money == 12  # Cotton I
     assert quote(game, build("industry:cotton_manufacturer", "manufacturer", "wolverhampton", 0)
                  ).money == 8  # Manufacturer I, its coal from the mine next door
-    refused(game, build("industry:cotton_manufacturer", "coal", "dudley", 0))
+    refused(game, build("industry:cotton_manufacturer", "coal", "dudley", 0), "Coal")
 
 
 def test_wild_location_card_builds_in_any_town_and_goes_back_to_its_pile():
@@ -162,8 +162,8 @@ def test_farm_brewery_builds_only_with_a_brewery_or_wild_industry_card():
         after = play(game, build(card, "brewery", "farm_brewery_north", 0))
         assert tile_at(after, "farm_brewery_north", 0).owner == 0
         assert after.players[0].money == 17 - 5 - 2  # Brewery I, 1 iron from the market at £2
-    refused(game, build("wild:location", "brewery", "farm_brewery_north", 0))
-    refused(game, build("location:cannock", "brewery", "farm_brewery_north", 0))
+    refused(game, build("wild:location", "brewery", "farm_brewery_north", 0), "brewery card")
+    refused(game, build("location:cannock", "brewery", "farm_brewery_north", 0), "brewery card")
 
 
 def test_build_needs_the_card_in_your_hand():
@@ -512,13 +512,13 @@ def test_new_ironworks_sells_to_the_iron_market_without_any_connection():
 
 def test_build_you_cannot_afford_is_refused_and_nothing_changes():
     game = scenario(hand=["location:dudley"], money=4)
-    refused(game, build("location:dudley", "coal", "dudley", 0))  # Coal I costs £5
+    refused(game, build("location:dudley", "coal", "dudley", 0), "£5", "£4")  # Coal I: £5
 
 
 def test_build_you_cannot_afford_with_market_coal_is_refused():
     game, action = _cotton_ii(scenario(money=14))
     game = with_link(game, "gloucester--worcester", 1)
-    refused(game, action)  # £14 and 1 market coal at £1 = £15 > £14
+    refused(game, action, "£15", "market")  # £14 and 1 market coal at £1 = £15 > £14
 
 
 def test_new_coal_mine_sells_when_connected_to_a_merchant_location_without_tiles():

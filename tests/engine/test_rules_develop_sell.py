@@ -68,14 +68,14 @@ def test_pottery_i_and_iii_carry_a_lightbulb_and_are_never_developed():
 
 
 def test_develop_needs_a_tile_left_on_the_mat():
-    game = with_next_tile(scenario(hand=[CARD]), 0, "iron", 4)
-    refused(play(game, develop(CARD, "iron")), develop(CARD, "iron"))
-    refused(game, develop(CARD, "iron", "iron"))
+    game = with_next_tile(scenario(hand=[CARD, CARD]), 0, "iron", 4)
+    refused(play(game, develop(CARD, "iron")), develop(CARD, "iron"), "Ironworks")
+    refused(game, develop(CARD, "iron", "iron"), "Ironworks")
 
 
 def test_develop_you_cannot_afford_is_refused():
     game = scenario(hand=[CARD], money=3)
-    refused(game, develop(CARD, "coal", "coal"))  # 2 iron: £2 + £2
+    refused(game, develop(CARD, "coal", "coal"), "£4", "£3")  # 2 iron: £2 + £2
 
 
 # -- sell ------------------------------------------------------------------------------------
@@ -218,11 +218,11 @@ def test_sale_needing_two_beer_takes_them_one_after_another():
 
 def test_sell_only_your_own_unflipped_goods():
     game = goods_game([("worcester", 0, 1, "cotton", 1)], ["gloucester--worcester"])
-    refused(game, sell(CARD, ("worcester", 0, "gloucester")))
+    refused(game, sell(CARD, ("worcester", 0, "gloucester")), "Worcester")
     flipped = with_tile(game, "worcester", 0, 0, "cotton", 1, flipped=True)
-    refused(flipped, sell(CARD, ("worcester", 0, "gloucester")))
+    refused(flipped, sell(CARD, ("worcester", 0, "gloucester")), "already sold")
     mine = goods_game([("redditch", 0, 0, "coal", 1)], ["gloucester--redditch"])
-    refused(mine, sell(CARD, ("redditch", 0, "gloucester")))
+    refused(mine, sell(CARD, ("redditch", 0, "gloucester")), "Coal Mine")
 
 
 def test_a_used_barrel_is_gone_until_the_end_of_the_canal_era():
@@ -335,7 +335,8 @@ def test_sale_beer_from_the_nearest_connected_opponents_brewery():
 def test_a_tile_is_sold_once_per_action():
     game = goods_game([("worcester", 0, 0, "cotton", 1), ("burton_on_trent", 1, 0, "brewery", 1)],
                       ["gloucester--worcester"])
-    refused(game, sell(CARD, ("worcester", 0, "gloucester"), ("worcester", 0, "gloucester")))
+    refused(game, sell(CARD, ("worcester", 0, "gloucester"), ("worcester", 0, "gloucester")),
+            "already sold")
 
 
 def test_develop_iron_from_the_last_market_cube_then_at_6():
@@ -349,7 +350,7 @@ def test_gloucester_develop_needs_a_tile_left_of_that_industry():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
     game = with_next_tile(game, 0, "iron", 4)
     game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
-    refused(game, sell(CARD, ("worcester", 0, "gloucester", "iron")))
+    refused(game, sell(CARD, ("worcester", 0, "gloucester", "iron")), "Ironworks")
 
 
 def test_sale_beer_only_from_the_barrel_beside_the_tile_sold_to():

@@ -33,7 +33,7 @@ def test_rail_era_links_only_where_rails_are_allowed():
 
 def test_canal_era_places_one_link_per_action():
     game = scenario(hand=[CARD])
-    refused(game, network(CARD, "birmingham--dudley", "dudley--kidderminster"))
+    refused(game, network(CARD, "birmingham--dudley", "dudley--kidderminster"), "one canal")
 
 
 def test_a_link_must_touch_your_network():
@@ -66,7 +66,7 @@ def test_with_none_of_your_tiles_or_links_on_the_board_every_location_is_in_your
 def test_a_link_already_placed_cannot_be_placed_again():
     game = scenario(hand=[CARD])
     game = with_link(game, "birmingham--dudley", 1)
-    refused(game, network(CARD, "birmingham--dudley"))
+    refused(game, network(CARD, "birmingham--dudley"), "already")
 
 
 def test_you_own_14_link_tiles_in_all():
@@ -77,7 +77,7 @@ def test_you_own_14_link_tiles_in_all():
 
 def test_network_you_cannot_afford_is_refused_and_nothing_changes():
     game = scenario(hand=[CARD], money=2)
-    refused(game, network(CARD, "birmingham--dudley"))
+    refused(game, network(CARD, "birmingham--dudley"), "£3", "£2")
 
 
 # -- rail links ------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_double_rail_you_cannot_afford_is_refused():
     game = scenario(era="rail", hand=[CARD], money=14)
     game = with_tile(game, "dudley", 0, 0, "coal", 2)
     game = with_tile(game, "burton_on_trent", 1, 0, "brewery", 2)
-    refused(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"))
+    refused(game, network(CARD, "dudley--kidderminster", "kidderminster--worcester"), "£15")
 
 
 def test_double_rail_second_link_must_touch_your_network_or_the_first_link():

@@ -269,7 +269,8 @@ def test_scout_not_allowed_when_a_wild_pile_is_empty():
 
 def test_scout_needs_three_cards_from_your_hand():
     game = scenario(hand=["location:dudley", "location:cannock"])
-    refused(game, Scout(cards=("location:dudley", "location:cannock", "location:cannock")))
+    refused(game, Scout(cards=("location:dudley", "location:cannock", "location:cannock")),
+            "location:cannock")
 
 
 def test_pass_discards_one_card_and_does_nothing_else():
