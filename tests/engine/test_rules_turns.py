@@ -47,6 +47,24 @@ def test_hand_is_refilled_to_8_at_the_end_of_the_turn_not_between_actions():
     assert len(game.deck) == deck - 2
 
 
+def test_hand_is_refilled_only_while_the_deck_has_cards():
+    game = scenario(hand=[CARD, CARD, CARD])
+    game = with_turn(game, deck=("location:dudley",))
+    game = play(play(game, pass_(CARD)), pass_(CARD))
+    assert game.players[0].hand == (CARD, "location:dudley")  # 1 + the deck's last card
+    assert game.deck == ()
+
+
+def test_a_player_without_cards_is_skipped_and_the_era_ends_when_every_hand_is_empty():
+    game = scenario()
+    game = with_turn(game, deck=(), turn_order=(1, 0))
+    game = with_player(game, 1, hand=[CARD, CARD])
+    game = with_player(game, 0, hand=[])
+    assert game.current_seat == 1
+    game = play(play(game, pass_(CARD)), pass_(CARD))
+    assert game.era == "rail"  # seat 0 had no card to play: the round and the era are over
+
+
 @pytest.mark.parametrize(("players", "rounds"), [(2, 10), (3, 9), (4, 8)])
 def test_each_era_lasts_10_9_8_rounds(players, rounds):
     game = new_game(players, seed=players, setup=deal(players))
