@@ -86,7 +86,8 @@ def _after_build(g0: Any, a_seat: int, build: Any, merchants: set[str]) -> list[
                 steps.append(Step(seat, net.to_json(), undo.to_json() if undo else None))
             else:
                 sell = _first(acts, "sell", lambda a: any(
-                    s["location"] == bj["location"] and s["slot"] == bj["slot"] for s in a["sales"]))
+                    s["location"] == bj["location"] and s["slot"] == bj["slot"]
+                    for s in a["sales"]))
                 if sell is None:
                     return None
                 g = apply_action(g, sell)
@@ -94,8 +95,9 @@ def _after_build(g0: Any, a_seat: int, build: Any, merchants: set[str]) -> list[
         else:
             done = [s.action["kind"] for s in steps if s.seat == seat]
             kind = "build" if "build" not in done else "network"
-            act = _first(acts, kind, lambda a: kind != "network" or not any(
-                bj["location"] in link.split("--") for link in a["links"]))
+            away = (lambda a: not any(bj["location"] in link.split("--") for link in a["links"])
+                    ) if kind == "network" else (lambda a: True)
+            act = _first(acts, kind, away)
             if act is None:
                 return None
             g = apply_action(g, act)

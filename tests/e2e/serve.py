@@ -2,7 +2,8 @@
 
 `python tests/e2e/serve.py PORT` serves `brass.server.create_app()` on 127.0.0.1:PORT. If the
 app does not serve the client itself yet (no route at `/`), web/dist is mounted here the way the
-server should do it: StaticFiles with html=True at `/`, after the API and websocket routes. BRASS_E2E_SEED fixes the deal of new games.
+server should do it: StaticFiles with html=True at `/`, after the API and websocket routes.
+BRASS_E2E_SEED fixes the deal of new games.
 """
 
 from __future__ import annotations

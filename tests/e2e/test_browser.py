@@ -34,7 +34,8 @@ def actions_done(page: Page) -> int:
 
 
 def wait_actions(page: Page, n: int) -> None:
-    expect(page.locator("[data-testid=game]")).to_have_attribute("data-actions", str(n), timeout=15000)
+    game = page.locator("[data-testid=game]")
+    expect(game).to_have_attribute("data-actions", str(n), timeout=15000)
 
 
 def my_seat(page: Page, game_id: str) -> int:

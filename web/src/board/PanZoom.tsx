@@ -71,7 +71,7 @@ export function PanZoom({ children }: { children: ComponentChildren }): JSX.Elem
     return [r.width / 2, r.height / 2] as const;
   };
   return (
-    <div class="panzoom" ref={ref} onWheel={onWheel} onPointerDown={onDown} onPointerMove={onMove}
+    <div class="panzoom" ref={ref} style={{ touchAction: t.k > 1 ? "none" : "pan-y" }} onWheel={onWheel} onPointerDown={onDown} onPointerMove={onMove}
       onPointerUp={onUp} onPointerCancel={onUp} onClickCapture={onClickCapture}>
       <div class="panzoom-inner" style={{ transform: `translate(${t.x}px, ${t.y}px) scale(${t.k})` }}>{children}</div>
       <div class="zoom-buttons">

@@ -105,6 +105,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {industryOpts.length > 1 && (
             <div class="options">
+              <span class="options-label">Industry:</span>
               {industryOpts.map((o) => (
                 <button key={o} type="button" class="pill" data-industry={o.slice(9)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(9)]}

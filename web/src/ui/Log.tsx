@@ -1,5 +1,6 @@
 // The game log in words, and the end-of-game summary.
 import type { JSX } from "preact";
+import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry, Quote, View } from "../api/types";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import { actionWords, quoteFromViews } from "../logic/words";
@@ -20,11 +21,16 @@ export function GameLogPanel({ entries, frames, quotes, current, onJump }: {
   onJump?: (n: number) => void;
 }): JSX.Element {
   const rows = entries.map((e, i) => ({ e, n: i + 1 }));
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const el = list.current?.querySelector("li.current") as HTMLElement | null;
+    if (el && list.current) list.current.scrollTop = el.offsetTop - list.current.offsetTop - 60;
+  }, [current]);
   return (
     <div class="log panel" data-testid="log">
       <div class="panel-title">Log</div>
       {rows.length === 0 && <div class="muted">No moves yet.</div>}
-      <ol reversed={!onJump}>
+      <ol reversed={!onJump} ref={list}>
         {(onJump ? rows : [...rows].reverse()).map(({ e, n }) => (
           <li key={n} class={`${current === n ? "current" : ""}${onJump ? " jump" : ""}`} data-n={n}
             style={{ borderLeftColor: PLAYER_COLOURS[e.seat] }} onClick={onJump ? () => onJump(n) : undefined}>

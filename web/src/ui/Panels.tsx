@@ -77,7 +77,7 @@ export function Markets({ view }: { view: View }): JSX.Element {
   );
 }
 
-export function Players({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
+export function Players({ view, names, viewerLabel = "you" }: { view: View; names: (string | null)[]; viewerLabel?: string }): JSX.Element {
   const order = [...view.turn_order, ...view.players.map((p) => p.seat).filter((s) => !view.turn_order.includes(s))];
   return (
     <div class="players">
@@ -89,7 +89,7 @@ export function Players({ view, names }: { view: View; names: (string | null)[] 
             data-testid={`player-${seat}`} style={{ borderLeftColor: PLAYER_COLOURS[seat] }}>
             <div class="player-head">
               <Chip seat={seat} /> <b>{names[seat] ?? PLAYER_NAMES[seat]}</b>
-              {view.viewer === seat && <span class="you"> (you)</span>}
+              {view.viewer === seat && <span class="you"> ({viewerLabel})</span>}
               {current && <span class="moving"> ◀ to move</span>}
             </div>
             <div class="stats">

@@ -55,6 +55,27 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   }, [log, n, seat]);
 
   useEffect(() => {
+    // fetch every frame in the background, so the log can name tile levels and prices
+    if (!log) return;
+    let live = true;
+    (async () => {
+      for (let k = 0; k <= total && live; k++) {
+        if (frames.current.has(k)) continue;
+        try {
+          await frame(k, null);
+        } catch {
+          return;
+        }
+        if (k % 10 === 0 && live) bump((x) => x + 1);
+      }
+      if (live) bump((x) => x + 1);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [log]);
+
+  useEffect(() => {
     if (!playing) return;
     if (n >= total) {
       setPlaying(false);
@@ -78,11 +99,11 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <TurnBar view={view} names={names} />
       </header>
       <div class="replay-controls panel" data-testid="replay-controls">
-        <button type="button" onClick={() => setN(0)} disabled={n === 0} title="Start">⏮</button>
+        <button type="button" onClick={() => setN(0)} disabled={n === 0} title="Start">|◀</button>
         <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title="Step back">◀</button>
-        <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? "Pause" : "Play"}>{playing ? "⏸" : "▶"}</button>
-        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title="Step forward">▶|</button>
-        <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">⏭</button>
+        <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? "Pause" : "Play"}>{playing ? "Pause" : "Play"}</button>
+        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title="Step forward">▶</button>
+        <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">▶|</button>
         <input type="range" min={0} max={total} value={n} data-testid="scrub"
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">move {n} / {total}</span>
@@ -104,7 +125,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <aside class="side">
           {view.is_over && <Summary view={view} names={names} />}
           {hand && <Hand cards={hand} />}
-          <Players view={view} names={names} />
+          <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
           <GameLogPanel entries={log.actions} frames={frames.current} current={n} onJump={setN} />
         </aside>
