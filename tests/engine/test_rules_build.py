@@ -604,3 +604,26 @@ def test_slot_rule_applies_to_an_overbuild_too():
     taken = with_link(taken, "dudley--kidderminster", 1)
     after = play(taken, build("location:kidderminster", "cotton", "kidderminster", 0))
     assert tile_at(after, "kidderminster", 0).level == 3
+
+
+def test_coal_still_missing_after_the_mines_comes_from_the_market():
+    game = scenario(hand=["location:birmingham"])
+    game = with_next_tile(game, 0, "manufacturer", 3)  # £12 + 2 coal
+    game = with_link(game, "birmingham--oxford", 1)
+    game = with_link(game, "birmingham--dudley", 1)
+    game = with_tile(game, "dudley", 0, 1, "coal", 2, resources=1)
+    after = play(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    assert tile_at(after, "dudley", 0).resources == 0
+    assert after.coal_market == 13 - 1
+    assert after.players[0].money == 17 - 12 - 1
+
+
+def test_iron_still_missing_after_the_ironworks_comes_from_the_market():
+    game = scenario(hand=["location:birmingham"], money=30)
+    game = with_next_tile(game, 0, "manufacturer", 8)  # £20 + 2 iron
+    game = with_tile(game, "dudley", 1, 1, "iron", 2, resources=1)
+    after = play(game, build("location:birmingham", "manufacturer", "birmingham", 1))
+    assert tile_at(after, "dudley", 1).flipped
+    assert after.iron_market == 8 - 1
+    assert after.players[0].money == 30 - 20 - 2
+    assert after.players[1].income_space == 10 + 3  # Iron II flipped: +3 for its owner
