@@ -335,9 +335,11 @@ def test_overbuild_an_opponents_tile_never_for_other_industries():
 
 # -- coal and iron (RULES.md §7) --------------------------------------------------------------
 
-def _cotton_ii(game, town="worcester", slot=0):
-    game = with_next_tile(with_player(game, 0, hand=[f"location:{town}"]), 0, "cotton", 2)
-    return game, build(f"location:{town}", "cotton", town, slot)
+def _cotton_ii(game, town="worcester", slot=0, card=None):
+    """Seat 0 about to build a Cotton Mill II (£14 + 1 coal) in `town`."""
+    card = card or f"location:{town}"
+    game = with_next_tile(with_player(game, 0, hand=[card]), 0, "cotton", 2)
+    return game, build(card, "cotton", town, slot)
 
 
 def test_coal_comes_from_the_nearest_connected_mine():
@@ -407,9 +409,7 @@ def test_coal_from_the_market_only_when_the_build_is_connected_to_a_merchant():
 
 def test_coal_market_connection_counts_a_merchant_without_tiles():
     # 2 players: Warrington has no merchant tiles but is still "a merchant" for coal
-    game, action = _cotton_ii(scenario(), "stoke_on_trent", 0)
-    game = with_player(game, 0, hand=["wild:location"])
-    action = build("wild:location", "cotton", "stoke_on_trent", 0)
+    game, action = _cotton_ii(scenario(), "stoke_on_trent", 0, card="wild:location")
     refused(game, action, "coal")
     after = play(with_link(game, "stoke_on_trent--warrington", 1), action)
     assert after.players[0].money == 17 - 14 - 1
