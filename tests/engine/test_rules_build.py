@@ -627,3 +627,20 @@ def test_iron_still_missing_after_the_ironworks_comes_from_the_market():
     assert after.iron_market == 8 - 1
     assert after.players[0].money == 30 - 20 - 2
     assert after.players[1].income_space == 10 + 3  # Iron II flipped: +3 for its owner
+
+
+def test_a_town_without_location_cards_in_the_deck_still_takes_industry_and_wild_cards():
+    # 2 players: no Belper cards in the deck (DATA.md)
+    game = scenario(hand=["industry:coal", "wild:location"])
+    game = with_turn(game, wild_location_left=3)
+    for card in ("industry:coal", "wild:location"):
+        after = play(game, build(card, "coal", "belper", 1))
+        assert tile_at(after, "belper", 1).owner == 0
+
+
+def test_build_needs_a_tile_of_that_industry_left_on_your_mat():
+    game = scenario(era="rail", hand=["location:dudley"], money=50)
+    game = with_next_tile(game, 0, "iron", 4)
+    game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
+    game = with_tile(game, "dudley", 0, 1, "coal", 2)
+    refused(game, build("location:dudley", "iron", "dudley", 1), "Ironworks")
