@@ -115,6 +115,11 @@ def with_next_tile(game: Game, seat: int, industry: str, level: int) -> Game:
     return with_player(game, seat, mat=tuple(mat), retired=retired)
 
 
+def with_empty_stack(game: Game, seat: int, industry: str) -> Game:
+    """Every `industry` tile has left the seat's mat."""
+    return with_next_tile(game, seat, industry, len(TILES_PER_LEVEL[industry]) + 1)
+
+
 def refused(game: Game, action: Any, *words: str) -> str:
     """The action is illegal (`apply_action` and `quote` refuse it), its message names every
     word given, and `game` is untouched."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import build, play, refused, scenario, tile_at, with_next_tile
+from helpers import build, play, refused, scenario, tile_at, with_empty_stack, with_next_tile
 
 from brass.engine import quote, view
 from brass.engine.scenario import with_link, with_markets, with_player, with_tile, with_turn
@@ -640,7 +640,6 @@ def test_a_town_without_location_cards_in_the_deck_still_takes_industry_and_wild
 
 def test_build_needs_a_tile_of_that_industry_left_on_your_mat():
     game = scenario(era="rail", hand=["location:dudley"], money=50)
-    game = with_next_tile(game, 0, "iron", 4)
-    game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
+    game = with_empty_stack(game, 0, "iron")
     game = with_tile(game, "dudley", 0, 1, "coal", 2)
     refused(game, build("location:dudley", "iron", "dudley", 1), "Ironworks")

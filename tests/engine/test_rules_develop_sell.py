@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from helpers import develop, merchant_at, play, refused, scenario, sell, tile_at, with_next_tile
+from helpers import (
+    develop,
+    merchant_at,
+    play,
+    refused,
+    scenario,
+    sell,
+    tile_at,
+    with_empty_stack,
+    with_next_tile,
+)
 
 from brass.engine import DATA, quote, view
 from brass.engine.scenario import (
@@ -348,8 +358,7 @@ def test_develop_iron_from_the_last_market_cube_then_at_6():
 
 def test_gloucester_develop_needs_a_tile_left_of_that_industry():
     game = goods_game([("worcester", 0, 0, "cotton", 1)], ["gloucester--worcester"])
-    game = with_next_tile(game, 0, "iron", 4)
-    game = with_player(game, 0, mat=(*game.players[0].mat[:4], 4, game.players[0].mat[5]))
+    game = with_empty_stack(game, 0, "iron")
     refused(game, sell(CARD, ("worcester", 0, "gloucester", "iron")), "Ironworks")
 
 
