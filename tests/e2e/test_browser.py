@@ -86,6 +86,19 @@ def play(page: Page, action: dict[str, Any], others: list[Page]) -> str:
     return price
 
 
+def refuse_once(page: Page) -> None:
+    """Make the next submission name a card the player does not hold, as a stale or tampered
+    client would: the server refuses it and the page must say why."""
+
+    def handle(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["action"]["card"] = "wild:location"
+        route.continue_(post_data=json.dumps(body))
+        page.unroute("**/api/games/*/actions", handle)
+
+    page.route("**/api/games/*/actions", handle)
+
+
 def get(base: str, path: str) -> Any:
     return json.loads(urllib.request.urlopen(base + path, timeout=5).read())
 
@@ -154,6 +167,9 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     assert len(tiles(spectator)) >= 2
 
     alice.screenshot(path=str(shots_dir / "game-alice.png"))
+    alice.set_viewport_size(PHONE)
+    alice.screenshot(path=str(shots_dir / "game-alice-phone.png"), full_page=True)
+    alice.set_viewport_size(DESKTOP)
     bob.screenshot(path=str(shots_dir / "game-bob.png"))
     spectator.screenshot(path=str(shots_dir / "spectator.png"))
     phone = open_page(browser, invite, PHONE)
@@ -166,8 +182,12 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     spectator.evaluate("window.__brass.drop(3000)")
     expect(spectator.locator("[data-testid=conn]")).to_have_text("Reconnecting…")
     mover = next(p for p in (alice, bob) if p.locator("[data-testid=action-panel]").count())
+    refuse_once(mover)
     mover.click("[data-kind=loan]")
     mover.locator("[data-choose-card]").first.click()
+    mover.click("[data-testid=confirm]")
+    expect(mover.locator("[data-testid=message]")).to_contain_text("Refused:")
+    assert actions_done(mover) == n
     expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)

@@ -111,6 +111,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     setChoiceRaw(c);
   };
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  useEffect(() => {
+    document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
+  }, [myTurn, info?.name]);
   const { targets, selected } = useMemo(() => boardTargets(legal, choice, pendingTile), [legal, choice, pendingTile]);
 
   if (notFound) return <div class="page"><h2>No such game</h2><a href="#/">Back to the games</a></div>;
@@ -141,6 +144,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     setBusy(true);
     try {
       await api.undo(id, token, version);
+      if (view) quotes.current.delete(view.action_count);
       setMessage({ text: "Your last action was taken back.", bad: false });
     } catch (err) {
       setMessage({ text: `Cannot undo: ${err instanceof Error ? err.message : err}`, bad: true });
