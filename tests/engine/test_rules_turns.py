@@ -94,7 +94,7 @@ def test_a_card_not_in_your_hand_cannot_be_played():
     refused(game, pass_("location:dudley"), "location:dudley")
 
 
-def test_only_the_player_to_move_acts_and_every_action_discards_face_up():
+def test_every_action_discards_its_card_face_up_for_everyone_to_see():
     game = scenario(hand=[CARD, "location:dudley"])
     after = play(game, build("location:dudley", "coal", "dudley", 0))
     assert after.players[0].discard[-1] == "location:dudley"
