@@ -24,7 +24,8 @@ def serve(args: argparse.Namespace) -> int:
         overrides["bot_delay"] = args.bot_delay
     settings = Settings(**overrides)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level=args.log_level, ws_max_size=1024 * 1024)
+                log_level=args.log_level, ws_max_size=1024 * 1024,
+                ws_per_message_deflate=False)
     return 0
 
 

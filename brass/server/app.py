@@ -25,7 +25,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate.upgrade, settings.database_url)
         storage = Storage(settings.database_url)
-        service = GameService(storage, bot_delay=settings.bot_delay)
+        service = GameService(storage, bot_delay=settings.bot_delay,
+                              workers=settings.workers)
         app.state.service = service
         await service.start()
         try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from brass.engine import Game, legal_actions, quote, view
 
-from .schemas import GameInfo, GameLog, LegalEntry, LogEntry, ReplayFrame, SeatInfo
+from .schemas import GameInfo, GameLog, LogEntry, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord
 
 
@@ -76,9 +76,10 @@ def replay_frame(game: Game, n: int, total: int, seat: int | None) -> ReplayFram
     return ReplayFrame(n=n, actions=total, seat=seat, view=view(game, seat))
 
 
-def legal(game: Game, seat: int) -> list[LegalEntry]:
-    """The seat's legal actions with their prices; empty when it is not the seat's turn."""
+def legal(game: Game, seat: int) -> str:
+    """The seat's legal actions with their prices (a JSON list of `LegalEntry`); empty when
+    it is not the seat's turn. Pure, so it can run in a worker process."""
     if game.is_over or game.current_seat != seat:
-        return []
-    return [LegalEntry(action=a.to_json(), quote=quote(game, a).to_json())
-            for a in legal_actions(game)]
+        return "[]"
+    return json.dumps([{"action": a.to_json(), "quote": quote(game, a).to_json()}
+                       for a in legal_actions(game)], separators=(",", ":"))

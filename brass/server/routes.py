@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Request, Response
 
 from . import outbound
 from .errors import HTTP_STATUS, ApiError
@@ -29,12 +29,12 @@ from .schemas import (
 from .service import GameService
 
 
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
 
-def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
     if authorization is None:
         return None
     scheme, _, token = authorization.partition(" ")
@@ -98,9 +98,11 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service,
 
 
 @router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
-async def legal(game_id: str, service: Service, token: Token) -> list[LegalEntry]:
+async def legal(game_id: str, service: Service, token: Token) -> Response:
+    """The seat's legal actions, each with its full price; empty if it is not its turn."""
     _, game, seat = await service.legal(game_id, token)
-    return outbound.legal(game, seat)
+    body = await service.compute(outbound.legal, game, seat)
+    return Response(content=body, media_type="application/json")
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)

@@ -19,8 +19,10 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Protocol, TypeVar
 
 from brass.bots import choose_action
@@ -115,16 +117,33 @@ class Runtime:
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.5) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
+        self._workers = workers
+        self._cpu: ProcessPoolExecutor | None = None
         self._closing = False
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a pure engine computation (legal actions with quotes, a bot's choice) in a
+        worker process, so a long one never holds up the event loop; in this process when
+        `workers` is 0 or the pool broke."""
+        if self._workers <= 0 or self._closing:
+            return fn(*args)
+        if self._cpu is None:
+            self._cpu = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
+        except BrokenProcessPool:
+            log.exception("the worker pool broke; starting a new one")
+            self._cpu = None
+            return fn(*args)
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -144,6 +163,8 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._pool.shutdown(wait=True)
+        if self._cpu is not None:
+            self._cpu.shutdown(wait=True, cancel_futures=True)
 
     async def runtime(self, game_id: str) -> Runtime:
         rt = self.games.get(game_id)
@@ -396,13 +417,17 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        rng = random.Random(f"{rt.id}:{version}")
-        if fallback:  # the heuristic keeps failing: any legal action will do
-            candidates = legal_actions(game)
-            action = candidates[rng.randrange(len(candidates))]
-        else:
-            action = choose_action(game, rng)
-        await self.submit_as(rt, seat, action.to_json(), version, f"bot-{version}-{seat}")
+        choice = await self.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
+        await self.submit_as(rt, seat, choice, version, f"bot-{version}-{seat}")
+
+
+def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
+    """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
+    rng = random.Random(seed)
+    if fallback:  # the heuristic keeps failing: any legal action will do
+        candidates = legal_actions(game)
+        return candidates[rng.randrange(len(candidates))].to_json()
+    return choose_action(game, rng).to_json()
 
 
 def replay_states(record: GameRecord, entries: list[ActionRecord]) -> list[Game]:

@@ -2,11 +2,14 @@
 
 `DATABASE_URL` picks the database (default: an SQLite file under `./var/`); `BRASS_HOST`,
 `BRASS_PORT` where `brass serve` listens; `BRASS_BOT_DELAY` how long a bot waits before it
-moves (seconds; 0 in tests, a human-friendly pause by default).
+moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` how many
+worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
+in the server process).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import AliasChoices, Field, field_validator
@@ -23,6 +26,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     bot_delay: float = Field(default=0.5, ge=0.0, le=60.0)
+    workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
 
     @field_validator("database_url")
     @classmethod

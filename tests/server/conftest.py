@@ -70,7 +70,8 @@ class LiveServer:
     def __init__(self, settings: Settings) -> None:
         self.port = free_port()
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=1024 * 1024)
+                                log_level="warning", ws_max_size=1024 * 1024,
+                                ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.base = f"http://127.0.0.1:{self.port}"
