@@ -95,7 +95,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Legal */
+        /**
+         * Legal
+         * @description The seat's legal actions, each with its full price; empty if it is not its turn.
+         */
         get: operations["legal_api_games__game_id__legal_get"];
         put?: never;
         post?: never;
