@@ -13,10 +13,15 @@ boards fill up, tiles flip and the rail era sees double links and sales). At eve
 - invariants hold: money, VP and markets in range; each player's 45 tiles accounted for;
   every card of the deck somewhere; link tiles counted; tiles legal for the era;
 - money moves as quoted: the mover pays `quote.money` and receives `quote.received`, others
-  are untouched; at the end of a round the new turn order follows spending and income is paid;
-- no view (each seat, and the spectator) holds another seat's hand, the deck, a face-down card
-  or the seed: checked by its keys, by its JSON text, and by re-dealing every secret the
-  viewer may not see and requiring the very same view.
+  are untouched; the quoted cubes and barrels are the ones taken, market cubes at market
+  prices; at the end of a round the new turn order follows spending and income is paid; at
+  the end of an era its scores are added, and the rail era starts from a reset board;
+- nothing legal is missing from `legal_actions` (a brute-force superset of candidate actions
+  is tried at a sample of states, and at every state where two tiles could be sold);
+- views show the public parts as they are, and no view (each seat, and the spectator)
+  holds another seat's hand, the deck, a face-down card or the seed: checked by its keys,
+  by its JSON text, and by re-dealing every secret the viewer may not see and requiring
+  the very same view.
 
 At the end of each game: each era lasted 10/9/8 rounds (2/3/4 players), with one action per
 player in the first canal round and two in every other round; and replaying the log of
@@ -183,6 +188,38 @@ def check_transition(before: Game, action: Action, price: Quote, after: Game) ->
         expected = money + DATA.income_level(q.income_space)
         if expected >= 0:
             assert q.money == expected, f"seat {p.seat}: income paid {q.money - money}"
+    if after.era != before.era or after.is_over:
+        check_era_end(before, seat, price, after)
+
+
+def check_era_end(before: Game, seat: int, price: Quote, after: Game) -> None:
+    """The era's scores are added to VP; after the canal era the board is reset for the
+    rail era (RULES.md §9)."""
+    assert len(after.era_scores) == len(before.era_scores) + 1
+    bonus_vp = 0  # Shrewsbury's and Nottingham's barrels give VP during the action itself
+    for s in price.supplies:
+        if s.source == "merchant" and s.slot is not None:
+            bonus = DATA.bonuses[DATA.merchant_slots[s.slot].location]
+            bonus_vp += bonus.amount if bonus.kind == "vp" else 0
+    for p, q in zip(before.players, after.players, strict=True):
+        links, tiles = after.era_scores[-1][p.seat]
+        assert links >= 0 and tiles >= 0
+        if q.money > 0 or after.is_over:  # no shortfall (which may cost VP) for this seat
+            gained = bonus_vp if p.seat == seat else 0
+            assert q.vp == p.vp + gained + links + tiles, f"seat {p.seat}: era scoring"
+    if after.is_over:
+        assert after.era == "rail"
+        return
+    assert (after.era, after.round, after.turn_index) == ("rail", 1, 0)
+    assert all(owner is None for owner in after.links), "links go back to their owners"
+    assert all(t is None or t.level > 1 for t in after.tiles), "level I tiles leave"
+    for m in after.merchants:
+        assert m is None or m.beer == (m.buys != "blank"), "barrels are put back"
+    n = after.num_players
+    assert len(after.deck) == len(full_deck(n)) - 8 * n
+    for q in after.players:
+        assert len(q.hand) == 8 and q.discard == () and q.face_down == ()
+        assert q.links_left == LINK_TILES
 
 
 def check_supplies(before: Game, action: Action, price: Quote, after: Game) -> None:
@@ -365,6 +402,23 @@ def redeal_secrets(game: Game, seat: int | None, rng: random.Random) -> Game:
                        game.rail_deck, len(game.rail_deck))))
 
 
+def check_public_parts(game: Game, v: dict[str, Any]) -> None:
+    """A view shows what everybody may see, as it is (RULES.md §10)."""
+    assert (v["era"], v["round"], v["current_seat"], v["is_over"]) == (
+        game.era, game.round, game.current_seat, game.is_over)
+    assert v["turn_order"] == list(game.turn_order)
+    assert v["deck_size"] == len(game.deck)
+    assert (v["coal_market"], v["iron_market"]) == (game.coal_market, game.iron_market)
+    for p, vp in zip(game.players, v["players"], strict=True):
+        assert (vp["money"], vp["vp"], vp["income_space"], vp["spent"], vp["links_left"]) == (
+            p.money, p.vp, p.income_space, p.spent, p.links_left)
+        assert vp["discard_top"] == (p.discard[-1] if p.discard else None)
+        assert vp["mat"] == {i: p.mat_levels(i) for i in INDUSTRIES}
+    assert len(v["industries"]) == sum(t is not None for t in game.tiles)
+    assert len(v["links"]) == sum(o is not None for o in game.links)
+    assert len(v["merchants"]) == sum(m is not None for m in game.merchants)
+
+
 def check_views(game: Game, rng: random.Random) -> None:
     for seat in (None, *range(game.num_players)):
         v = view(game, seat)
@@ -380,6 +434,7 @@ def check_views(game: Game, rng: random.Random) -> None:
             assert p["hand"] == (list(game.players[i].hand) if i == seat else None), (
                 f"view for {seat} shows the hand of seat {i}")
         assert str(game.seed) not in text, f"view for {seat} holds the seed"
+        check_public_parts(game, v)
         # Without the viewer's own hand, no sequence of cards may appear at all.
         if seat is not None:
             v["players"][seat]["hand"] = None
