@@ -8,6 +8,7 @@ a bot-completed game replays step by step. Screenshots are saved to the printed 
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -175,6 +176,11 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     phone = open_page(browser, invite, PHONE)
     expect(phone.locator("[data-testid=game]")).to_be_visible()
     phone.screenshot(path=str(shots_dir / "spectator-phone.png"))
+    inner = phone.locator(".panzoom-inner")
+    phone.click(".zoom-buttons button[title='Zoom in']")
+    phone.click(".zoom-buttons button[title='Zoom in']")
+    expect(inner).to_have_attribute("style", re.compile(r"scale\(1\.9"))
+    phone.screenshot(path=str(shots_dir / "spectator-phone-zoomed.png"))
 
     # a dropped connection shows "reconnecting…", and the reconnect brings the full state,
     # including a move made meanwhile

@@ -95,7 +95,28 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   useEffect(() => {
     if (!st) return;
     let live = true;
-    if (st.status !== "waiting") api.log(id).then((l) => live && setLog(l.actions)).catch(() => {});
+    if (st.status !== "waiting")
+      api
+        .log(id)
+        .then(async (l) => {
+          if (!live) return;
+          setLog(l.actions);
+          // views around the recent moves made before this page connected, so the log can
+          // name tile levels and prices
+          const total = l.actions.length;
+          const missing = [];
+          for (let k = Math.max(0, total - 24); k < total; k++) if (!frames.current.has(k)) missing.push(k);
+          for (const k of missing) {
+            if (!live) return;
+            try {
+              frames.current.set(k, (await api.replay(id, k, null)).view);
+            } catch {
+              return;
+            }
+          }
+          if (live && missing.length) setLog([...l.actions]);
+        })
+        .catch(() => {});
     setChoiceRaw(EMPTY);
     setPendingTile(null);
     if (myTurn && token) {
@@ -179,7 +200,16 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     } else if (choice.kind) for (const c of cardOptions(legal, choice)) playable.add(c);
   }
   const onCard = (card: string) => {
-    if (choice.kind === "scout") setChoice({ ...choice, picks: [...choice.picks, `card:${card}`] });
+    if (choice.kind === "scout") {
+      const pick = `card:${card}`;
+      const i = choice.picks.lastIndexOf(pick);
+      const chosenCount = choice.picks.filter((p) => p === pick).length;
+      const inHand = hand?.filter((h) => h === card).length ?? 0;
+      // a chosen copy clicked again (no copy left to add): take it back
+      if (i >= 0 && (chosenCount >= inHand || !playable.has(card)))
+        setChoice({ ...choice, picks: choice.picks.filter((_, k) => k !== i) });
+      else setChoice({ ...choice, picks: [...choice.picks, pick] });
+    }
     else setChoice(autoChoose(legal, { ...choice, card: choice.card === card ? null : card }));
   };
   // undo reaches back only within this turn: the player has already acted in it

@@ -134,11 +134,12 @@ export function Hand({ cards, playable, selected, onCard }: {
         {cards.length === 0 && <span class="muted">no cards</span>}
         {cards.map((c, i) => {
           const can = playable?.has(c);
-          const sel = selected?.includes(c);
+          // with duplicates in hand, mark only as many copies as were chosen
+          const sel = (selected ?? []).filter((x) => x === c).length > cards.slice(0, i).filter((x) => x === c).length;
           const kind = c.split(":")[0];
           return (
             <button key={`${c}-${i}`} type="button" class={`card ${kind}${can ? " playable" : ""}${sel ? " selected" : ""}`}
-              data-card={c} disabled={!can || !onCard} onClick={() => onCard?.(c)}>
+              data-card={c} disabled={!(can || sel) || !onCard} onClick={() => onCard?.(c)}>
               {cardName(c)}
             </button>
           );
