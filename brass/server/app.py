@@ -10,12 +10,44 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import migrate, outbound, routes, ws
 from .errors import ApiError
 from .service import GameService
 from .settings import Settings
 from .storage import Storage
+
+MAX_BODY = 64 * 1024
+
+
+class BodyLimit:
+    """Refuse request bodies over 64 KB with a typed error before anything reads them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            too_big = JSONResponse(outbound.error("malformed", "Request body over 64 KB"),
+                                   status_code=413)
+            await too_big(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise ApiError("malformed", "Request body over 64 KB")
+            return message
+
+        await self.app(scope, limited, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -36,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(BodyLimit)
     app.include_router(routes.router)
     app.include_router(ws.router)
 

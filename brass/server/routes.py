@@ -3,7 +3,7 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 
@@ -55,8 +55,12 @@ async def create_game(body: CreateGame, service: Service) -> Created:
 
 
 @router.get("/games", response_model=list[GameInfo])
-async def list_games(service: Service) -> list[GameInfo]:
-    return [outbound.game_info(record, game) for record, game in await service.list_games()]
+async def list_games(service: Service,
+                     status: Literal["waiting", "running", "finished"] | None = None,
+                     ) -> list[GameInfo]:
+    """The games on this server, newest first (optionally only those with `status`)."""
+    return [outbound.game_info(record, game) for record, game in await service.list_games()
+            if status is None or record.status == status]
 
 
 @router.get("/games/{game_id}", response_model=GameInfo)

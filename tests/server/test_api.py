@@ -40,6 +40,8 @@ def test_create_list_and_public_info(http: httpx.Client) -> None:
     table = make_game(http, players=3, humans=1)
     listed = {g["id"]: g for g in http.get("/api/games").json()}
     assert listed[table.id]["status"] == "waiting"
+    assert table.id in {g["id"] for g in http.get("/api/games?status=waiting").json()}
+    assert table.id not in {g["id"] for g in http.get("/api/games?status=running").json()}
     public = info(http, table)
     assert public["players"] == 3 and public["version"] == 0 and public["current_seat"] is None
     assert [s["taken"] for s in public["seats"]] == [True, False, False]
@@ -102,6 +104,9 @@ def test_malformed_requests_get_a_clear_error(http: httpx.Client) -> None:
     error_of(http.post("/api/games", json={"players": "two", "name": "a"}), 400, "malformed")
     error_of(http.post("/api/games", json={"players": 5, "name": "a"}), 400, "malformed")
     error_of(http.post("/api/games", json={"players": 2, "name": "a" * 1000}), 400, "malformed")
+    error_of(http.post("/api/games", json={"players": 2, "name": "a", "pad": "x" * 70_000}),
+             413, "malformed")
+    error_of(http.get("/api/games?status=lost"), 400, "malformed")
     table, seat = two_humans(http)
     before = info(http, table)
     message = error_of(act(http, table, seat, {"kind": "fly"}, 0), 400, "malformed")

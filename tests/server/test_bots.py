@@ -74,3 +74,9 @@ def test_replay_refuses_the_log_of_a_running_game(http: httpx.Client, tmp_path: 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "brass.cli", *args], capture_output=True,
                           text=True, cwd=repo_root(), timeout=120, check=False)
+
+
+def test_brass_play_plays_a_whole_game_against_bots(server: LiveServer) -> None:
+    done = run_cli("play", "--url", server.base, "--players", "3", "--auto")
+    assert done.returncode == 0, done.stderr
+    assert "final scores" in done.stdout
