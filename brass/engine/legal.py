@@ -69,10 +69,16 @@ def _builds(game: Game, cards: list[str]) -> Iterator[Action]:
     seat = game.turn_order[game.turn_index]
     d = Draft(game)
     net = d.network(seat)
+    me = game.players[seat]
+    # An industry whose next tile is gone or costs more than the player has builds nowhere.
+    payable = {industry: spec is not None and spec.cost <= me.money
+               for industry in INDUSTRIES for spec in (me.next_tile(industry),)}
     for slot in DATA.slots:
         loc = DATA.locations[slot.location]
         in_network = net is None or slot.location in net
         for industry in slot.accepts:
+            if not payable[industry]:
+                continue
             allowed = cards_allowing(industry, slot.location, in_network)
             usable = [card for card in cards if card in allowed]
             if usable and _works(game, _build_step, industry, slot.index):
