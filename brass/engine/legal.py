@@ -27,7 +27,7 @@ from .data import DATA, GOODS, INDUSTRIES
 from .develop import develop_problem, pay_develop_iron
 from .draft import Draft
 from .errors import IllegalAction
-from .links import add_link, finish_network, network_action, start_network
+from .links import add_link, finish_network, start_network
 from .rules import LOAN
 from .sell import sell_one
 from .state import Game, PlayerState, evolve_player
@@ -95,7 +95,7 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
               for link in DATA.links]
     first = [link.index for link in DATA.links
              if era_ok[link.index] and (net is None or net.intersection(link.ends))]
-    singles = [i for i in first if _works(game, network_action, [i])]
+    singles = _single_links(game, first)
     for i in singles:
         for card in cards:
             yield Network(card, (DATA.links[i].id,))
@@ -136,6 +136,26 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
 
 _DEVELOP_OPTIONS: tuple[tuple[str, ...], ...] = (
     *((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2))
+
+
+def _single_links(game: Game, candidates: list[int]) -> list[int]:
+    """The candidate links that work as a one-link network action: the base cost and the
+    network are settled once, then each link is tried on a copy."""
+    start = Draft(game)
+    try:
+        touching = start_network(start, 1)
+    except IllegalAction:
+        return []
+    singles = []
+    for i in candidates:
+        d = start.copy()
+        try:
+            add_link(d, i, touching)
+            finish_network(d, (i,))
+        except IllegalAction:
+            continue
+        singles.append(i)
+    return singles
 
 
 def _develops(game: Game, cards: list[str]) -> Iterator[Action]:
