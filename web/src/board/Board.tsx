@@ -29,6 +29,7 @@ export interface BoardProps {
   view: View;
   targets?: Targets;
   selected?: Targets;
+  recent?: Targets; // what the last move touched
   onSlot?: (location: string, slot: number) => void;
   onLink?: (id: string) => void;
   onMerchant?: (location: string) => void;
@@ -126,6 +127,7 @@ export function Board(p: BoardProps): JSX.Element {
   const inPlay = (minPlayers: number) => v.num_players >= minPlayers;
   const T = p.targets ?? {};
   const S = p.selected ?? {};
+  const R = p.recent ?? {};
 
   return (
     <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Board">
@@ -153,6 +155,7 @@ export function Board(p: BoardProps): JSX.Element {
               ) : (
                 <path d={d} class={`link-free ${!l.canal ? "rail-only" : !l.rail ? "canal-only" : "both"}`} />
               )}
+              {R.links?.has(l.id) && !target && !sel && <circle cx={g.mid[0]} cy={g.mid[1]} r={9} class="recent-marker" />}
               {(target || sel) && <circle cx={g.mid[0]} cy={g.mid[1]} r={11} class="link-marker" />}
               {!b && !l.canal && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only">R</text>}
               {!b && !l.rail && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only canal">C</text>}
@@ -195,6 +198,9 @@ export function Board(p: BoardProps): JSX.Element {
                 <g key={i} class={`slot${target ? " target" : ""}${sel ? " selected" : ""}`} data-slot={k}
                   onClick={target && p.onSlot ? () => p.onSlot!(l.id, i) : undefined}>
                   {t ? <Tile t={t} b={sb} /> : <EmptySlot accepts={accepts} b={sb} />}
+                  {(R.slots?.has(k) || R.tiles?.has(k)) && !target && !sel && (
+                    <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="recent-ring" />
+                  )}
                   {(target || sel) && <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="slot-ring" />}
                 </g>
               );
@@ -202,7 +208,30 @@ export function Board(p: BoardProps): JSX.Element {
           </g>
         );
       })}
+      <Legend />
     </svg>
+  );
+}
+
+function Legend() {
+  const x = 1010;
+  const y = 1150;
+  return (
+    <g class="legend" aria-hidden="true">
+      <rect x={x - 10} y={y - 22} width={200} height={116} rx={8} fill="#f7efdc" stroke="#b9a57f" />
+      <path d={`M${x},${y} h40`} class="link-free both" />
+      <text x={x + 50} y={y + 4}>canal or rail</text>
+      <path d={`M${x},${y + 22} h40`} class="link-free rail-only" />
+      <text x={x + 50} y={y + 26}>rail only (R)</text>
+      <path d={`M${x},${y + 44} h40`} class="link-free canal-only" />
+      <text x={x + 50} y={y + 48}>canal only (C)</text>
+      <path d={`M${x},${y + 66} h40`} class="link-built canal" stroke="#888" />
+      <path d={`M${x},${y + 66} h40`} class="canal-water" />
+      <path d={`M${x + 100},${y + 66} h40`} class="link-built rail" stroke="#888" />
+      <path d={`M${x + 100},${y + 66} h40`} class="rail-ties" />
+      <text x={x + 20} y={y + 88} text-anchor="middle">canal</text>
+      <text x={x + 120} y={y + 88} text-anchor="middle">rail</text>
+    </g>
   );
 }
 

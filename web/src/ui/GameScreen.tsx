@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError, type ConnStatus, GameSocket, newActionId, type SeatToken, seats } from "../api/client";
-import type { GameInfo, LegalEntry, LogEntry, Quote, StateMessage, View } from "../api/types";
+import type { Action, GameInfo, LegalEntry, LogEntry, Quote, StateMessage, View } from "../api/types";
 import { Board, type Targets } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
 import { cardOptions, type Choice, EMPTY, autoChoose, parseSale, pickOptions, salesByTile } from "../logic/choose";
@@ -14,6 +14,17 @@ import { Hand, Markets, Players, TurnBar } from "./Panels";
 
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
   return Array.from({ length: n }, (_, i) => info?.seats[i]?.name ?? null);
+}
+
+/** What an action touched on the board (to mark the last move). */
+export function touched(action: LogEntry["action"] | undefined): Targets {
+  const t: Targets = { slots: new Set(), links: new Set(), tiles: new Set() };
+  const a = action as unknown as Action | undefined;
+  if (!a) return t;
+  if (a.kind === "build") t.slots!.add(`${a.location}:${a.slot}`);
+  if (a.kind === "network") for (const l of a.links) t.links!.add(l);
+  if (a.kind === "sell") for (const s of a.sales) t.tiles!.add(`${s.location}:${s.slot}`);
+  return t;
 }
 
 /** Board targets for the current choice. */
@@ -230,6 +241,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <section class="board-wrap">
           <PanZoom>
             <Board view={view} targets={myTurn ? targets : undefined} selected={myTurn ? selected : undefined}
+              recent={touched(log.length === view.action_count ? log[log.length - 1]?.action : undefined)}
               onSlot={onSlot} onLink={onLink} onMerchant={onMerchant} />
           </PanZoom>
         </section>

@@ -7,6 +7,7 @@ import type { GameLog, View } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
 import { PLAYER_NAMES } from "../logic/names";
+import { touched } from "./GameScreen";
 import { GameLogPanel, logLine, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
 
@@ -120,7 +121,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       </div>
       <main class="game-body">
         <section class="board-wrap">
-          <PanZoom><Board view={view} /></PanZoom>
+          <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
         <aside class="side">
           {view.is_over && <Summary view={view} names={names} />}
