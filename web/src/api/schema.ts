@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Games */
+        /**
+         * List Games
+         * @description The games on this server, newest first (optionally only those with `status`).
+         */
         get: operations["list_games_api_games_get"];
         put?: never;
         /** Create Game */
@@ -517,7 +520,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     list_games_api_games_get: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: ("waiting" | "running" | "finished") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -567,6 +572,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -31,7 +31,7 @@ export function Home(): JSX.Element {
     }
   }
 
-  const sorted = [...(games ?? [])].reverse();
+  const sorted = games ?? []; // the server lists the newest first
   return (
     <div class="page home" data-testid="home">
       <h1>Brass: Birmingham</h1>
