@@ -76,6 +76,12 @@ IRON_CAPACITY = 10
 WILDS = ("wild:location", "wild:industry")
 # Keys that would carry a secret out of a view (RULES.md §10); a view must never have them.
 SECRET_KEYS = frozenset({"deck", "seed", "face_down", "rail_deck", "hands", "cache"})
+# The action JSON of DESIGN.md, exactly.
+WIRE_KEYS = {"build": {"kind", "card", "industry", "location", "slot"},
+             "network": {"kind", "card", "links"}, "develop": {"kind", "card", "industries"},
+             "sell": {"kind", "card", "sales"}, "loan": {"kind", "card"},
+             "scout": {"kind", "cards"}, "pass": {"kind", "card"}}
+SALE_KEYS = {"location", "slot", "merchant", "develop"}
 FULL_CHECK_EVERY = 16  # check every listed action at one state in this many (and the first)
 RANDOM_CHECKS = 2  # elsewhere: this many random listed actions besides the one played
 VIEW_CHECK_EVERY = 3  # the views of every seat at one state in this many (and the last)
@@ -346,6 +352,8 @@ def check_actions(game: Game, actions: list[Action], chosen: Action, rng: random
     assert len(set(actions)) == len(actions), "legal_actions lists an action twice"
     for action in actions:
         wire = action.to_json()
+        assert set(wire) == WIRE_KEYS[wire["kind"]], wire
+        assert all(set(sale) == SALE_KEYS for sale in wire.get("sales", ())), wire
         assert parse_action(wire) == action
         assert parse_action(json.dumps(wire)) == action
 
