@@ -84,7 +84,6 @@ WIRE_KEYS = {"build": {"kind", "card", "industry", "location", "slot"},
 SALE_KEYS = {"location", "slot", "merchant", "develop"}
 FULL_CHECK_EVERY = 16  # check every listed action at one state in this many (and the first)
 RANDOM_CHECKS = 2  # elsewhere: this many random listed actions besides the one played
-VIEW_CHECK_EVERY = 3  # the views of every seat at one state in this many (and the last)
 COMPLETE_CHECK_EVERY = 24  # one state in this many: nothing legal is missing from the list
 
 SEEDS = st.integers(min_value=10**12, max_value=2**62)  # long: easy to find in a view's text
@@ -493,8 +492,7 @@ def play_and_check(players: int, seed: int, policy: str) -> Game:
         actions = legal_actions(game)
         assert actions, f"seat {seat} has no legal action"
         chosen = choose(rng, actions, policy)
-        if step % VIEW_CHECK_EVERY == 0:
-            check_views(game, rng)
+        check_views(game, rng)
         sellable = {(a.sales[0].location, a.sales[0].slot) for a in actions
                     if isinstance(a, Sell) and len(a.sales) == 1}
         game = check_actions(game, actions, chosen, rng, check_all=step % FULL_CHECK_EVERY == 0,
