@@ -26,12 +26,16 @@ boards fill up, tiles flip and the rail era sees double links and sales). At eve
 At the end of each game: each era lasted 10/9/8 rounds (2/3/4 players), with one action per
 player in the first canal round and two in every other round; and replaying the log of
 action JSON reproduces the final state exactly.
+
+The last tests plant a leak in a view, and drop a legal action from the list, to show that
+the checks are not vacuous.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field, replace
@@ -534,3 +538,44 @@ def test_rich_games_are_rich() -> None:
             game = apply_action(game, action)
         assert max(game.scores) > 20
     assert kinds["build"] > 100 and kinds["sell"] > 10 and kinds["double rail"] > 0, kinds
+
+
+def _mid_game(players: int = 4, seed: int = 10**12 + 7, actions: int = 10) -> Game:
+    rng = random.Random(seed)
+    game = new_game(players, seed)
+    for _ in range(actions):
+        game = apply_action(game, choose(rng, legal_actions(game), "rich"))
+    return game
+
+
+@pytest.mark.parametrize("leak", ["other hand", "face-down card", "deck top", "seed"])
+def test_the_view_checks_catch_a_leak(leak: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks above are not vacuous: a view leaking any one secret fails them."""
+    game = _mid_game()
+    assert len(game.deck) >= 3 and all(p.face_down for p in game.players)
+    check_views(game, random.Random(1))
+    honest = view
+
+    def leaky(g: Game, seat: int | None) -> dict[str, Any]:
+        v = honest(g, seat)
+        other = g.players[1 if seat == 0 else 0]
+        v["players"][other.seat]["note"] = {
+            "other hand": list(other.hand), "face-down card": other.face_down[0],
+            "deck top": list(g.deck[:3]), "seed": g.seed}[leak]
+        return v
+
+    monkeypatch.setattr(sys.modules[__name__], "view", leaky)
+    with pytest.raises(AssertionError, match=r"leaks|holds the seed|changes with secrets"):
+        check_views(game, random.Random(1))
+
+
+def test_the_completeness_check_catches_a_missing_action() -> None:
+    game = _mid_game()
+    actions = legal_actions(game)
+    check_complete(game, actions)
+    kinds = {a.kind for a in actions}
+    assert kinds == {"build", "network", "develop", "sell", "loan", "scout", "pass"}
+    for kind in kinds:
+        fewer = [a for a in actions if a != next(a for a in actions if a.kind == kind)]
+        with pytest.raises(AssertionError, match="legal but not listed"):
+            check_complete(game, fewer)
