@@ -61,7 +61,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const [conn, setConn] = useState<ConnStatus>("connecting");
   const [mine, setMine] = useState<SeatToken | null>(() => seats.get(id));
   const [log, setLog] = useState<LogEntry[]>([]);
-  const [legal, setLegal] = useState<LegalEntry[]>([]);
+  // legal actions tagged with the version they were fetched for: never offer a stale list
+  const [legalAt, setLegalAt] = useState<{ version: number; entries: LegalEntry[] }>({ version: -1, entries: [] });
   const [choice, setChoiceRaw] = useState<Choice>(EMPTY);
   const [pendingTile, setPendingTile] = useState<string | null>(null);
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
@@ -95,6 +96,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   }, [id, token]);
 
   const version = st?.version ?? -1;
+  const legal = legalAt.version === version ? legalAt.entries : [];
   const view = st?.view ?? null;
   const mySeat = st?.seat ?? null;
   const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over;
@@ -131,8 +133,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     setChoiceRaw(EMPTY);
     setPendingTile(null);
     if (myTurn && token) {
-      api.legal(id, token).then((l) => live && setLegal(l)).catch((e) => live && setMessage({ text: e.message, bad: true }));
-    } else setLegal([]);
+      const at = st.version;
+      api
+        .legal(id, token)
+        .then((entries) => live && setLegalAt({ version: at, entries }))
+        .catch((e) => live && setMessage({ text: e.message, bad: true }));
+    }
     return () => {
       live = false;
     };
