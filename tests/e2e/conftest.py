@@ -59,12 +59,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+SHOTS = Path(os.environ.get("BRASS_E2E_SHOTS", ROOT / "test-artifacts" / "e2e")).resolve()
+_used: list[Path] = []
+
+
 @pytest.fixture(scope="session")
 def shots_dir() -> Path:
-    path = Path(os.environ.get("BRASS_E2E_SHOTS", ROOT / "test-artifacts" / "e2e")).resolve()
-    path.mkdir(parents=True, exist_ok=True)
-    print(f"\nE2E screenshots: {path}", file=sys.stderr)
-    return path
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SHOTS.glob("*.png"):
+        old.unlink()
+    _used.append(SHOTS)
+    return SHOTS
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say where the browser tests left their screenshots (shown even with -q)."""
+    shots = sorted(SHOTS.glob("*.png")) if _used else []
+    if shots:
+        terminalreporter.write_line(
+            f"E2E screenshots ({len(shots)}): {SHOTS}")
 
 
 @pytest.fixture(scope="session")
