@@ -23,8 +23,12 @@ export function GameLogPanel({ entries, frames, quotes, current, onJump }: {
   const rows = entries.map((e, i) => ({ e, n: i + 1 }));
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    const el = list.current?.querySelector("li.current") as HTMLElement | null;
-    if (el && list.current) list.current.scrollTop = el.offsetTop - list.current.offsetTop - 60;
+    // after the lines above have their final words (frames arrive in the background)
+    const t = setTimeout(() => {
+      const el = list.current?.querySelector("li.current") as HTMLElement | null;
+      if (el && list.current) list.current.scrollTop = el.offsetTop - list.current.offsetTop - 60;
+    }, 120);
+    return () => clearTimeout(t);
   }, [current]);
   return (
     <div class="log panel" data-testid="log">

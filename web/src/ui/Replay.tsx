@@ -86,6 +86,22 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
     return () => clearTimeout(t);
   }, [playing, n, total]);
 
+  useEffect(() => {
+    // keys: ← → step, Home/End jump, space plays or pauses
+    const on = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement)?.tagName === "INPUT" || (e.target as HTMLElement)?.tagName === "SELECT") return;
+      if (e.key === "ArrowLeft") setN((k) => Math.max(0, k - 1));
+      else if (e.key === "ArrowRight") setN((k) => Math.min(total, k + 1));
+      else if (e.key === "Home") setN(0);
+      else if (e.key === "End") setN(total);
+      else if (e.key === " ") setPlaying((p) => !p);
+      else return;
+      e.preventDefault();
+    };
+    addEventListener("keydown", on);
+    return () => removeEventListener("keydown", on);
+  }, [total]);
+
   if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">Back</a></div>;
   if (!log || !view) return <div class="page">Loading replay…</div>;
   const names = log.seats.map((s) => s.name ?? null);
