@@ -4,7 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest selfplay bench clean
+.PHONY: run test lint typecheck pytest selfplay bench clean web webtest webtypes
+
+# The web client (web/): installed with npm ci, built into web/dist (served by the server at /).
+WEB_STAMP := web/node_modules/.package-lock.json
+WEB_DIST := web/dist/index.html
+WEB_SRC := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json \
+	web/package.json data/board.json data/links.json data/tiles.json
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +18,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $(WEB_STAMP)
+
+$(WEB_DIST): $(WEB_STAMP) $(WEB_SRC)
+	cd web && npm run build
+
+web: $(WEB_DIST)
+
+webtest: $(WEB_STAMP)
+	cd web && npm test
+
+webtypes: $(STAMP) $(WEB_STAMP)
+	cd web && PYTHON=$(CURDIR)/$(BIN)/python npm run check:api
+
+run: $(STAMP) $(WEB_DIST)
 	$(BIN)/brass serve
 
-test: lint typecheck pytest
+test: lint typecheck webtest webtypes pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check brass tests bench
@@ -23,7 +44,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy brass
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(WEB_DIST)
 	$(BIN)/pytest -q
 
 selfplay: $(STAMP)
@@ -33,4 +54,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules web/dist
