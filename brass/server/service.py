@@ -16,8 +16,11 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import os
 import random
 import secrets
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -137,7 +140,8 @@ class GameService:
         if self._workers <= 0 or self._closing:
             return fn(*args)
         if self._cpu is None:
-            self._cpu = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"))
+            self._cpu = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
+                                            initializer=_follow_parent, initargs=(os.getpid(),))
         try:
             return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
         except BrokenProcessPool:
@@ -419,6 +423,18 @@ class GameService:
         seat = game.current_seat
         choice = await self.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
         await self.submit_as(rt, seat, choice, version, f"bot-{version}-{seat}")
+
+
+def _follow_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server process is gone (even killed with
+    SIGKILL, which gives the pool no chance to stop its workers)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="follow-parent").start()
 
 
 def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
