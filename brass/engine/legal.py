@@ -59,10 +59,7 @@ def _works(game: Game, step: object, *args: object) -> bool:
 
 
 def _build_step(d: Draft, industry: str, slot: int) -> None:
-    spec = check_target(d, industry, slot)
-    if spec.cost > d.me.money:  # `place` would refuse it once paid: skip the coal and iron
-        raise IllegalAction(f"You cannot pay £{spec.cost}")
-    place(d, industry, slot, spec)
+    place(d, industry, slot, check_target(d, industry, slot))
 
 
 def _builds(game: Game, cards: list[str]) -> Iterator[Action]:
