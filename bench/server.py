@@ -8,8 +8,9 @@ then plays `--games` concurrent 4-seat games: every seat and one spectator per g
 own websocket over loopback. Each seat plays like a bot: on its turn it waits `--think`
 seconds (a player thinking), asks `GET /legal`, picks with the bot heuristic and sends the
 action over its websocket. The latency of an action is the time from sending it to the moment
-all five sockets of that game hold the new version. Prints the median, p90, p99 and max after
-`--seconds` of play (or when every game is over), then the throughput.
+all five sockets of that game hold the new version. After a `--warmup` (the first moves of
+all games come in one burst), measures for `--seconds` (or until every game is over) and
+prints the median, p90, p99 and max, and the throughput.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -55,6 +57,32 @@ class Bench:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    measuring: bool = False  # off during the warm-up
+
+
+class KeepAlive:
+    """A minimal HTTP/1.1 GET over one kept-alive loopback connection (one per game): the
+    load generator must stay light, or it measures itself instead of the server."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.lock = asyncio.Lock()
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def get(self, path: str, token: str) -> Any:
+        async with self.lock:
+            if self.streams is None:
+                self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = self.streams
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         f"Authorization: Bearer {token}\r\n\r\n".encode())
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+            length = int(head.split("content-length:", 1)[1].split("\r\n", 1)[0])
+            return json.loads(await reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
 
 
 def free_port() -> int:
@@ -70,13 +98,12 @@ def note_arrival(bench: Bench, clock: GameClock, version: int) -> None:
     if count == clock.sockets:
         del clock.holding[version]
         sent = clock.sent.pop(version, None)
-        if sent is not None:
+        if sent is not None and bench.measuring:
             bench.latencies.append(time.perf_counter() - sent)
 
 
 async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, base: str,
-                    http: httpx.AsyncClient, clock: GameClock, bench: Bench,
-                    think: float) -> None:
+                    http: KeepAlive, clock: GameClock, bench: Bench, think: float) -> None:
     rng = random.Random(f"{base}:{seat}")
     acted_at = -1
     async for raw in ws:
@@ -99,8 +126,8 @@ async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, b
         if bench.stop.is_set():
             return
         await asyncio.sleep(think * (0.5 + rng.random()))
-        reply = await http.get(f"{base}/legal", headers={"Authorization": f"Bearer {token}"})
-        pick = choose_entry(reply.json(), rng, msg["view"]["players"][seat]["money"])
+        entries = await http.get(f"{base}/legal", token or "")
+        pick = choose_entry(entries, rng, msg["view"]["players"][seat]["money"])
         # the time of sending is keyed by the version this action will make
         clock.sent[version + 1] = time.perf_counter()
         await ws.send(json.dumps({"type": "action", "action": pick["action"],
@@ -108,9 +135,9 @@ async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, b
                                   "action_id": secrets.token_hex(8)}))
 
 
-async def open_game(http: httpx.AsyncClient, ws_base: str, bench: Bench,
-                    think: float) -> tuple[list[ClientConnection], list[asyncio.Task[None]],
-                                           GameClock]:
+async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: float,
+                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock,
+                               KeepAlive]:
     game_id = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()["id"]
     base = f"/api/games/{game_id}"
     clock = GameClock(sockets=5)
@@ -120,34 +147,41 @@ async def open_game(http: httpx.AsyncClient, ws_base: str, bench: Bench,
         joined = (await http.post(f"{base}/join", json={"name": f"p{i}"})).json()
         seats.append((joined["seat"], joined["token"]))
     tasks = []
+    legal = KeepAlive(port)
     for seat, token in seats:
-        ws = await connect(f"{ws_base}/ws/games/{game_id}", max_size=None, compression=None)
+        ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", max_size=None,
+                           compression=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sockets.append(ws)
         tasks.append(asyncio.create_task(
-            seat_loop(ws, seat, token, base, http, clock, bench, think)))
-    return sockets, tasks, clock
+            seat_loop(ws, seat, token, base, legal, clock, bench, think)))
+    return sockets, tasks, clock, legal
 
 
-async def run(base_url: str, ws_base: str, games: int, seconds: float, think: float) -> Bench:
+async def run(port: int, games: int, seconds: float, think: float, warmup: float) -> Bench:
     bench = Bench()
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=base_url, timeout=120, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120,
+                                 limits=limits) as http:
         opened = []
         for start in range(0, games, 20):  # open in batches to keep the lobby calls polite
-            opened += await asyncio.gather(*[open_game(http, ws_base, bench, think)
+            opened += await asyncio.gather(*[open_game(http, port, bench, think)
                                              for _ in range(start, min(games, start + 20))])
-        print(f"{games} games, {5 * games} sockets open; playing for {seconds:.0f} s",
-              flush=True)
+        print(f"{games} games, {5 * games} sockets open; warming up for {warmup:.0f} s, "
+              f"then measuring for {seconds:.0f} s", flush=True)
+        await asyncio.sleep(warmup)
+        bench.measuring = True
         began = time.perf_counter()
-        while time.perf_counter() - began < seconds and not all(c.finished for _, _, c in opened):
+        while time.perf_counter() - began < seconds and not all(
+                game[2].finished for game in opened):
             await asyncio.sleep(0.5)
         played = time.perf_counter() - began
         bench.stop.set()
-        for _, tasks, _ in opened:
+        for _, tasks, _, legal in opened:
+            legal.close()
             for task in tasks:
                 task.cancel()
-        await asyncio.wait([asyncio.create_task(ws.close()) for sockets, _, _ in opened
+        await asyncio.wait([asyncio.create_task(ws.close()) for sockets, _, _, _ in opened
                             for ws in sockets], timeout=30)
         bench.errors["_seconds"] = int(played)
     return bench
@@ -163,6 +197,9 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="seconds of play before measuring (the first moves of 200 games "
+                             "come in one burst)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a seat waits before its move (default 2)")
     parser.add_argument("--database-url", default=None,
@@ -197,8 +234,7 @@ def main() -> int:
             uvloop.install()
         except ImportError:
             pass
-        bench = asyncio.run(run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}",
-                                args.games, args.seconds, args.think))
+        bench = asyncio.run(run(port, args.games, args.seconds, args.think, args.warmup))
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -214,7 +250,8 @@ def main() -> int:
         return 1
     print(f"database: {'postgres (fresh)' if args.database_url is None else url.split('://')[0]}")
     print(f"games: {args.games} x 4 seats + 1 spectator = {5 * args.games} websockets; "
-          f"think {args.think} s; played {played} s")
+          f"think {args.think} s (mean, per move); measured {played} s after a "
+          f"{args.warmup:.0f} s warm-up")
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s)")
     print(f"latency submit -> all 5 sockets hold the new version (ms): "
           f"median {statistics.median(lat):.1f}  p90 {percentile(lat, 90):.1f}  "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               workers=settings.workers)
         app.state.service = service
         await service.start()
+        gc.freeze()  # start-up objects live forever: keep them out of collections
         try:
             yield
         finally:

@@ -13,6 +13,7 @@ it reaches back only within the player's current turn (the end of a turn draws c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -141,7 +142,7 @@ class GameService:
             return fn(*args)
         if self._cpu is None:
             self._cpu = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
-                                            initializer=_follow_parent, initargs=(os.getpid(),))
+                                            initializer=_worker_init, initargs=(os.getpid(),))
         try:
             return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
         except BrokenProcessPool:
@@ -151,7 +152,9 @@ class GameService:
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every running game from its log and let its bots play on."""
+        """Start the worker processes, rebuild every running game from its log and let its
+        bots play on."""
+        await asyncio.gather(*[self.compute(warm_up) for _ in range(self._workers)])
         for record in await self._db(self.storage.list_games, "running"):
             try:
                 rt = await self.runtime(record.id)
@@ -425,9 +428,12 @@ class GameService:
         await self.submit_as(rt, seat, choice, version, f"bot-{version}-{seat}")
 
 
-def _follow_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the server process is gone (even killed with
-    SIGKILL, which gives the pool no chance to stop its workers)."""
+def _worker_init(parent: int) -> None:
+    """In a worker process: yield the CPU to the server process (whose event loop carries
+    every commit and broadcast), and exit as soon as the server process is gone (even
+    killed with SIGKILL, which gives the pool no chance to stop its workers)."""
+    with contextlib.suppress(OSError):
+        os.nice(5)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -435,6 +441,11 @@ def _follow_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="follow-parent").start()
+
+
+def warm_up() -> int:
+    """Load the engine's data in a worker (the first real request should not pay for it)."""
+    return len(legal_actions(new_game(2, 0)))
 
 
 def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
