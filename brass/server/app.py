@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -73,6 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.include_router(routes.router)
     app.include_router(ws.router)
+
+    if settings.web_dist is not None and (settings.web_dist / "index.html").is_file():
+        # after the API and websocket routes, so it only answers what they do not
+        app.mount("/", StaticFiles(directory=settings.web_dist, html=True), name="web")
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

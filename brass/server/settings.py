@@ -4,7 +4,8 @@
 `BRASS_PORT` where `brass serve` listens; `BRASS_BOT_DELAY` how long a bot waits before it
 moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` how many
 worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
-in the server process).
+in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
+`web/dist` when it is built).
 """
 
 from __future__ import annotations
@@ -26,12 +27,22 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     bot_delay: float = Field(default=0.5, ge=0.0, le=60.0)
+    web_dist: Path | None = Field(
+        default_factory=lambda: _default_web_dist(),
+        description="the built web client, served at / (BRASS_WEB_DIST; default web/dist)")
     workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
 
     @field_validator("database_url")
     @classmethod
     def _normalise_url(cls, url: str) -> str:
         return normalise_database_url(url)
+
+
+def _default_web_dist() -> Path | None:
+    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+        if (root / "web" / "dist" / "index.html").is_file():
+            return root / "web" / "dist"
+    return None
 
 
 def normalise_database_url(url: str) -> str:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, select
 
 from brass.engine import DATA
+from brass.server import Settings
 from brass.server.storage import games, seats
 
-from .conftest import Table, act, auth, info, legal, make_game
+from .conftest import LiveServer, Table, act, auth, info, legal, make_game
 
 
 def state(http: httpx.Client, table: Table, seat: int | None) -> dict[str, Any]:
@@ -225,3 +227,15 @@ def test_openapi_schema_lists_the_api(http: httpx.Client) -> None:
                  "/api/games/{game_id}/replay/{n}"]:
         assert path in schema["paths"]
     assert {"SubmitAction", "Version", "Error", "GameLog"} <= set(schema["components"]["schemas"])
+
+
+def test_the_built_web_client_is_served_at_the_root(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    (dist / "index.html").write_text("<!doctype html><title>Brass</title>")
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'web.db'}", web_dist=dist)
+    with LiveServer(settings) as live, httpx.Client(base_url=live.base) as client:
+        assert "<title>Brass</title>" in client.get("/").text
+        assert client.get("/api/games").json() == []
+        missing = client.get("/api/nothing-here")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
