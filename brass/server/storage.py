@@ -226,7 +226,10 @@ class Storage:
             if status is not None:
                 query = query.where(games.c.status == status)
             rows = conn.execute(query).all()
-            seat_rows = conn.execute(select(seats)).all()
+            seat_query = select(seats)
+            if status is not None:
+                seat_query = seat_query.join(games).where(games.c.status == status)
+            seat_rows = conn.execute(seat_query).all()
         by_game: dict[str, list[Any]] = {}
         for s in seat_rows:
             by_game.setdefault(s.game_id, []).append(s)

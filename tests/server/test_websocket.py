@@ -103,3 +103,34 @@ def test_unknown_game_socket_gets_not_found(server: LiveServer) -> None:
         assert reply["type"] == "error" and reply["code"] == "not_found"
 
 
+
+
+def test_undo_over_the_websocket(http: httpx.Client, server: LiveServer) -> None:
+    table = make_game(http, players=2, humans=2)
+    with open_socket(server, table.id) as a, open_socket(server, table.id) as b:
+        sockets = {0: a, 1: b}
+        states = {seat: hello(ws, table.tokens[seat]) for seat, ws in sockets.items()}
+        for version in (0, 1):  # the first round: one action each
+            seat = states[0]["view"]["current_seat"]
+            pick = next(e["action"] for e in legal(http, table, seat)
+                        if e["action"]["kind"] == "pass")
+            sockets[seat].send(json.dumps({"type": "action", "action": pick,
+                                           "expected_version": version,
+                                           "action_id": f"u{version}"}))
+            states = {s: receive(ws) for s, ws in sockets.items()}
+            assert receive(sockets[seat])["type"] == "ack"
+        seat = states[0]["view"]["current_seat"]
+        before = states[seat]["view"]
+        loan = next(e["action"] for e in legal(http, table, seat) if e["action"]["kind"] == "loan")
+        sockets[seat].send(json.dumps({"type": "action", "action": loan, "expected_version": 2,
+                                       "action_id": "u2"}))
+        assert receive(sockets[seat])["version"] == 3
+        assert receive(sockets[seat])["type"] == "ack"
+        sockets[seat].send(json.dumps({"type": "undo", "expected_version": 3}))
+        undone = receive(sockets[seat])
+        assert undone["version"] == 4 and undone["view"]["players"] == before["players"]
+        assert receive(sockets[seat]) == {"type": "ack", "action_id": None, "version": 4}
+        other = sockets[1 - seat]
+        assert [receive(other)["version"] for _ in range(2)] == [3, 4]
+        other.send(json.dumps({"type": "undo"}))
+        assert receive(other)["code"] == "not_your_turn"
