@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,6 +22,7 @@ from .settings import Settings
 from .storage import Storage
 
 MAX_BODY = 64 * 1024
+log = logging.getLogger("brass.server")
 
 
 class BodyLimit:
@@ -82,6 +84,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return JSONResponse(outbound.error("internal", "Internal server error"),
+                            status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

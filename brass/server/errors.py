@@ -6,7 +6,7 @@ from typing import Literal
 
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
-    "game_not_running", "seat_taken"]
+    "game_not_running", "seat_taken", "internal"]
 
 HTTP_STATUS: dict[str, int] = {
     "malformed": 400,
@@ -30,4 +30,4 @@ class ApiError(Exception):
 
     @property
     def status(self) -> int:
-        return HTTP_STATUS[self.code]
+        return HTTP_STATUS.get(self.code, 500)

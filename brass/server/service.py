@@ -195,7 +195,13 @@ class GameService:
                         game_id, record.engine_version, ENGINE_VERSION)
         if record.status != "waiting":
             rt.actions = [a for a in everything if not a.undone]
-            rt.states = replay_states(record, rt.actions)
+            try:
+                rt.states = replay_states(record, rt.actions)
+            except Exception as exc:
+                log.exception("game %s does not replay (engine %s, stored with %s)",
+                              game_id, ENGINE_VERSION, record.engine_version)
+                raise ApiError("game_not_running", f"Game {game_id} cannot be replayed by "
+                               f"this server's engine ({ENGINE_VERSION})") from exc
         return rt
 
     # -- lobby ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, WebSocket
@@ -18,6 +19,7 @@ from .errors import ApiError
 from .schemas import WsAction, WsHello, WsSync, WsUndo
 from .service import GameService, Runtime
 
+log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
 MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
 
@@ -139,3 +141,6 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection) -> None:
                 conn.send_json(outbound.ws_ack(None, version))
         except ApiError as exc:
             conn.send_json(outbound.ws_error(exc.code, exc.message, action_id))
+        except Exception:  # a bug: say so, keep the connection
+            log.exception("unexpected error on the websocket of game %s", rt.id)
+            conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ from sqlalchemy import create_engine, select
 
 from brass.engine import DATA
 from brass.server import Settings
-from brass.server.storage import games, seats
+from brass.server.storage import GameRecord, SeatRecord, Storage, games, seats
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
 
@@ -239,3 +241,23 @@ def test_the_built_web_client_is_served_at_the_root(tmp_path: Path) -> None:
         assert client.get("/api/games").json() == []
         missing = client.get("/api/nothing-here")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+def test_a_stored_game_that_no_longer_replays_is_refused_cleanly(
+        http: httpx.Client, db_url: str) -> None:
+    """A log the engine cannot replay (say, written under other rules) must not crash the
+    server: the game is reported as not running, everything else goes on."""
+    storage = Storage(db_url)
+    game_id = f"broken-{secrets.token_hex(4)}"
+    stamp = dt.datetime.now(dt.UTC)
+    try:
+        storage.create_game(GameRecord(
+            id=game_id, name="old", players=2, status="running", seed=1, setup=None, version=0,
+            engine_version="0", host_token_hash="0" * 64, created_at=stamp, updated_at=stamp,
+            seats=[SeatRecord(seat=0, name="a", bot=True), SeatRecord(seat=1, name="b",
+                                                                      bot=True)]))
+        storage.append_action(game_id, 0, 0, {"kind": "loan", "card": "wild:location"}, "x")
+    finally:
+        storage.close()
+    error_of(http.get(f"/api/games/{game_id}"), 409, "game_not_running")
+    assert http.get("/api/games").status_code == 200
