@@ -313,6 +313,7 @@ class GameService:
                 rt.record.status, rt.record.scores = "finished", scores
             self._publish(rt)
         self._kick_bots(rt)
+        self._evict_if_done(rt)
         return row.seq
 
     @staticmethod
@@ -386,6 +387,14 @@ class GameService:
 
     def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:
         rt.subscribers.discard(sub)
+        self._evict_if_done(rt)
+
+    def _evict_if_done(self, rt: Runtime) -> None:
+        """A finished game nobody watches leaves memory (it is reloaded from its log when
+        asked for), so a long-running server does not keep every game it ever hosted."""
+        if (rt.record.status == "finished" and not rt.subscribers and not rt.lock.locked()
+                and self.games.get(rt.id) is rt):
+            del self.games[rt.id]
 
     def render(self, rt: Runtime, seat: int | None) -> str:
         text = rt.rendered.get(seat)
