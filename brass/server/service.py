@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import hmac
 import logging
@@ -82,11 +83,13 @@ class Subscriber(Protocol):
 
 @dataclass(eq=False)
 class Runtime:
-    """A game in memory: `states[n]` is the game after the first n actions of `actions`
-    (the log without undone rows)."""
+    """A game in memory: its record, its log without undone rows (`actions`), the current
+    engine state and the one before the last action (for undo). Older states are not kept:
+    a replay frame is rebuilt from the log when asked for."""
 
     record: GameRecord
-    states: list[Game] = field(default_factory=list)
+    current: Game | None = None
+    previous: Game | None = None
     actions: list[ActionRecord] = field(default_factory=list)
     action_ids: dict[str, ActionRecord] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -100,7 +103,7 @@ class Runtime:
 
     @property
     def game(self) -> Game | None:
-        return self.states[-1] if self.states else None
+        return self.current
 
     def running_game(self) -> Game:
         game = self.game
@@ -196,7 +199,7 @@ class GameService:
         if record.status != "waiting":
             rt.actions = [a for a in everything if not a.undone]
             try:
-                rt.states = replay_states(record, rt.actions)
+                rt.previous, rt.current = replay_tail(record, rt.actions)
             except Exception as exc:
                 log.exception("game %s does not replay (engine %s, stored with %s)",
                               game_id, ENGINE_VERSION, record.engine_version)
@@ -256,7 +259,7 @@ class GameService:
             record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot)
             if start:
                 record.status = "running"
-                rt.states = [new_game(record.players, record.seed, record.setup)]
+                rt.current = new_game(record.players, record.seed, record.setup)
             self._publish(rt)
         self._kick_bots(rt)
         return seat
@@ -307,7 +310,7 @@ class GameService:
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.append(row)
             rt.action_ids[action_id] = row
-            rt.states.append(after)
+            rt.previous, rt.current = game, after
             rt.record.version = row.seq
             if scores is not None:
                 rt.record.status, rt.record.scores = "finished", scores
@@ -338,8 +341,8 @@ class GameService:
                 raise ApiError("stale_version", f"The game is at version {version}")
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
-            if not rt.actions or len(rt.states) < 2 or not same_turn(
-                    rt.states[-2], game, seat) or rt.actions[-1].seat != seat:
+            if (not rt.actions or rt.previous is None or rt.actions[-1].seat != seat
+                    or not same_turn(rt.previous, game, seat)):
                 raise ApiError("illegal", "Nothing to undo in this turn")
             last = rt.actions[-1]
             try:
@@ -348,7 +351,7 @@ class GameService:
                 await self._reload(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.pop()
-            rt.states.pop()
+            rt.previous, rt.current = replay_tail(rt.record, rt.actions)  # rebuilt from the log
             rt.record.version = version
             self._publish(rt)
         return version
@@ -357,7 +360,8 @@ class GameService:
         """Another writer moved the game on (this should not happen with one server
         process): rebuild the runtime from the database."""
         fresh = await self._load(rt.id)
-        rt.record, rt.states, rt.actions = fresh.record, fresh.states, fresh.actions
+        rt.record, rt.actions = fresh.record, fresh.actions
+        rt.current, rt.previous = fresh.current, fresh.previous
         rt.action_ids = fresh.action_ids
         self._publish(rt)
 
@@ -373,11 +377,13 @@ class GameService:
         return rt, game, seat
 
     def replay_game(self, rt: Runtime, n: int) -> Game:
-        if not rt.states:
+        if rt.current is None:
             raise ApiError("game_not_running", "The game has not started")
-        if not 0 <= n < len(rt.states):
+        if not 0 <= n <= len(rt.actions):
             raise ApiError("not_found", f"The game has {len(rt.actions)} actions, not {n}")
-        return rt.states[n]
+        if n == len(rt.actions):
+            return rt.current
+        return replay_tail(rt.record, rt.actions[:n])[1]
 
     # -- publishing ----------------------------------------------------------------------------
     def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
@@ -449,6 +455,7 @@ def _worker_init(parent: int) -> None:
     killed with SIGKILL, which gives the pool no chance to stop its workers)."""
     with contextlib.suppress(OSError):
         os.nice(5)
+    gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -472,14 +479,12 @@ def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
     return choose_action(game, rng).to_json()
 
 
-def replay_states(record: GameRecord, entries: list[ActionRecord]) -> list[Game]:
-    """The engine states after 0..n actions of the log."""
-    game = new_game(record.players, record.seed, record.setup)
-    states = [game]
+def replay_tail(record: GameRecord, entries: list[ActionRecord]) -> tuple[Game | None, Game]:
+    """Replay the log: the state before its last action (None for an empty log) and after."""
+    previous, game = None, new_game(record.players, record.seed, record.setup)
     for entry in entries:
-        game = apply_action(game, parse_action(entry.action))
-        states.append(game)
-    return states
+        previous, game = game, apply_action(game, parse_action(entry.action))
+    return previous, game
 
 
 def same_turn(before: Game, after: Game, seat: int) -> bool:
