@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -21,6 +23,7 @@ from brass.engine import Game, apply_action, new_game, parse_action, view
 
 from .conftest import LiveServer, auth
 
+T = TypeVar("T")
 SECRET_KEYS = {"seed", "deck", "face_down", "hands", "rail_deck", "setup", "token_hash",
                "host_token_hash"}
 COMPACT = (",", ":")
@@ -108,6 +111,13 @@ async def play_recorded(server: LiveServer, players: int) -> Recording:
     return rec
 
 
+def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: another plugin (Playwright's sync API in the
+    browser tests) may keep an event loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def replayed_states(log: dict[str, Any]) -> list[Game]:
     game = new_game(log["players"], log["seed"], log["setup"])
     states = [game]
@@ -149,7 +159,7 @@ def assert_no_secrets(raw: str, game: Game, seat: int | None) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -> None:
-    rec = asyncio.run(play_recorded(server, players))
+    rec = run_in_own_loop(play_recorded(server, players))
     log = rec.log
     assert log["status"] == "finished" and log["seed"] is not None
     states = replayed_states(log)
