@@ -105,7 +105,7 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service,
 async def legal(game_id: str, service: Service, token: Token) -> Response:
     """The seat's legal actions, each with its full price; empty if it is not its turn."""
     _, game, seat = await service.legal(game_id, token)
-    body = await service.compute(outbound.legal, game, seat)
+    body = await service.workers.compute(outbound.legal, game, seat)
     return Response(content=body, media_type="application/json")
 
 

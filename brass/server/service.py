@@ -13,37 +13,26 @@ it reaches back only within the player's current turn (the end of a turn draws c
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gc
-import hashlib
-import hmac
 import logging
-import os
-import random
 import secrets
-import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from multiprocessing import get_context
-from typing import Any, Protocol, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from brass.bots import choose_action
 from brass.engine import (
     ENGINE_VERSION,
     Game,
     IllegalAction,
     MalformedAction,
     apply_action,
-    legal_actions,
     new_game,
     parse_action,
 )
 
 from . import outbound
+from .auth import new_token, token_hash, token_matches
 from .errors import ApiError
+from .runtime import Runtime, Subscriber, replay_tail, same_turn
 from .storage import (
     ActionRecord,
     DuplicateActionId,
@@ -53,74 +42,10 @@ from .storage import (
     Storage,
     now,
 )
+from .workers import Workers, bot_choice
 
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
-
-
-def new_token() -> str:
-    """A secret of 256 random bits (URL-safe text)."""
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(token: str | None, stored_hash: str | None) -> bool:
-    if not token or not stored_hash:
-        return False
-    return hmac.compare_digest(token_hash(token), stored_hash)
-
-
-class Subscriber(Protocol):
-    """A connected client: `seat` None is a spectator; `send` must not block."""
-
-    seat: int | None
-
-    def send(self, text: str) -> None: ...
-
-
-@dataclass(eq=False)
-class Runtime:
-    """A game in memory: its record, its log without undone rows (`actions`), the current
-    engine state and the one before the last action (for undo). Older states are not kept:
-    a replay frame is rebuilt from the log when asked for."""
-
-    record: GameRecord
-    current: Game | None = None
-    previous: Game | None = None
-    actions: list[ActionRecord] = field(default_factory=list)
-    action_ids: dict[str, ActionRecord] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: set[Subscriber] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-    @property
-    def game(self) -> Game | None:
-        return self.current
-
-    def running_game(self) -> Game:
-        game = self.game
-        if self.record.status != "running" or game is None or game.is_over:
-            raise ApiError("game_not_running", f"Game {self.id} is {self.record.status}")
-        return game
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token this is (checked in constant time), else None."""
-        found = None
-        for s in self.record.seats:
-            if token_matches(token, s.token_hash):
-                found = s.seat
-        return found
-
-    def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.record.seats[seat].bot
 
 
 class GameService:
@@ -130,34 +55,17 @@ class GameService:
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
-        self._workers = workers
-        self._cpu: ProcessPoolExecutor | None = None
+        self.workers = Workers(workers)
         self._closing = False
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
-    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a pure engine computation (legal actions with quotes, a bot's choice) in a
-        worker process, so a long one never holds up the event loop; in this process when
-        `workers` is 0 or the pool broke."""
-        if self._workers <= 0 or self._closing:
-            return fn(*args)
-        if self._cpu is None:
-            self._cpu = ProcessPoolExecutor(self._workers, mp_context=get_context("spawn"),
-                                            initializer=_worker_init, initargs=(os.getpid(),))
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._cpu, fn, *args)
-        except BrokenProcessPool:
-            log.exception("the worker pool broke; starting a new one")
-            self._cpu = None
-            return fn(*args)
-
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the worker processes, rebuild every running game from its log and let its
         bots play on."""
-        await asyncio.gather(*[self.compute(warm_up) for _ in range(self._workers)])
+        await self.workers.start()
         for record in await self._db(self.storage.list_games, "running"):
             try:
                 rt = await self.runtime(record.id)
@@ -173,8 +81,7 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._pool.shutdown(wait=True)
-        if self._cpu is not None:
-            self._cpu.shutdown(wait=True, cancel_futures=True)
+        self.workers.close()
 
     async def runtime(self, game_id: str) -> Runtime:
         rt = self.games.get(game_id)
@@ -445,52 +352,7 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        choice = await self.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
+        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
         await self.submit_as(rt, seat, choice, version, f"bot-{version}-{seat}")
 
 
-def _worker_init(parent: int) -> None:
-    """In a worker process: yield the CPU to the server process (whose event loop carries
-    every commit and broadcast), and exit as soon as the server process is gone (even
-    killed with SIGKILL, which gives the pool no chance to stop its workers)."""
-    with contextlib.suppress(OSError):
-        os.nice(5)
-    gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="follow-parent").start()
-
-
-def warm_up() -> int:
-    """Load the engine's data in a worker (the first real request should not pay for it)."""
-    return len(legal_actions(new_game(2, 0)))
-
-
-def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
-    """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
-    rng = random.Random(seed)
-    if fallback:  # the heuristic keeps failing: any legal action will do
-        candidates = legal_actions(game)
-        return candidates[rng.randrange(len(candidates))].to_json()
-    return choose_action(game, rng).to_json()
-
-
-def replay_tail(record: GameRecord, entries: list[ActionRecord]) -> tuple[Game | None, Game]:
-    """Replay the log: the state before its last action (None for an empty log) and after."""
-    previous, game = None, new_game(record.players, record.seed, record.setup)
-    for entry in entries:
-        previous, game = game, apply_action(game, parse_action(entry.action))
-    return previous, game
-
-
-def same_turn(before: Game, after: Game, seat: int) -> bool:
-    """Did the action from `before` to `after` leave `seat` in the middle of its turn
-    (no cards drawn, so the action can be taken back)?"""
-    return (before.current_seat == seat and after.current_seat == seat
-            and before.era == after.era and before.round == after.round
-            and before.turn_index == after.turn_index
-            and after.actions_left == before.actions_left - 1)

@@ -16,8 +16,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from . import outbound
 from .errors import ApiError
+from .runtime import Runtime
 from .schemas import WsAction, WsHello, WsSync, WsUndo
-from .service import GameService, Runtime
+from .service import GameService
 
 log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024

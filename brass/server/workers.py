@@ -1,0 +1,86 @@
+"""Worker processes for pure engine computations that take milliseconds (a seat's legal
+actions with their prices, a bot's choice), so the event loop that carries every commit and
+broadcast never waits for them. With `workers=0` they run in the server process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from typing import Any, TypeVar
+
+from brass.bots import choose_action
+from brass.engine import Game, legal_actions, new_game
+
+log = logging.getLogger("brass.server")
+T = TypeVar("T")
+
+
+class Workers:
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    async def start(self) -> None:
+        """Start the processes and load the engine in each."""
+        await asyncio.gather(*[self.compute(warm_up) for _ in range(self.count)])
+
+    def close(self) -> None:
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in a worker process; in this process when there are no workers, the
+        server is closing, or the pool broke (a new one is started next time)."""
+        if self.count <= 0 or self._closed:
+            return fn(*args)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.count, mp_context=get_context("spawn"),
+                                             initializer=_worker_init, initargs=(os.getpid(),))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        except BrokenProcessPool:
+            log.exception("the worker pool broke; starting a new one")
+            self._pool = None
+            return fn(*args)
+
+
+def _worker_init(parent: int) -> None:
+    """In a worker process: yield the CPU to the server process (whose event loop carries
+    every commit and broadcast), and exit as soon as the server process is gone (even
+    killed with SIGKILL, which gives the pool no chance to stop its workers)."""
+    with contextlib.suppress(OSError):
+        os.nice(5)
+    gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="follow-parent").start()
+
+
+def warm_up() -> int:
+    """Load the engine's data in a worker (the first real request should not pay for it)."""
+    return len(legal_actions(new_game(2, 0)))
+
+
+def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
+    """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
+    rng = random.Random(seed)
+    if fallback:  # the heuristic keeps failing: any legal action will do
+        candidates = legal_actions(game)
+        return candidates[rng.randrange(len(candidates))].to_json()
+    return choose_action(game, rng).to_json()
