@@ -104,9 +104,7 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service,
 @router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
 async def legal(game_id: str, service: Service, token: Token) -> Response:
     """The seat's legal actions, each with its full price; empty if it is not its turn."""
-    _, game, seat = await service.legal(game_id, token)
-    body = await service.workers.compute(outbound.legal, game, seat)
-    return Response(content=body, media_type="application/json")
+    return Response(content=await service.legal(game_id, token), media_type="application/json")
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)
@@ -126,9 +124,9 @@ async def game_log(game_id: str, service: Service) -> GameLog:
 async def replay(game_id: str, n: int, service: Service, seat: int | None = None) -> ReplayFrame:
     """The view after `n` actions: the spectator's view, or any seat's once finished."""
     rt = await service.runtime(game_id)
-    game = service.replay_game(rt, n)
     if seat is not None and rt.record.status != "finished":
         raise ApiError("unauthorized", "A seat's replay view is shown once the game is over")
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
+    game = await service.replay_game(rt, n)
     return outbound.replay_frame(game, n, len(rt.actions), seat)

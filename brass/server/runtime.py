@@ -36,6 +36,7 @@ class Runtime:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
+    legal_cache: tuple[int, int, str] | None = None  # version, seat, legal actions text
 
     @property
     def id(self) -> str:

@@ -273,24 +273,33 @@ class GameService:
         self._publish(rt)
 
     # -- reading -------------------------------------------------------------------------------
-    async def legal(self, game_id: str, token: str | None) -> tuple[Runtime, Game, int]:
+    async def legal(self, game_id: str, token: str | None) -> str:
+        """The seat's legal actions with their prices, as JSON text (computed in a worker,
+        once per version and seat)."""
         rt = await self.runtime(game_id)
         seat = rt.seat_of(token)
         if seat is None:
             raise ApiError("unauthorized", "A valid seat token is needed")
-        game = rt.game
+        game, version = rt.game, rt.record.version
         if game is None:
             raise ApiError("game_not_running", "The game has not started")
-        return rt, game, seat
+        cached = rt.legal_cache
+        if cached is not None and cached[:2] == (version, seat):
+            return cached[2]
+        text = await self.workers.compute(outbound.legal, game, seat)
+        if rt.record.version == version:
+            rt.legal_cache = (version, seat, text)
+        return text
 
-    def replay_game(self, rt: Runtime, n: int) -> Game:
+    async def replay_game(self, rt: Runtime, n: int) -> Game:
+        """The game after the first `n` actions of its log (replayed in a worker)."""
         if rt.current is None:
             raise ApiError("game_not_running", "The game has not started")
         if not 0 <= n <= len(rt.actions):
             raise ApiError("not_found", f"The game has {len(rt.actions)} actions, not {n}")
         if n == len(rt.actions):
             return rt.current
-        return replay_tail(rt.record, rt.actions[:n])[1]
+        return (await self.workers.compute(replay_tail, rt.record, rt.actions[:n]))[1]
 
     # -- publishing ----------------------------------------------------------------------------
     def subscribe(self, rt: Runtime, sub: Subscriber) -> None:

@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import connect
 
 from brass.bots import choose_action
-from brass.engine import apply_action, legal_actions, new_game
+from brass.engine import apply_action, legal_actions, new_game, parse_action, replay, view
 
 from .conftest import LiveServer, make_game, repo_root
 
@@ -52,7 +52,11 @@ def test_a_game_of_bots_plays_to_the_end_and_replays(
     assert log["status"] == "finished" and log["seed"] is not None
     assert len(log["actions"]) == last["version"]
     assert http.get(table.url()).json()["scores"] == log["scores"]
-    assert http.get(table.url(f"/replay/{len(log['actions'])}?seat=0")).status_code == 200
+    actions = [parse_action(entry["action"]) for entry in log["actions"]]
+    for n in (0, 5, len(actions) // 2, len(actions)):
+        frame = http.get(table.url(f"/replay/{n}?seat={n % players}")).json()
+        expected = view(replay(players, log["seed"], log["setup"], actions[:n]), n % players)
+        assert frame["view"] == json.loads(json.dumps(expected))
     path = tmp_path / "game.json"
     path.write_text(json.dumps(log))
     done = run_cli("replay", str(path))
