@@ -1,22 +1,26 @@
-"""A simple bot: pure move choice on top of `brass.engine` (no I/O, no clock, no global random).
+"""Bots: pure move choice on top of `brass.engine` (no I/O, no clock, no global random).
 
-It scores each legal action by a few features of its JSON form (selling and building score
-points, links score at era end, passing wastes an action) and by its price (`quote`), and
-plays the best with a little seeded noise so games vary. It always returns a legal action
-while one exists, so a game of bots cannot stall.
+`choose_action`, the server's bot, looks one move ahead: it applies each distinct legal move
+and values the position it leads to (`position_value`: VP scored and to come, the promise of
+unsold goods, income, money), with a little seeded noise so games vary. It always returns a
+legal action while one exists, so a game of bots cannot stall.
 
-The same scoring works on the server's `GET /legal` answer (`choose_entry`), so a script or
-benchmark can play with it over HTTP.
+`choose_entry` is a cheaper heuristic for clients that only have the server's `GET /legal`
+answer (no engine state): it scores each action by its kind and its price. The terminal
+client (`brass play --auto`), the leak test and the server bench use it.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from brass.engine import Game, legal_actions, quote
+from brass.engine import DATA, Game, Scout, apply_action, legal_actions
 from brass.engine.actions import Action
+from brass.engine.data import GOODS
+from brass.engine.graph import graph
 
 KIND_WEIGHT: dict[str, float] = {
     "sell": 6.0, "build": 5.0, "network": 4.0, "develop": 2.0, "loan": 1.0, "scout": 0.5,
@@ -24,7 +28,6 @@ KIND_WEIGHT: dict[str, float] = {
 INDUSTRY_WEIGHT: dict[str, float] = {
     "cotton": 1.0, "manufacturer": 1.0, "pottery": 1.2, "coal": 0.8, "iron": 0.9,
     "brewery": 0.7}
-SHORTLIST = 12  # actions priced with `quote` per move
 
 
 def _money(quote_json: Mapping[str, Any] | None) -> float:
@@ -55,24 +58,81 @@ def score(action: Mapping[str, Any], quote_json: Mapping[str, Any] | None = None
     return value - 0.04 * _money(quote_json)
 
 
-def choose_action(game: Game, rng: random.Random) -> Action:
-    """The bot's move for the player to move. Raises `ValueError` if there is none."""
-    actions = legal_actions(game)
-    if not actions:
-        raise ValueError("no legal action")
-    seat = game.current_seat
-    money = None if seat is None else game.players[seat].money
-    ranked = sorted(((score(a.to_json(), None, money) + rng.random(), i)
-                     for i, a in enumerate(actions)), reverse=True)
-    best_i, best = ranked[0][1], float("-inf")
-    for rough, i in ranked[:SHORTLIST]:
-        try:
-            priced = rough - 0.04 * _money(quote(game, actions[i]).to_json())
-        except Exception:  # a listed action the engine cannot price: skip it
+# -- the server's bot: one move ahead, valuing the position each distinct move leads to ----
+ROUNDS_PER_ERA = {2: 10, 3: 9, 4: 8}
+MONEY_VALUE = 0.3  # VP a pound is worth while money is short (up to £30)
+WILD_CARD_VALUE = 2.0
+
+
+def rounds_left(game: Game) -> int:
+    per_era = ROUNDS_PER_ERA[game.num_players]
+    return per_era - game.round + 1 + (per_era if game.era == "canal" else 0)
+
+
+def position_value(game: Game, seat: int) -> float:
+    """A rough worth of `seat`'s position in VP: VP already scored, what flipped tiles and
+    links will score, the promise of unsold goods (more when a merchant that buys them is
+    connected), income for the rounds to come, and money with diminishing returns."""
+    player = game.players[seat]
+    value = float(player.vp)
+    value += player.income_level * min(rounds_left(game), 10) * MONEY_VALUE
+    value += min(player.money, 30) * MONEY_VALUE + max(player.money - 30, 0) * MONEY_VALUE / 4
+    links = graph(game.links)
+    icons = [0] * len(DATA.locations)
+    for merchant in DATA.merchant_locations:
+        icons[merchant] = 2
+    for slot, tile in zip(DATA.slots, game.tiles, strict=True):
+        if tile is None:
             continue
-        if priced > best:
-            best_i, best = i, priced
-    return actions[best_i]
+        spec = tile.spec
+        if tile.flipped:
+            icons[slot.location] += spec.link_icons
+        if tile.owner != seat:
+            continue
+        scorings = 1 if game.era == "rail" or tile.level == 1 else 2
+        if tile.flipped:
+            value += spec.vp * scorings
+        elif tile.industry in GOODS:
+            sellable = any(m is not None and m.buys_good(tile.industry)
+                           and links.connected(slot.location, ms.location)
+                           for ms, m in zip(DATA.merchant_slots, game.merchants, strict=True))
+            value += spec.vp * scorings * (0.8 if sellable else 0.5) + spec.income * MONEY_VALUE
+        else:
+            value += spec.vp * scorings * 0.6
+    for link, owner in zip(DATA.links, game.links, strict=True):
+        if owner == seat:
+            value += 0.8 * sum(icons[end] for end in link.ends)
+    return value
+
+
+def _card_value(action: Action) -> float:
+    cards = action.cards if isinstance(action, Scout) else (action.card,)
+    return sum(WILD_CARD_VALUE for card in cards if card.startswith("wild:"))
+
+
+def choose_action(game: Game, rng: random.Random) -> Action:
+    """The bot's move for the player to move. Moves that differ only in the card played
+    are tried once (with the least valuable card); each is applied and the position valued.
+    Raises `ValueError` if there is no legal action."""
+    seat = game.current_seat
+    actions = legal_actions(game)
+    if seat is None or not actions:
+        raise ValueError("no legal action")
+    by_effect: dict[str, Action] = {}
+    for action in actions:
+        effect = action.to_json()
+        effect.pop("card", None)
+        key = "scout" if isinstance(action, Scout) else json.dumps(effect, sort_keys=True)
+        known = by_effect.get(key)
+        if known is None or _card_value(action) < _card_value(known):
+            by_effect[key] = action
+    best, best_value = actions[-1], float("-inf")
+    for action in by_effect.values():
+        value = (position_value(apply_action(game, action), seat) - _card_value(action)
+                 + 0.3 * rng.random())
+        if value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def choose_entry(entries: Sequence[Mapping[str, Any]], rng: random.Random,

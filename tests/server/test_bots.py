@@ -7,13 +7,14 @@ import json
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from brass.bots import choose_action
+from brass.bots import choose_action, choose_entry
 from brass.engine import apply_action, legal_actions, new_game, parse_action, replay, view
 
 from .conftest import LiveServer, make_game, repo_root
@@ -30,6 +31,28 @@ def test_the_heuristic_bot_scores_more_than_random_play() -> None:
         bot_vp += game.scores[bot_seat]
         random_vp += game.scores[1 - bot_seat]
     assert bot_vp > random_vp
+
+
+def test_the_bot_builds_links_and_sells_and_beats_the_cheap_heuristic() -> None:
+    """In 2-player games against the `GET /legal` heuristic (`choose_entry`), the server's
+    one-move-ahead bot plays every productive kind of move and scores more."""
+    kinds: Counter[str] = Counter()
+    bot_vp = other_vp = 0
+    for i in range(4):
+        game, rng, bot_seat = new_game(2, 700 + i), random.Random(i), i % 2
+        while not game.is_over:
+            if game.current_seat == bot_seat:
+                action = choose_action(game, rng)
+                kinds[action.kind] += 1
+            else:
+                entries = [{"action": a.to_json(), "quote": None} for a in legal_actions(game)]
+                money = game.players[1 - bot_seat].money
+                action = parse_action(choose_entry(entries, rng, money)["action"])
+            game = apply_action(game, action)
+        bot_vp += game.scores[bot_seat]
+        other_vp += game.scores[1 - bot_seat]
+    assert kinds["build"] and kinds["network"] and kinds["sell"]
+    assert bot_vp > other_vp
 
 
 def watch_to_the_end(server: LiveServer, game_id: str) -> dict[str, object]:
