@@ -81,5 +81,14 @@ def legal(game: Game, seat: int) -> str:
     it is not the seat's turn. Pure, so it can run in a worker process."""
     if game.is_over or game.current_seat != seat:
         return "[]"
-    return json.dumps([{"action": a.to_json(), "quote": quote(game, a).to_json()}
-                       for a in legal_actions(game)], separators=(",", ":"))
+    entries = []
+    prices: dict[str, dict[str, Any]] = {}  # the card played never changes the price
+    for action in legal_actions(game):
+        wire = action.to_json()
+        effect = json.dumps({k: v for k, v in wire.items() if k not in ("card", "cards")},
+                            sort_keys=True)
+        price = prices.get(effect)
+        if price is None:
+            price = prices[effect] = quote(game, action).to_json()
+        entries.append({"action": wire, "quote": price})
+    return json.dumps(entries, separators=(",", ":"))
