@@ -6,7 +6,8 @@ How the list is built (one canonical order, no duplicates):
   hand that allows it (two copies of the same card give the same action);
 - build: by slot in board order, then industry, then card;
 - network: by link in board order; two rail links are one action per pair of links, listed
-  in board order if that order is legal, else in the other order;
+  in board order if that order is legal, else in the other order; both orders are listed
+  when both are legal and take their coal or beer from different places;
 - develop: one industry, or two in the industry order of DATA.md (the same one twice allowed);
 - sell: one action per legal *set* of sales; each sale is a (tile, merchant, free develop)
   choice; a set is listed once, in the first order (tiles in board order first) that is legal;
@@ -25,7 +26,7 @@ from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, S
 from .build import cards_allowing, check_target, place
 from .data import DATA, GOODS, INDUSTRIES
 from .develop import develop_problem, pay_develop_iron
-from .draft import Draft
+from .draft import Draft, Supply
 from .errors import IllegalAction
 from .links import add_link, finish_network, start_network
 from .rules import LOAN
@@ -106,7 +107,7 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
         touching = start_network(start, 2)
     except IllegalAction:
         return
-    legal_orders: set[tuple[int, int]] = set()
+    legal_orders: dict[tuple[int, int], tuple[Supply, ...]] = {}
     for i in singles:
         after_first = start.copy()
         try:
@@ -124,9 +125,10 @@ def _networks(game: Game, cards: list[str]) -> Iterator[Action]:
                 finish_network(d2, (i, j))
             except IllegalAction:
                 continue
-            legal_orders.add((i, j))
-    for a, b in sorted(legal_orders):
-        if a < b or (b, a) not in legal_orders:
+            legal_orders[(i, j)] = tuple(d2.supplies)
+    for (a, b), supplies in sorted(legal_orders.items()):
+        other = legal_orders.get((b, a))
+        if a < b or other is None or other != supplies:
             for card in cards:
                 yield Network(card, (DATA.links[a].id, DATA.links[b].id))
 

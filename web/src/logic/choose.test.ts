@@ -106,3 +106,17 @@ describe("narrowing the legal actions", () => {
     expect(chosen(start, c)).toBeNull();
   });
 });
+
+describe("two rail links listed in both orders", () => {
+  const quote = { money: 15, received: 0, coal: [], iron: [], beer: [] };
+  const entry = (links: string[]) =>
+    ({ action: { kind: "network", card: "x", links }, quote }) as unknown as LegalEntry;
+  const entries = [entry(["a--b", "c--d"]), entry(["c--d", "a--b"])];
+  it("the order clicked picks the entry", () => {
+    const c: Choice = { kind: "network", card: "x", picks: ["link:c--d", "link:a--b"] };
+    expect(chosen(entries, c)!.action).toMatchObject({ links: ["c--d", "a--b"] });
+    expect(chosen(entries, { ...c, picks: ["link:a--b", "link:c--d"] })!.action).toMatchObject({
+      links: ["a--b", "c--d"],
+    });
+  });
+});

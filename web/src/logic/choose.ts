@@ -90,7 +90,10 @@ export function chosen(entries: LegalEntry[], c: Choice): LegalEntry | null {
   if (done.length === 0) return null;
   const cards = new Set(done.map((e) => cardOf(e.action)));
   if (cards.size > 1) return null; // still to choose which card to discard
-  return done[0];
+  // Two rail links may be listed in both orders (their coal or beer then comes from different
+  // places): the order the player clicked them in decides.
+  const inOrder = done.find((e) => picksOf(e.action).every((p, i) => p === c.picks[i]));
+  return inOrder ?? done[0];
 }
 
 /** Make the choices that are forced: a single card, a single industry for the chosen slot. */
