@@ -104,6 +104,8 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service,
 @router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
 async def legal(game_id: str, service: Service, token: Token) -> Response:
     """The seat's legal actions, each with its full price; empty if it is not its turn."""
+    # The JSON is built by the engine (in a worker, cached per version): returning a Response
+    # skips FastAPI's response_model validation; the model only documents it in the schema.
     return Response(content=await service.legal(game_id, token), media_type="application/json")
 
 

@@ -7,7 +7,7 @@ serialized by accident); responses are built field by field in `outbound.py`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -86,9 +86,161 @@ class UndoRequest(BaseModel):
     expected_version: int | None = Field(default=None, ge=0)
 
 
+# -- the engine's view and quote (brass/engine/view.py, brass/engine/draft.py) ---------------
+# These describe the engine's JSON exactly, key for key and in its key order, so that a view
+# dumped through them is byte for byte what `view()` returned (tests/server/test_schema_view.py
+# checks both over random games). `extra="forbid"`: a key the engine adds fails that test.
+_WIRE = ConfigDict(extra="forbid")
+
+Industry = Literal["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"]
+MerchantBuys = Literal["cotton", "manufacturer", "pottery", "all", "blank"]
+Era = Literal["canal", "rail"]
+
+
+class TileSupply(BaseModel):
+    """Coal, iron or beer from a player's industry tile."""
+
+    model_config = _WIRE
+    source: Literal["tile"]
+    count: int
+    location: str
+    slot: int
+    owner: int
+
+
+class MerchantSupply(BaseModel):
+    """Beer from a merchant's barrel."""
+
+    model_config = _WIRE
+    source: Literal["merchant"]
+    count: int
+    location: str
+    slot: int
+
+
+class MarketSupply(BaseModel):
+    """Coal or iron bought from the market for `cost`."""
+
+    model_config = _WIRE
+    source: Literal["market"]
+    count: int
+    cost: int
+
+
+Supply = Annotated[TileSupply | MerchantSupply | MarketSupply, Field(discriminator="source")]
+
+
+class Quote(BaseModel):
+    """The full price of an action (`Quote.to_json()`): money paid and received, and where
+    every coal, iron and beer comes from."""
+
+    model_config = _WIRE
+    money: int
+    received: int
+    coal: list[Supply]
+    iron: list[Supply]
+    beer: list[Supply]
+
+
+class Mat(BaseModel):
+    """The levels of the tiles left on a player's mat, per industry (the next one first)."""
+
+    model_config = _WIRE
+    cotton: list[int]
+    manufacturer: list[int]
+    pottery: list[int]
+    coal: list[int]
+    iron: list[int]
+    brewery: list[int]
+
+
+class PlayerView(BaseModel):
+    model_config = _WIRE
+    seat: int
+    money: int
+    vp: int
+    income_space: int
+    income_level: int
+    spent: int
+    links_left: int
+    hand_size: int
+    hand: list[str] | None = Field(description="the viewer's own hand; null for the others")
+    discard_top: str | None
+    discard_size: int
+    mat: Mat
+
+
+class TileView(BaseModel):
+    model_config = _WIRE
+    location: str
+    slot: int
+    owner: int
+    industry: Industry
+    level: int
+    flipped: bool
+    resources: int
+
+
+class LinkView(BaseModel):
+    model_config = _WIRE
+    id: str
+    owner: int
+    kind: Era
+
+
+class MerchantView(BaseModel):
+    model_config = _WIRE
+    location: str
+    slot: int
+    buys: MerchantBuys
+    beer: bool
+
+
+class EraScore(BaseModel):
+    model_config = _WIRE
+    links: int
+    industries: int
+
+
+class View(BaseModel):
+    """What one seat (or a spectator, `viewer` null) may see of a game: `brass.engine.view`."""
+
+    model_config = _WIRE
+    num_players: int
+    viewer: int | None
+    era: Era
+    round: int
+    current_seat: int | None
+    actions_left: int
+    turn_order: list[int]
+    action_count: int
+    deck_size: int
+    wild_location_left: int
+    wild_industry_left: int
+    coal_market: int
+    iron_market: int
+    coal_price: int
+    iron_price: int
+    is_over: bool
+    winner_order: list[int] | None
+    ranks: list[int] | None
+    era_scores: list[list[EraScore]] = Field(
+        description="per finished era, each seat's points from links and industries")
+    players: list[PlayerView]
+    industries: list[TileView]
+    links: list[LinkView]
+    merchants: list[MerchantView]
+
+
 class LegalEntry(BaseModel):
     action: dict[str, Any]
-    quote: dict[str, Any]
+    quote: Quote
+
+
+if TYPE_CHECKING:  # `view()` returns a plain dict, which pydantic validates into a `View`
+    ViewJson = View | dict[str, Any]
+else:
+    ViewJson = View
 
 
 class LogEntry(BaseModel):
@@ -124,14 +276,35 @@ class StateMessage(BaseModel):
     status: str
     version: int
     seat: int | None
-    view: dict[str, Any] | None
+    view: ViewJson | None
 
 
 class ReplayFrame(BaseModel):
     n: int
     actions: int
     seat: int | None
-    view: dict[str, Any]
+    view: ViewJson
+
+
+# -- websocket messages (server -> client) ---------------------------------------------------
+class WsAck(BaseModel):
+    """An action (`action_id`) or an undo (`action_id` null) was logged: the new version."""
+
+    type: Literal["ack"] = "ack"
+    action_id: str | None
+    version: int
+
+
+class WsError(BaseModel):
+    """A refused message; `action_id` only when it answers an action."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    action_id: str | None = None
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError, Field(discriminator="type")]
 
 
 # -- websocket messages (client -> server) ---------------------------------------------------

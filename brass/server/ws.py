@@ -10,14 +10,14 @@ import json
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Response, WebSocket
 from pydantic import Field, TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from . import outbound
 from .errors import ApiError
 from .runtime import Runtime
-from .schemas import WsAction, WsHello, WsSync, WsUndo
+from .schemas import ServerMessage, WsAction, WsHello, WsSync, WsUndo
 from .service import GameService
 
 log = logging.getLogger("brass.server")
@@ -73,6 +73,19 @@ def parse_message(text: str) -> Any:
             f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}"
             for e in exc.errors()[:3])
         raise ApiError("malformed", f"Not a valid message: {problems}") from None
+
+
+@router.get("/ws/games/{game_id}", status_code=426, response_class=Response,
+            response_description="Upgrade Required: plain HTTP gets no game here", responses={
+    "default": {"model": ServerMessage,
+                "description": "Over the websocket, each message the server sends is one of "
+                               "these (one JSON object per frame)."}})
+async def game_socket_doc(game_id: str) -> Response:
+    """The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
+    OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
+    `WsError`) in the schema. Client messages: `hello` {token | null}, `action`
+    {action, expected_version, action_id}, `undo` {expected_version}, `sync`."""
+    return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 
 @router.websocket("/ws/games/{game_id}")

@@ -186,6 +186,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ws/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Game Socket Doc
+         * @description The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
+         *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
+         *     `WsError`) in the schema. Client messages: `hello` {token | null}, `action`
+         *     {action, expected_version, action_id}, `undo` {expected_version}, `sync`.
+         */
+        get: operations["game_socket_doc_ws_games__game_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -248,6 +271,13 @@ export interface components {
              * @enum {string}
              */
             kind: "develop";
+        };
+        /** EraScore */
+        EraScore: {
+            /** Industries */
+            industries: number;
+            /** Links */
+            links: number;
         };
         /** Error */
         Error: {
@@ -341,10 +371,19 @@ export interface components {
             action: {
                 [key: string]: unknown;
             };
-            /** Quote */
-            quote: {
-                [key: string]: unknown;
-            };
+            quote: components["schemas"]["Quote"];
+        };
+        /** LinkView */
+        LinkView: {
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "canal" | "rail";
+            /** Owner */
+            owner: number;
         };
         /** Loan */
         Loan: {
@@ -369,6 +408,70 @@ export interface components {
             /** Time */
             time: string;
         };
+        /**
+         * MarketSupply
+         * @description Coal or iron bought from the market for `cost`.
+         */
+        MarketSupply: {
+            /** Cost */
+            cost: number;
+            /** Count */
+            count: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "market";
+        };
+        /**
+         * Mat
+         * @description The levels of the tiles left on a player's mat, per industry (the next one first).
+         */
+        Mat: {
+            /** Brewery */
+            brewery: number[];
+            /** Coal */
+            coal: number[];
+            /** Cotton */
+            cotton: number[];
+            /** Iron */
+            iron: number[];
+            /** Manufacturer */
+            manufacturer: number[];
+            /** Pottery */
+            pottery: number[];
+        };
+        /**
+         * MerchantSupply
+         * @description Beer from a merchant's barrel.
+         */
+        MerchantSupply: {
+            /** Count */
+            count: number;
+            /** Location */
+            location: string;
+            /** Slot */
+            slot: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "merchant";
+        };
+        /** MerchantView */
+        MerchantView: {
+            /** Beer */
+            beer: boolean;
+            /**
+             * Buys
+             * @enum {string}
+             */
+            buys: "cotton" | "manufacturer" | "pottery" | "all" | "blank";
+            /** Location */
+            location: string;
+            /** Slot */
+            slot: number;
+        };
         /** Network */
         Network: {
             /** Card */
@@ -391,6 +494,52 @@ export interface components {
              */
             kind: "pass";
         };
+        /** PlayerView */
+        PlayerView: {
+            /** Discard Size */
+            discard_size: number;
+            /** Discard Top */
+            discard_top: string | null;
+            /**
+             * Hand
+             * @description the viewer's own hand; null for the others
+             */
+            hand: string[] | null;
+            /** Hand Size */
+            hand_size: number;
+            /** Income Level */
+            income_level: number;
+            /** Income Space */
+            income_space: number;
+            /** Links Left */
+            links_left: number;
+            mat: components["schemas"]["Mat"];
+            /** Money */
+            money: number;
+            /** Seat */
+            seat: number;
+            /** Spent */
+            spent: number;
+            /** Vp */
+            vp: number;
+        };
+        /**
+         * Quote
+         * @description The full price of an action (`Quote.to_json()`): money paid and received, and where
+         *     every coal, iron and beer comes from.
+         */
+        Quote: {
+            /** Beer */
+            beer: (components["schemas"]["TileSupply"] | components["schemas"]["MerchantSupply"] | components["schemas"]["MarketSupply"])[];
+            /** Coal */
+            coal: (components["schemas"]["TileSupply"] | components["schemas"]["MerchantSupply"] | components["schemas"]["MarketSupply"])[];
+            /** Iron */
+            iron: (components["schemas"]["TileSupply"] | components["schemas"]["MerchantSupply"] | components["schemas"]["MarketSupply"])[];
+            /** Money */
+            money: number;
+            /** Received */
+            received: number;
+        };
         /** ReplayFrame */
         ReplayFrame: {
             /** Actions */
@@ -399,10 +548,7 @@ export interface components {
             n: number;
             /** Seat */
             seat: number | null;
-            /** View */
-            view: {
-                [key: string]: unknown;
-            };
+            view: components["schemas"]["View"];
         };
         /** Sale */
         Sale: {
@@ -463,17 +609,13 @@ export interface components {
             /** Status */
             status: string;
             /**
-             * Type
-             * @default state
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             type: "state";
             /** Version */
             version: number;
-            /** View */
-            view: {
-                [key: string]: unknown;
-            } | null;
+            view: components["schemas"]["View"] | null;
         };
         /** SubmitAction */
         SubmitAction: {
@@ -485,6 +627,45 @@ export interface components {
             action_id: string;
             /** Expected Version */
             expected_version: number;
+        };
+        /**
+         * TileSupply
+         * @description Coal, iron or beer from a player's industry tile.
+         */
+        TileSupply: {
+            /** Count */
+            count: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Slot */
+            slot: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "tile";
+        };
+        /** TileView */
+        TileView: {
+            /** Flipped */
+            flipped: boolean;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
+            /** Level */
+            level: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Resources */
+            resources: number;
+            /** Slot */
+            slot: number;
         };
         /** UndoRequest */
         UndoRequest: {
@@ -508,6 +689,96 @@ export interface components {
         Version: {
             /** Version */
             version: number;
+        };
+        /**
+         * View
+         * @description What one seat (or a spectator, `viewer` null) may see of a game: `brass.engine.view`.
+         */
+        View: {
+            /** Action Count */
+            action_count: number;
+            /** Actions Left */
+            actions_left: number;
+            /** Coal Market */
+            coal_market: number;
+            /** Coal Price */
+            coal_price: number;
+            /** Current Seat */
+            current_seat: number | null;
+            /** Deck Size */
+            deck_size: number;
+            /**
+             * Era
+             * @enum {string}
+             */
+            era: "canal" | "rail";
+            /**
+             * Era Scores
+             * @description per finished era, each seat's points from links and industries
+             */
+            era_scores: components["schemas"]["EraScore"][][];
+            /** Industries */
+            industries: components["schemas"]["TileView"][];
+            /** Iron Market */
+            iron_market: number;
+            /** Iron Price */
+            iron_price: number;
+            /** Is Over */
+            is_over: boolean;
+            /** Links */
+            links: components["schemas"]["LinkView"][];
+            /** Merchants */
+            merchants: components["schemas"]["MerchantView"][];
+            /** Num Players */
+            num_players: number;
+            /** Players */
+            players: components["schemas"]["PlayerView"][];
+            /** Ranks */
+            ranks: number[] | null;
+            /** Round */
+            round: number;
+            /** Turn Order */
+            turn_order: number[];
+            /** Viewer */
+            viewer: number | null;
+            /** Wild Industry Left */
+            wild_industry_left: number;
+            /** Wild Location Left */
+            wild_location_left: number;
+            /** Winner Order */
+            winner_order: number[] | null;
+        };
+        /**
+         * WsAck
+         * @description An action (`action_id`) or an undo (`action_id` null) was logged: the new version.
+         */
+        WsAck: {
+            /** Action Id */
+            action_id: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ack";
+            /** Version */
+            version: number;
+        };
+        /**
+         * WsError
+         * @description A refused message; `action_id` only when it answers an action.
+         */
+        WsError: {
+            /** Action Id */
+            action_id?: string | null;
+            /** Code */
+            code: string;
+            /** Message */
+            message: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
         };
     };
     responses: never;
@@ -1282,6 +1553,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    game_socket_doc_ws_games__game_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upgrade Required: plain HTTP gets no game here */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the websocket, each message the server sends is one of these (one JSON object per frame). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"];
                 };
             };
         };

@@ -1,0 +1,86 @@
+"""The OpenAPI models of the engine's view and quote (brass/server/schemas.py) describe exactly
+what the engine sends: every view of random games (a few states, the finished one included, for
+every seat and the spectator) and every quote of the legal actions at those states parses into
+its model with no extra key (`extra="forbid"`: a key the engine adds fails here), in strict
+mode, and dumps back to the same JSON, byte for byte (so a response model changes nothing on
+the wire)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import BaseModel
+
+from brass.engine import Game, apply_action, legal_actions, new_game, quote, view
+from brass.server import create_app
+from brass.server.schemas import LegalEntry, ReplayFrame, StateMessage, View
+
+
+def same_json(model: type[BaseModel], payload: dict[str, Any]) -> None:
+    parsed = model.model_validate(payload, strict=True)
+    assert json.dumps(parsed.model_dump(mode="json")) == json.dumps(payload)
+
+
+def random_game(players: int, seed: int) -> list[Game]:
+    """Every state of a random game (passing only when nothing else is legal), to its end."""
+    rng = random.Random(seed)
+    game = new_game(players, seed)
+    states = [game]
+    while not game.is_over:
+        actions = legal_actions(game)
+        game = apply_action(game, rng.choice([a for a in actions if a.kind != "pass"]
+                                             or actions))
+        states.append(game)
+    return states
+
+
+def test_views_and_quotes_of_random_games_match_their_models() -> None:
+    eras, sources = set(), set()
+    for players, seed in [(2, 1), (3, 2), (4, 3)]:
+        states = random_game(players, seed)
+        assert states[-1].is_over and states[-1].era_scores
+        for game in states:
+            eras.add(game.era)
+            if game.action_count % 20 == 0 or game.is_over:
+                for seat in [None, *range(players)]:
+                    same_json(View, view(game, seat))
+                    same_json(StateMessage, {"type": "state", "game": "g", "status": "running",
+                                             "version": 3, "seat": seat,
+                                             "view": view(game, seat)})
+                same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
+                                        "view": view(game, 0)})
+            for action in legal_actions(game):
+                entry = {"action": action.to_json(), "quote": quote(game, action).to_json()}
+                same_json(LegalEntry, entry)
+                sources |= {s["source"] for r in ("coal", "iron", "beer")
+                            for s in entry["quote"][r]}
+    assert eras == {"canal", "rail"}
+    assert sources == {"tile", "market", "merchant"}
+
+
+def test_a_new_view_key_fails() -> None:
+    v = view(new_game(2, 0), None)
+    with pytest.raises(ValueError):
+        View.model_validate({**v, "secret": 1})
+    with pytest.raises(ValueError):
+        View.model_validate({**v, "players": [{**v["players"][0], "deck": []}]})
+
+
+def test_the_openapi_schema_describes_the_view_quote_and_websocket_messages() -> None:
+    doc = create_app().openapi()
+    schemas = doc["components"]["schemas"]
+    ref = "#/components/schemas/"
+    assert schemas["ReplayFrame"]["properties"]["view"] == {"$ref": ref + "View"}
+    assert schemas["LegalEntry"]["properties"]["quote"] == {"$ref": ref + "Quote"}
+    assert set(schemas["View"]["properties"]) == set(View.model_fields)
+    assert schemas["View"]["additionalProperties"] is False
+    assert {"WsAck", "WsError", "TileSupply", "MarketSupply", "MerchantSupply"} <= set(schemas)
+
+
+def test_plain_http_on_the_websocket_path_is_told_to_upgrade(http: httpx.Client) -> None:
+    reply = http.get("/ws/games/nothing")
+    assert reply.status_code == 426 and reply.headers["upgrade"] == "websocket"
