@@ -223,7 +223,7 @@ def main() -> int:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
         url = f"{POSTGRES}/{name}"
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url}
+    env = {**os.environ, "DATABASE_URL": url, "BRASS_JOIN_LIMIT": "0"}  # 1000 joins, one address
     server = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
                                "--log-level", "warning"], cwd=ROOT, env=env)
     try:

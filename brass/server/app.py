@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import migrate, outbound, routes, ws
 from .errors import ApiError
+from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
 from .storage import Storage
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan)
+    app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
     app.include_router(routes.router)
     app.include_router(ws.router)

@@ -6,7 +6,7 @@ from typing import Literal
 
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
-    "game_not_running", "seat_taken", "internal"]
+    "game_not_running", "seat_taken", "rate_limited", "internal"]
 
 HTTP_STATUS: dict[str, int] = {
     "malformed": 400,
@@ -17,6 +17,7 @@ HTTP_STATUS: dict[str, int] = {
     "stale_version": 409,
     "game_not_running": 409,
     "seat_taken": 409,
+    "rate_limited": 429,
 }
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 
 from . import outbound
 from .errors import HTTP_STATUS, ApiError
+from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
     BotAdded,
@@ -41,14 +42,21 @@ async def bearer_token(authorization: Annotated[str | None, Header()] = None) ->
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+async def join_limit(request: Request) -> None:
+    """Creating and joining games are unauthenticated writes: limited per client address."""
+    limiter: RateLimiter = request.app.state.join_limiter
+    limiter.check(request.client.host if request.client else "unknown")
+
+
 Service = Annotated[GameService, Depends(get_service)]
 Token = Annotated[str | None, Depends(bearer_token)]
+JoinLimited = Depends(join_limit)
 
 ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
 router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 
-@router.post("/games", response_model=Created, status_code=201)
+@router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
 async def create_game(body: CreateGame, service: Service) -> Created:
     game_id, host_token = await service.create_game(body.players, body.name)
     return Created(id=game_id, host_token=host_token)
@@ -80,7 +88,8 @@ async def state(game_id: str, service: Service, token: Token) -> dict[str, Any]:
     return outbound.state(rt.record, rt.game, seat)
 
 
-@router.post("/games/{game_id}/join", response_model=Joined, status_code=201)
+@router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
+             dependencies=[JoinLimited])
 async def join(game_id: str, body: Join, service: Service) -> Joined:
     seat, token = await service.join(game_id, body.name)
     return Joined(seat=seat, token=token)

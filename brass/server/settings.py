@@ -5,7 +5,8 @@
 moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` how many
 worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
 in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
-`web/dist` when it is built).
+`web/dist` when it is built); `BRASS_JOIN_LIMIT` games created plus seats joined per minute
+from one client address (default 30; 0 = no limit).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class Settings(BaseSettings):
     web_dist: Path | None = Field(
         default_factory=lambda: _default_web_dist(),
         description="the built web client, served at / (BRASS_WEB_DIST; default web/dist)")
+    join_limit: int = Field(
+        default=30, ge=0,
+        description="games created plus seats joined per minute per client address "
+                    "(BRASS_JOIN_LIMIT; 0 = no limit)")
     workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
 
     @field_validator("database_url")

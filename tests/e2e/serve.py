@@ -33,7 +33,7 @@ def fix_seed(seed: int) -> None:
 def build_app(port: int):  # type: ignore[no-untyped-def]
     if os.environ.get("BRASS_E2E_SEED"):
         fix_seed(int(os.environ["BRASS_E2E_SEED"]))
-    app = create_app(Settings(port=port))
+    app = create_app(Settings(port=port, join_limit=0))  # every browser is 127.0.0.1 here
     serves_root = any(getattr(r, "path", None) in ("/", "") for r in app.routes)
     if not serves_root:
         app.mount("/", StaticFiles(directory=DIST, html=True), name="web")

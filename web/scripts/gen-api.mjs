@@ -1,7 +1,7 @@
 // Regenerates src/api/schema.ts (checked in) from the server's OpenAPI schema.
-// The server's view/quote/action bodies are free-form dicts in its OpenAPI; the engine's Action
-// union is added from its pydantic JSON schema (brass.engine.ACTION_ADAPTER) so it is not
-// written twice either. Run: `npm run gen:api` (needs ../.venv with the project installed).
+// The server's OpenAPI describes the view, the quote and the websocket messages; only the
+// action bodies are free-form there, so the engine's Action union is added from its pydantic
+// JSON schema (brass.engine.ACTION_ADAPTER) and is not written twice either. Run: `npm run gen:api` (needs ../.venv with the project installed).
 import { execFileSync } from "node:child_process";
 import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
