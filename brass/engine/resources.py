@@ -33,16 +33,7 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
         reach = [dist[loc] for dist in dists if loc in dist]
         if reach:
             mines.append((min(reach), tile.owner != d.seat, slot))
-    mines.sort()
-    for _, _, slot in mines:
-        if amount == 0:
-            return
-        tile = d.tiles[slot]
-        assert tile is not None
-        n = min(amount, tile.resources)
-        d.take_from_tile(slot, n)
-        d.supplies.append(Supply("coal", "tile", n, slot, tile.owner))
-        amount -= n
+    amount = _take_in_order(d, "coal", [slot for *_, slot in sorted(mines)], amount)
     if amount == 0:
         return
     if not any(g.connected_to_merchant(a) for a in at):
@@ -59,17 +50,24 @@ def take_iron(d: Draft, amount: int) -> None:
         return
     works = sorted((tile.owner != d.seat, slot) for slot, tile in enumerate(d.tiles)
                    if tile is not None and tile.industry == "iron" and tile.resources > 0)
-    for _, slot in works:
+    amount = _take_in_order(d, "iron", [slot for _, slot in works], amount)
+    if amount:
+        _buy(d, "iron", amount)
+
+
+def _take_in_order(d: Draft, resource: str, slots: list[int], amount: int) -> int:
+    """Take up to `amount` cubes or barrels from the tiles in `slots`, in that order; what is
+    still missing."""
+    for slot in slots:
         if amount == 0:
-            return
+            break
         tile = d.tiles[slot]
         assert tile is not None
         n = min(amount, tile.resources)
         d.take_from_tile(slot, n)
-        d.supplies.append(Supply("iron", "tile", n, slot, tile.owner))
+        d.supplies.append(Supply(resource, "tile", n, slot, tile.owner))
         amount -= n
-    if amount:
-        _buy(d, "iron", amount)
+    return amount
 
 
 def _buy(d: Draft, resource: str, amount: int) -> None:
@@ -102,15 +100,7 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: str) ->
             reach = [dist[loc] for dist in dists if loc in dist]
             if reach:
                 others.append((min(reach), slot))
-    for _, slot in own + sorted(others):
-        if amount == 0:
-            return
-        tile = d.tiles[slot]
-        assert tile is not None
-        n = min(amount, tile.resources)
-        d.take_from_tile(slot, n)
-        d.supplies.append(Supply("beer", "tile", n, slot, tile.owner))
-        amount -= n
+    amount = _take_in_order(d, "beer", [slot for _, slot in own + sorted(others)], amount)
     if amount:
         raise IllegalAction(
             f"{purpose} needs {amount} more beer, and you have no brewery with beer and no "
