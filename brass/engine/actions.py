@@ -114,7 +114,17 @@ ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 def parse_action(obj: Any) -> Action:
-    """JSON (a dict, or a JSON string) -> a checked `Action`; `MalformedAction` otherwise."""
+    """JSON (a dict, or a JSON string) -> a checked `Action`; `MalformedAction` otherwise.
+
+    >>> parse_action({"kind": "loan", "card": "industry:iron"})
+    Loan(card='industry:iron', kind='loan')
+    >>> parse_action('{"kind": "pass", "card": "industry:gold"}')
+    Traceback (most recent call last):
+    ...
+    brass.engine.errors.MalformedAction: Unknown card 'industry:gold'
+    >>> parse_action({"kind": "loan", "card": "industry:iron"}).to_json()
+    {'kind': 'loan', 'card': 'industry:iron'}
+    """
     try:
         action = (ACTION_ADAPTER.validate_json(obj) if isinstance(obj, str | bytes)
                   else ACTION_ADAPTER.validate_python(obj))
