@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from .data import DATA, INDUSTRIES
 from .errors import MalformedAction
 
-_STRICT = ConfigDict(extra="forbid", strict=False)
+_STRICT = ConfigDict(extra="forbid")  # and slots are StrictInt: `true` or "0" is no slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Build:
     card: str
     industry: str
     location: str
-    slot: int
+    slot: StrictInt
     kind: Literal["build"] = "build"
 
     def to_json(self) -> dict[str, Any]:
@@ -58,7 +58,7 @@ class Develop:
 class Sale:
     __pydantic_config__ = _STRICT
     location: str
-    slot: int
+    slot: StrictInt
     merchant: str
     develop: str | None = None
 

@@ -7,13 +7,26 @@ serialized by accident); responses are built field by field in `outbound.py`.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 _REQUEST = ConfigDict(extra="forbid")
 
-Name = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$")
+def _visible(name: str) -> str:
+    """Refuse invisible and control characters (zero-width, direction overrides...): a name
+    must not be able to pass for someone else's."""
+    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp")
+           for ch in name):
+        raise ValueError("a name may not hold control or invisible formatting characters")
+    if not name.strip():
+        raise ValueError("a name needs a visible character")
+    return name
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$"),
+                       AfterValidator(_visible)]
 ActionId = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
 
 
@@ -25,7 +38,7 @@ class Error(BaseModel):
 class CreateGame(BaseModel):
     model_config = _REQUEST
     players: int = Field(ge=2, le=4)
-    name: str = Name
+    name: PlayerName
 
 
 class Created(BaseModel):
@@ -35,7 +48,7 @@ class Created(BaseModel):
 
 class Join(BaseModel):
     model_config = _REQUEST
-    name: str = Name
+    name: PlayerName
 
 
 class Joined(BaseModel):
@@ -73,7 +86,7 @@ class GameInfo(BaseModel):
 class SubmitAction(BaseModel):
     model_config = _REQUEST
     action: dict[str, Any]
-    expected_version: int = Field(ge=0)
+    expected_version: int = Field(ge=0, strict=True)
     action_id: str = ActionId
 
 
@@ -83,7 +96,7 @@ class Version(BaseModel):
 
 class UndoRequest(BaseModel):
     model_config = _REQUEST
-    expected_version: int | None = Field(default=None, ge=0)
+    expected_version: int | None = Field(default=None, ge=0, strict=True)
 
 
 # -- the engine's view and quote (brass/engine/view.py, brass/engine/draft.py) ---------------
@@ -318,14 +331,14 @@ class WsAction(BaseModel):
     model_config = _REQUEST
     type: Literal["action"]
     action: dict[str, Any]
-    expected_version: int = Field(ge=0)
+    expected_version: int = Field(ge=0, strict=True)
     action_id: str = ActionId
 
 
 class WsUndo(BaseModel):
     model_config = _REQUEST
     type: Literal["undo"]
-    expected_version: int | None = Field(default=None, ge=0)
+    expected_version: int | None = Field(default=None, ge=0, strict=True)
 
 
 class WsSync(BaseModel):

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from brass.engine import (
     ENGINE_VERSION,
+    Action,
     Game,
     IllegalAction,
     MalformedAction,
@@ -156,6 +157,8 @@ class GameService:
             free = [s.seat for s in record.seats if not s.taken]
             if seat is None:
                 seat = free[0]
+            elif not 0 <= seat < len(record.seats):
+                raise ApiError("malformed", f"This game has seats 0 to {len(record.seats) - 1}")
             elif seat not in free:
                 raise ApiError("seat_taken", f"Seat {seat} is not free")
             name = name or f"Bot {seat + 1}"
@@ -191,7 +194,7 @@ class GameService:
         async with rt.lock:
             earlier = rt.action_ids.get(action_id)
             if earlier is not None:
-                return self._retried(earlier, seat)
+                return self._retried(earlier, seat, action)
             game = rt.running_game()
             if expected_version != rt.record.version:
                 raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
@@ -211,7 +214,7 @@ class GameService:
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None
-                return self._retried(found, seat)
+                return self._retried(found, seat, action)
             except StaleVersion:
                 await self._reload(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
@@ -227,9 +230,12 @@ class GameService:
         return row.seq
 
     @staticmethod
-    def _retried(earlier: ActionRecord, seat: int) -> int:
+    def _retried(earlier: ActionRecord, seat: int, action: Action) -> int:
+        """A retry gets the original result; an id reused for something else is refused."""
         if earlier.seat != seat:
             raise ApiError("malformed", "This action_id was already used by another seat")
+        if earlier.action != action.to_json():
+            raise ApiError("malformed", "This action_id was already used for another action")
         return earlier.seq
 
     async def undo(self, game_id: str, token: str | None, expected_version: int | None) -> int:
@@ -362,6 +368,7 @@ class GameService:
             return
         seat = game.current_seat
         choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
-        await self.submit_as(rt, seat, choice, version, f"bot-{version}-{seat}")
+        # an id nobody can guess: a player who sent it first would stall the bot for good
+        await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}")
 
 

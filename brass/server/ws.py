@@ -64,7 +64,7 @@ def parse_message(text: str) -> Any:
         raise ApiError("malformed", f"Message over {MAX_MESSAGE // 1024} KB")
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than Python's stack
         raise ApiError("malformed", "Not JSON") from None
     try:
         return CLIENT_MESSAGE.validate_python(obj)

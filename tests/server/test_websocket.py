@@ -79,6 +79,11 @@ def test_bad_messages_get_errors_and_the_connection_stays_up(http: httpx.Client,
         expect_error(ws, json.dumps({**good, "action": {"kind": "build"}}), "malformed")
         expect_error(ws, json.dumps({**good, "pad": "x" * (70 * 1024)}), "malformed")
         expect_error(ws, b"\xff\xfe binary", "malformed")
+        expect_error(ws, "[" * 30_000 + "]" * 30_000, "malformed")  # deeper than the stack
+        expect_error(ws, json.dumps({**good, "expected_version": True}), "malformed")
+        if action.get("kind") == "build":
+            expect_error(ws, json.dumps({**good, "action": {**action, "slot": True}}),
+                         "malformed")
         ws.send(json.dumps(good))
         assert receive(ws)["version"] == 1
         assert receive(ws)["type"] == "ack"
