@@ -63,7 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate.upgrade, settings.database_url)
         storage = Storage(settings.database_url)
         service = GameService(storage, bot_delay=settings.bot_delay,
-                              workers=settings.workers)
+                              workers=settings.workers, waiting_expiry=settings.waiting_expiry,
+                              finished_listed=settings.finished_listed)
         app.state.service = service
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections

@@ -56,7 +56,8 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         id=record.id, name=record.name, players=record.players,
         status=record.status,  # type: ignore[arg-type]
         version=record.version, current_seat=None if game is None else game.current_seat,
-        seats=seats(record), scores=record.scores if record.status == "finished" else None)
+        seats=seats(record), scores=record.scores if record.status == "finished" else None,
+        listed=record.listed)
 
 
 def log(record: GameRecord, entries: list[ActionRecord]) -> GameLog:

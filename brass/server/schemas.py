@@ -39,6 +39,13 @@ class CreateGame(BaseModel):
     model_config = _REQUEST
     players: int = Field(ge=2, le=4)
     name: PlayerName
+    listed: bool = Field(default=False, description="shown in GET /api/games; unlisted games "
+                         "are reached only through their link")
+
+
+class SetListed(BaseModel):
+    model_config = _REQUEST
+    listed: bool
 
 
 class Created(BaseModel):
@@ -72,15 +79,28 @@ class SeatInfo(BaseModel):
     taken: bool
 
 
+GameStatus = Literal["waiting", "running", "finished", "expired"]
+
+
 class GameInfo(BaseModel):
     id: str
     name: str
     players: int
-    status: Literal["waiting", "running", "finished"]
+    status: GameStatus
     version: int
     current_seat: int | None
     seats: list[SeatInfo]
     scores: list[int] | None = None
+    listed: bool
+
+
+class GameList(BaseModel):
+    """One page of the listing. `next`: the cursor of the following page (null at the end);
+    `changes`: pass it as `changed_after` to get only the games that changed since."""
+
+    games: list[GameInfo]
+    next: str | None
+    changes: str
 
 
 class SubmitAction(BaseModel):

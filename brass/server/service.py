@@ -13,6 +13,8 @@ it reaches back only within the player's current turn (the end of a turn draws c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import datetime as dt
 import logging
 import secrets
 from collections.abc import Callable
@@ -38,6 +40,7 @@ from .storage import (
     ActionRecord,
     DuplicateActionId,
     GameRecord,
+    ListQuery,
     SeatRecord,
     StaleVersion,
     Storage,
@@ -50,9 +53,13 @@ T = TypeVar("T")
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
+                 waiting_expiry: float = 0.0, finished_listed: float = 0.0) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
+        self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
+        self._sweeper: asyncio.Task[None] | None = None
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
@@ -67,17 +74,31 @@ class GameService:
         """Start the worker processes, rebuild every running game from its log and let its
         bots play on."""
         await self.workers.start()
-        for record in await self._db(self.storage.list_games, "running"):
+        for record in await self._db(self.storage.running_games):
             try:
                 rt = await self.runtime(record.id)
             except Exception:
                 log.exception("cannot rebuild game %s", record.id)
                 continue
             self._kick_bots(rt)
+        if self.waiting_expiry > 0:
+            self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting")
+
+    async def _sweep(self) -> None:
+        """Expire idle waiting games, often enough that none lives a quarter longer."""
+        pause = min(60.0, max(0.5, self.waiting_expiry / 4))
+        while True:
+            try:
+                await self.expire_waiting(self.waiting_expiry)
+            except Exception:
+                log.exception("cannot expire waiting games")
+            await asyncio.sleep(pause)
 
     async def close(self) -> None:
         self._closing = True
         tasks = [rt.bot_task for rt in self.games.values() if rt.bot_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -116,22 +137,46 @@ class GameService:
         return rt
 
     # -- lobby ---------------------------------------------------------------------------------
-    async def list_games(self) -> list[tuple[GameRecord, Game | None]]:
-        records = await self._db(self.storage.list_games)
+    async def list_games(self, query: ListQuery) -> list[tuple[GameRecord, Game | None]]:
+        """A page of the listing (from the database; a game held here adds whose turn it is).
+        Finished games older than `finished_listed` are left out."""
+        if self.finished_listed > 0:
+            query = dataclasses.replace(
+                query, finished_since=now() - dt.timedelta(seconds=self.finished_listed))
         out = []
-        for r in records:
+        for r in await self._db(self.storage.list_games, query):
             rt = self.games.get(r.id)
-            out.append((rt.record, rt.game) if rt is not None else (r, None))
+            out.append((r, rt.game) if rt is not None else (r, None))
         return out
 
-    async def create_game(self, players: int, name: str) -> tuple[str, str]:
+    async def set_listed(self, game_id: str, host_token: str | None, listed: bool) -> None:
+        rt = await self.runtime(game_id)
+        if not token_matches(host_token, rt.record.host_token_hash):
+            raise ApiError("unauthorized", "Only the host (with the host token) can list a game")
+        await self._db(self.storage.set_listed, game_id, listed)
+        rt.record.listed = listed
+        self._publish(rt)
+
+    async def expire_waiting(self, idle: float) -> list[str]:
+        """Waiting games nobody joined for `idle` seconds expire (refused from then on)."""
+        ids = await self._db(self.storage.expire_waiting, now() - dt.timedelta(seconds=idle))
+        for game_id in ids:
+            rt = self.games.get(game_id)
+            if rt is not None:
+                async with rt.lock:
+                    if rt.record.status == "waiting":
+                        rt.record.status = "expired"
+                        self._publish(rt)
+        return ids
+
+    async def create_game(self, players: int, name: str, listed: bool = False) -> tuple[str, str]:
         host_token = new_token()
         stamp = now()
         record = GameRecord(
             id=secrets.token_urlsafe(9), name=name, players=players, status="waiting",
             seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
             host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
-            seats=[SeatRecord(seat=s) for s in range(players)])
+            seats=[SeatRecord(seat=s) for s in range(players)], listed=listed)
         await self._db(self.storage.create_game, record)
         self.games[record.id] = Runtime(record=record)
         return record.id, host_token
@@ -152,6 +197,8 @@ class GameService:
         rt = await self.runtime(game_id)
         async with rt.lock:
             record = rt.record
+            if record.status == "expired":
+                raise ApiError("game_not_running", "This game expired: nobody joined it in time")
             if record.status != "waiting":
                 raise ApiError("game_not_running", "The game has started: every seat is taken")
             free = [s.seat for s in record.seats if not s.taken]

@@ -6,7 +6,9 @@ moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` 
 worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
 in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
 `web/dist` when it is built); `BRASS_JOIN_LIMIT` games created plus seats joined per minute
-from one client address (default 30; 0 = no limit).
+from one client address (default 30; 0 = no limit); `BRASS_WAITING_EXPIRY` seconds a waiting
+game nobody joins stays open (one day; 0 = never); `BRASS_FINISHED_LISTED` seconds a finished
+game stays in the listing (a week; 0 = for ever; it stays reachable by id).
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ class Settings(BaseSettings):
         default=30, ge=0,
         description="games created plus seats joined per minute per client address "
                     "(BRASS_JOIN_LIMIT; 0 = no limit)")
+    waiting_expiry: float = Field(
+        default=86_400.0, ge=0.0,
+        description="seconds a waiting game nobody joins stays open (BRASS_WAITING_EXPIRY; "
+                    "default one day; 0 = never expires)")
+    finished_listed: float = Field(
+        default=604_800.0, ge=0.0,
+        description="seconds a finished game stays in the listing (BRASS_FINISHED_LISTED; "
+                    "default a week; 0 = for ever); it stays reachable by id")
     workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
 
     @field_validator("database_url")

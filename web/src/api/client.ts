@@ -3,6 +3,7 @@ import type {
   Action,
   Created,
   GameInfo,
+  GameList,
   GameLog,
   Joined,
   LegalEntry,
@@ -34,8 +35,18 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
 }
 
 export const api = {
-  listGames: () => call<GameInfo[]>("GET", "/api/games"),
-  createGame: (players: number, name: string) => call<Created>("POST", "/api/games", { players, name }),
+  /** A page of the listing (`cursor`: the previous page's `next`), or with `changedAfter` (a
+   * page's `changes`) only the listed games that changed since. */
+  listGames: (opts: { cursor?: string; changedAfter?: string } = {}) => {
+    const q = new URLSearchParams({ limit: "50" });
+    if (opts.cursor) q.set("cursor", opts.cursor);
+    if (opts.changedAfter) q.set("changed_after", opts.changedAfter);
+    return call<GameList>("GET", `/api/games?${q}`);
+  },
+  createGame: (players: number, name: string, listed: boolean) =>
+    call<Created>("POST", "/api/games", { players, name, listed }),
+  setListed: (id: string, hostToken: string, listed: boolean) =>
+    call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
   join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),

@@ -11,7 +11,10 @@ export interface paths {
         };
         /**
          * List Games
-         * @description The games on this server, newest first (optionally only those with `status`).
+         * @description The listed games, newest first, a page at a time (`cursor` from the previous page's
+         *     `next`); with `changed_after` (a page's `changes`), only the listed games that changed
+         *     since, oldest change first. Finished games leave the listing after a while (they stay
+         *     reachable by id); unlisted games are never listed.
          */
         get: operations["list_games_api_games_get"];
         put?: never;
@@ -105,6 +108,26 @@ export interface paths {
         get: operations["legal_api_games__game_id__legal_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/listed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Listed
+         * @description Host only: show the game in the listing, or take it out.
+         */
+        post: operations["set_listed_api_games__game_id__listed_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -245,6 +268,12 @@ export interface components {
         };
         /** CreateGame */
         CreateGame: {
+            /**
+             * Listed
+             * @description shown in GET /api/games; unlisted games are reached only through their link
+             * @default false
+             */
+            listed: boolean;
             /** Name */
             name: string;
             /** Players */
@@ -292,6 +321,8 @@ export interface components {
             current_seat: number | null;
             /** Id */
             id: string;
+            /** Listed */
+            listed: boolean;
             /** Name */
             name: string;
             /** Players */
@@ -304,9 +335,22 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "waiting" | "running" | "finished";
+            status: "waiting" | "running" | "finished" | "expired";
             /** Version */
             version: number;
+        };
+        /**
+         * GameList
+         * @description One page of the listing. `next`: the cursor of the following page (null at the end);
+         *     `changes`: pass it as `changed_after` to get only the games that changed since.
+         */
+        GameList: {
+            /** Changes */
+            changes: string;
+            /** Games */
+            games: components["schemas"]["GameInfo"][];
+            /** Next */
+            next: string | null;
         };
         /**
          * GameLog
@@ -597,6 +641,11 @@ export interface components {
             /** Sales */
             sales: components["schemas"]["Sale"][];
         };
+        /** SetListed */
+        SetListed: {
+            /** Listed */
+            listed: boolean;
+        };
         /**
          * StateMessage
          * @description What a client holds: the game's version and the view for its seat (None: spectator).
@@ -792,7 +841,10 @@ export interface operations {
     list_games_api_games_get: {
         parameters: {
             query?: {
-                status?: ("waiting" | "running" | "finished") | null;
+                status?: ("waiting" | "running" | "finished" | "expired") | null;
+                limit?: number;
+                cursor?: string | null;
+                changed_after?: string | null;
             };
             header?: never;
             path?: never;
@@ -806,7 +858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GameInfo"][];
+                    "application/json": components["schemas"]["GameList"];
                 };
             };
             /** @description Bad Request */
@@ -1283,6 +1335,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegalEntry"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_listed_api_games__game_id__listed_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetListed"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameInfo"];
                 };
             };
             /** @description Bad Request */

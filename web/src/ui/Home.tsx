@@ -1,28 +1,73 @@
-// Home: create a game; this server's games to join, spectate or replay.
+// Home: create a game; the listed games to join, spectate or replay. The first page is loaded
+// once; after that only the games that changed are fetched (the server's `changes` token), and
+// older pages on demand.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, seats } from "../api/client";
-import type { GameInfo } from "../api/types";
+import type { GameInfo, GameList } from "../api/types";
+
+const POLL_MS = 5000;
+
+/** Merge changed games into the list: newest first, expired games dropped. */
+export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
+  const byId = new Map(list.map((g) => [g.id, g]));
+  const fresh: GameInfo[] = [];
+  for (const g of changed) {
+    if (byId.has(g.id)) byId.set(g.id, g);
+    else fresh.push(g);
+  }
+  return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => g.status !== "expired");
+}
 
 export function Home(): JSX.Element {
   const [games, setGames] = useState<GameInfo[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
   const [players, setPlayers] = useState(2);
   const [name, setName] = useState("");
+  const [listed, setListed] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const changes = useRef<string | null>(null);
 
-  const load = () => api.listGames().then(setGames).catch((e) => setError(e.message));
   useEffect(() => {
-    load();
-    const t = setInterval(load, 5000);
-    return () => clearInterval(t);
+    let stop = false;
+    const fail = (e: Error) => setError(e.message);
+    api.listGames().then((page: GameList) => {
+      if (stop) return;
+      setGames(page.games.filter((g) => g.status !== "expired"));
+      setNext(page.next);
+      changes.current = page.changes;
+    }).catch(fail);
+    const t = setInterval(() => {
+      if (changes.current === null) return;
+      api.listGames({ changedAfter: changes.current }).then((page) => {
+        if (stop) return;
+        changes.current = page.changes;
+        if (page.games.length) setGames((list) => mergeGames(list ?? [], page.games));
+      }).catch(fail);
+    }, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
   }, []);
+
+  async function more() {
+    if (!next) return;
+    try {
+      const page = await api.listGames({ cursor: next });
+      setGames((list) => [...(list ?? []), ...page.games.filter((g) => g.status !== "expired")]);
+      setNext(page.next);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
 
   async function create(e: Event) {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || "Brass game");
+      const c = await api.createGame(players, name.trim() || "Brass game", listed);
       seats.setHostToken(c.id, c.host_token);
       location.hash = `#/game/${c.id}`;
     } catch (err) {
@@ -31,7 +76,6 @@ export function Home(): JSX.Element {
     }
   }
 
-  const sorted = games ?? []; // the server lists the newest first
   return (
     <div class="page home" data-testid="home">
       <h1>Brass: Birmingham</h1>
@@ -43,15 +87,19 @@ export function Home(): JSX.Element {
             {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
           </select>
         </label>
+        <label title="Unlisted games are reached only through their link">
+          <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
+          List on this server's home page
+        </label>
         <button type="submit" disabled={busy} data-testid="create">Create game</button>
       </form>
       {error && <div class="message bad">{error}</div>}
       <h2>Games on this server</h2>
-      {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No games yet.</p> : (
+      {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No listed games yet.</p> : (
         <table class="games" data-testid="games">
           <thead><tr><th>Game</th><th>Players</th><th>Status</th><th></th></tr></thead>
           <tbody>
-            {sorted.map((g) => {
+            {games.map((g) => {
               const free = g.seats.filter((s) => !s.taken).length;
               const mine = seats.get(g.id);
               return (
@@ -70,6 +118,7 @@ export function Home(): JSX.Element {
           </tbody>
         </table>
       )}
+      {next && <button type="button" onClick={more} data-testid="more-games">More games</button>}
     </div>
   );
 }

@@ -24,6 +24,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const host = seats.hostToken(id);
   const link = inviteLink(id);
   const free = info ? info.seats.filter((s) => !s.taken).length : 0;
+  const expired = info?.status === "expired";
 
   async function join(e: Event) {
     e.preventDefault();
@@ -50,6 +51,17 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
       setBusy(false);
     }
   }
+  async function setListed(listed: boolean) {
+    if (!host) return;
+    setBusy(true);
+    try {
+      await api.setListed(id, host, listed);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
   async function copy() {
     try {
       await navigator.clipboard.writeText(link);
@@ -65,10 +77,12 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
     <div class="page lobby" data-testid="lobby">
       <a href="#/">← All games</a>
       <h1>{info?.name ?? "Game"}</h1>
-      <p>
-        Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
-        {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
-      </p>
+      {expired ? <p class="message bad" data-testid="expired">This game expired: nobody joined it in time.</p> : (
+        <p>
+          Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
+          {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
+        </p>
+      )}
       <div class="invite">
         <label>Invite link: <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
         <button type="button" onClick={copy} data-testid="copy-invite">{copied ? "Copied ✓" : "Copy invite link"}</button>
@@ -81,14 +95,21 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
           </li>
         ))}
       </ul>
-      {!mine && free > 0 && (
+      {!mine && free > 0 && !expired && (
         <form onSubmit={join} class="join">
           <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
         </form>
       )}
       {mine && <p>You are seated as {PLAYER_NAMES[mine.seat]} ({mine.name}).</p>}
-      {host && free > 0 && (
+      {host && free > 0 && !expired && (
+        <label class="listed">
+          <input type="checkbox" checked={info?.listed ?? false} disabled={busy} data-testid="listed"
+            onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
+          Listed on this server's home page
+        </label>
+      )}
+      {host && free > 0 && !expired && (
         <button type="button" onClick={addBot} disabled={busy} data-testid="add-bot">Add a bot</button>
       )}
       {error && <div class="message bad">{error}</div>}
