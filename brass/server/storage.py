@@ -251,7 +251,8 @@ class Storage:
             return self._with_seats(conn, rows)
 
     def list_games(self, query: ListQuery) -> list[GameRecord]:
-        """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`)."""
+        """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), joined
+        with its seats: one round trip."""
         c = games.c
         sql = select(games).where(c.listed.is_(True)).limit(query.limit)
         if query.status is not None:
@@ -259,15 +260,31 @@ class Storage:
         if query.finished_since is not None:
             sql = sql.where(or_(c.status != "finished", c.finished_at >= query.finished_since))
         if query.changed_after is not None:
-            sql = sql.where(c.updated_at > query.changed_after).order_by(c.updated_at, c.id)
-        else:
-            if query.before is not None:
-                created, game_id = query.before
-                sql = sql.where(or_(c.created_at < created,
-                                    and_(c.created_at == created, c.id < game_id)))
-            sql = sql.order_by(c.created_at.desc(), c.id.desc())
+            sql = sql.where(c.updated_at > query.changed_after)
+        elif query.before is not None:
+            created, game_id = query.before
+            sql = sql.where(or_(c.created_at < created,
+                                and_(c.created_at == created, c.id < game_id)))
+
+        def order(t: Any) -> list[Any]:
+            if query.changed_after is not None:
+                return [t.updated_at, t.id]  # oldest change first
+            return [t.created_at.desc(), t.id.desc()]  # newest first
+
+        page = sql.order_by(*order(c)).subquery("page")
+        joined = (select(page, seats.c.seat.label("seat_no"), seats.c.name.label("seat_name"),
+                         seats.c.token_hash.label("seat_token"), seats.c.bot.label("seat_bot"))
+                  .select_from(page.outerjoin(seats, seats.c.game_id == page.c.id))
+                  .order_by(*order(page.c), seats.c.seat))
         with self._tx() as conn:
-            return self._with_seats(conn, conn.execute(sql).all())
+            rows = conn.execute(joined).all()
+        pages: dict[str, tuple[Any, list[Any]]] = {}
+        for r in rows:
+            seat_rows = pages.setdefault(r.id, (r, []))[1]
+            if r.seat_no is not None:
+                seat_rows.append(SeatRecord(seat=r.seat_no, name=r.seat_name,
+                                            token_hash=r.seat_token, bot=r.seat_bot))
+        return [_game_record(r, seat_rows) for r, seat_rows in pages.values()]
 
     @staticmethod
     def _with_seats(conn: Connection, rows: Sequence[Any]) -> list[GameRecord]:
