@@ -1,6 +1,6 @@
 """the public listing: a `listed` flag and indexes for paging and filters in SQL
 
-Revision ID: 0003
+Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-01
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
+revision = "0002"
 down_revision = "0001"
 branch_labels = None
 depends_on = None
