@@ -23,6 +23,7 @@ from .schemas import (
     Join,
     Joined,
     LegalEntry,
+    Renewed,
     ReplayFrame,
     SetListed,
     StateMessage,
@@ -111,6 +112,14 @@ async def state(game_id: str, service: Service, token: Token) -> dict[str, Any]:
 async def join(game_id: str, body: Join, service: Service) -> Joined:
     seat, token = await service.join(game_id, body.name)
     return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/renew", response_model=Renewed)
+async def renew(game_id: str, service: Service, token: Token) -> Renewed:
+    """A new secret for the seat (or host) link whose token is sent; the old one stops working.
+    Sockets opened with the old seat token go on as spectators."""
+    seat, fresh = await service.renew(game_id, token)
+    return Renewed(role="host" if seat is None else "seat", seat=seat, token=fresh)
 
 
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)

@@ -63,6 +63,14 @@ class Joined(BaseModel):
     token: str = Field(description="The seat's secret; shown once. Send as `Bearer` token.")
 
 
+class Renewed(BaseModel):
+    """A renewed link's new secret: the old one stops working at once."""
+
+    role: Literal["seat", "host"]
+    seat: int | None = Field(description="the seat renewed; null for the host link")
+    token: str = Field(description="The new secret; shown once.")
+
+
 class AddBot(BaseModel):
     model_config = _REQUEST
     seat: int | None = Field(default=None, ge=0, le=3, description="a free seat; default the first")

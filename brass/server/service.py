@@ -186,6 +186,34 @@ class GameService:
         seat = await self._claim(game_id, None, name, token_hash(token), bot=False)
         return seat, token
 
+    async def renew(self, game_id: str, token: str | None) -> tuple[int | None, str]:
+        """A new secret for the seat (or the host) whose token this is; the old one stops
+        working at once, and sockets opened with it go on as spectators. Returns (seat or
+        None for the host, new token)."""
+        rt = await self.runtime(game_id)
+        async with rt.lock:
+            seat = rt.seat_of(token)
+            is_host = seat is None and token_matches(token, rt.record.host_token_hash)
+            if seat is None and not is_host:
+                raise ApiError("unauthorized", "A valid seat or host token is needed")
+            old = (rt.record.host_token_hash if seat is None
+                   else rt.record.seats[seat].token_hash)
+            fresh = new_token()
+            assert old is not None
+            if not await self._db(self.storage.renew_token, game_id, seat, old,
+                                  token_hash(fresh)):
+                raise ApiError("unauthorized", "This link was renewed meanwhile")
+            if seat is None:
+                rt.record.host_token_hash = token_hash(fresh)
+                return None, fresh
+            rt.record.seats[seat].token_hash = token_hash(fresh)
+            for sub in [s for s in rt.subscribers if s.seat == seat]:
+                sub.seat = None  # the old link's sockets may watch, not play
+                sub.send(outbound.dumps(outbound.ws_error(
+                    "unauthorized", "This seat's link was renewed: open the new link to play")))
+                sub.send(self.render(rt, None))
+            return seat, fresh
+
     async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
         rt = await self.runtime(game_id)
         if not token_matches(host_token, rt.record.host_token_hash):

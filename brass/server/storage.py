@@ -310,6 +310,20 @@ class Storage:
                              .values(status="expired", updated_at=now()))
         return ids
 
+    def renew_token(self, game_id: str, seat: int | None, old_hash: str, new_hash: str) -> bool:
+        """Replace a seat's token hash (`seat` None: the host's), only if it is still `old_hash`:
+        of two renewals racing with the same link, one wins."""
+        with self._tx() as conn:
+            if seat is None:
+                sql = update(games).where(games.c.id == game_id,
+                                          games.c.host_token_hash == old_hash
+                                          ).values(host_token_hash=new_hash)
+            else:
+                sql = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                          seats.c.token_hash == old_hash
+                                          ).values(token_hash=new_hash)
+            return conn.execute(sql).rowcount == 1
+
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
                    bot: bool, start: bool) -> bool:
         """Take a free seat of a waiting game; with `start`, the game starts in the same

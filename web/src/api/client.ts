@@ -47,6 +47,8 @@ export const api = {
     call<Created>("POST", "/api/games", { players, name, listed }),
   setListed: (id: string, hostToken: string, listed: boolean) =>
     call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
+  renew: (id: string, token: string) =>
+    call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
   join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
@@ -68,6 +70,8 @@ export interface SeatToken {
   name: string;
 }
 const KEY = "brass.seats";
+/** Fired on `window` whenever a seat or host token is stored (a join, a link opened, a renewal). */
+export const SEATS_CHANGED = "brass-seats-changed";
 function readAll(): Record<string, SeatToken> {
   try {
     return JSON.parse(localStorage.getItem(KEY) ?? "{}");
@@ -79,9 +83,15 @@ export const seats = {
   get: (game: string): SeatToken | null => readAll()[game] ?? null,
   set(game: string, s: SeatToken) {
     localStorage.setItem(KEY, JSON.stringify({ ...readAll(), [game]: s }));
+    dispatchEvent(new Event(SEATS_CHANGED));
   },
+  /** Every game this browser holds a seat in, by game id. */
+  all: (): Record<string, SeatToken> => readAll(),
   hostToken: (game: string): string | null => localStorage.getItem(`brass.host.${game}`),
-  setHostToken: (game: string, token: string) => localStorage.setItem(`brass.host.${game}`, token),
+  setHostToken: (game: string, token: string) => {
+    localStorage.setItem(`brass.host.${game}`, token);
+    dispatchEvent(new Event(SEATS_CHANGED));
+  },
   lastName: () => localStorage.getItem("brass.name") ?? "",
   setLastName: (n: string) => localStorage.setItem("brass.name", n),
 };

@@ -151,6 +151,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew
+         * @description A new secret for the seat (or host) link whose token is sent; the old one stops working.
+         *     Sockets opened with the old seat token go on as spectators.
+         */
+        post: operations["renew_api_games__game_id__renew_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/replay/{n}": {
         parameters: {
             query?: never;
@@ -583,6 +604,27 @@ export interface components {
             money: number;
             /** Received */
             received: number;
+        };
+        /**
+         * Renewed
+         * @description A renewed link's new secret: the old one stops working at once.
+         */
+        Renewed: {
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "seat" | "host";
+            /**
+             * Seat
+             * @description the seat renewed; null for the host link
+             */
+            seat: number | null;
+            /**
+             * Token
+             * @description The new secret; shown once.
+             */
+            token: string;
         };
         /** ReplayFrame */
         ReplayFrame: {
@@ -1493,6 +1535,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameLog"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renew_api_games__game_id__renew_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Renewed"];
                 };
             };
             /** @description Bad Request */

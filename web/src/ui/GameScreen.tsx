@@ -234,7 +234,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const lastMine = actedThisTurn && log.length > 0 && log[log.length - 1].seat === mySeat;
 
   return (
-    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count}>
+    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>

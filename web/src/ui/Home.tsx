@@ -19,6 +19,45 @@ export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
   return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => g.status !== "expired");
 }
 
+/** The games this browser holds a seat in, refreshed as often as the listing; those where it
+ * is this seat's turn come first and are marked. */
+function MyGames(): JSX.Element | null {
+  const [infos, setInfos] = useState<GameInfo[]>([]);
+  useEffect(() => {
+    let stop = false;
+    const load = () => {
+      const ids = Object.keys(seats.all()).slice(-30);
+      Promise.all(ids.map((id) => api.game(id).catch(() => null))).then((found) => {
+        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && g.status !== "expired"));
+      });
+    };
+    load();
+    const t = setInterval(load, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, []);
+  if (!infos.length) return null;
+  const mine = seats.all();
+  const turn = (g: GameInfo) => g.status === "running" && g.current_seat === mine[g.id]?.seat;
+  const ordered = [...infos].sort((a, b) => Number(turn(b)) - Number(turn(a)));
+  return (
+    <section class="my-games panel" data-testid="my-games">
+      <h2>My games</h2>
+      <ul>
+        {ordered.map((g) => (
+          <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
+            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}>{g.name}</a>{" "}
+            <span class="muted">{g.status}</span>
+            {turn(g) && <b data-testid="my-turn"> · your turn</b>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function Home(): JSX.Element {
   const [games, setGames] = useState<GameInfo[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -94,6 +133,7 @@ export function Home(): JSX.Element {
         <button type="submit" disabled={busy} data-testid="create">Create game</button>
       </form>
       {error && <div class="message bad">{error}</div>}
+      <MyGames />
       <h2>Games on this server</h2>
       {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No listed games yet.</p> : (
         <table class="games" data-testid="games">
