@@ -122,6 +122,22 @@ async def renew(game_id: str, service: Service, token: Token) -> Renewed:
     return Renewed(role="host" if seat is None else "seat", seat=seat, token=fresh)
 
 
+@router.delete("/games/{game_id}/seats/{seat}", response_model=GameInfo)
+async def remove_seat(game_id: str, seat: int, service: Service, token: Token) -> GameInfo:
+    """Host only, while the game waits: empty a seat (its player's token stops working)."""
+    await service.remove_seat(game_id, token, seat)
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
+
+
+@router.post("/games/{game_id}/cancel", response_model=GameInfo)
+async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
+    """Host only, while the game waits: call the game off."""
+    await service.cancel(game_id, token)
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
+
+
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
 async def add_bot(game_id: str, service: Service, token: Token,
                   body: AddBot | None = None) -> BotAdded:

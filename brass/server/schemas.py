@@ -87,7 +87,7 @@ class SeatInfo(BaseModel):
     taken: bool
 
 
-GameStatus = Literal["waiting", "running", "finished", "expired"]
+GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 
 
 class GameInfo(BaseModel):

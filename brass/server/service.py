@@ -214,6 +214,46 @@ class GameService:
                 sub.send(self.render(rt, None))
             return seat, fresh
 
+    async def _hosted_waiting(self, game_id: str, host_token: str | None, what: str) -> Runtime:
+        rt = await self.runtime(game_id)
+        if not token_matches(host_token, rt.record.host_token_hash):
+            raise ApiError("unauthorized", f"Only the host (with the host token) can {what}")
+        if rt.record.status != "waiting":
+            raise ApiError("game_not_running", f"Game {game_id} is {rt.record.status}: only a "
+                           f"waiting game's host can {what}")
+        return rt
+
+    async def remove_seat(self, game_id: str, host_token: str | None, seat: int) -> None:
+        """The host empties a taken seat of a waiting game: its player's token stops working
+        (their sockets go on as spectators), a bot leaves."""
+        rt = await self._hosted_waiting(game_id, host_token, "remove a player")
+        async with rt.lock:
+            record = rt.record
+            if record.status != "waiting":
+                raise ApiError("game_not_running", "The game has started")
+            if not 0 <= seat < len(record.seats):
+                raise ApiError("not_found", f"No seat {seat}")
+            if not record.seats[seat].taken:
+                raise ApiError("illegal", f"Seat {seat} is already free")
+            if not await self._db(self.storage.free_seat, game_id, seat):
+                raise ApiError("game_not_running", "The game has started")
+            record.seats[seat] = SeatRecord(seat=seat)
+            for sub in [s for s in rt.subscribers if s.seat == seat]:
+                sub.seat = None
+                sub.send(outbound.dumps(outbound.ws_error(
+                    "unauthorized", "The host removed you from this game")))
+            self._publish(rt)
+
+    async def cancel(self, game_id: str, host_token: str | None) -> None:
+        """The host calls a waiting game off: nobody can join it any more."""
+        rt = await self._hosted_waiting(game_id, host_token, "cancel the game")
+        async with rt.lock:
+            if rt.record.status != "waiting" or not await self._db(
+                    self.storage.cancel_game, game_id):
+                raise ApiError("game_not_running", "The game has started")
+            rt.record.status = "cancelled"
+            self._publish(rt)
+
     async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
         rt = await self.runtime(game_id)
         if not token_matches(host_token, rt.record.host_token_hash):
@@ -227,9 +267,13 @@ class GameService:
             record = rt.record
             if record.status == "expired":
                 raise ApiError("game_not_running", "This game expired: nobody joined it in time")
+            if record.status == "cancelled":
+                raise ApiError("game_not_running", "The host called this game off")
             if record.status != "waiting":
                 raise ApiError("game_not_running", "The game has started: every seat is taken")
             free = [s.seat for s in record.seats if not s.taken]
+            if not free:
+                raise ApiError("seat_taken", "Every seat is taken")
             if seat is None:
                 seat = free[0]
             elif not 0 <= seat < len(record.seats):

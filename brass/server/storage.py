@@ -56,7 +56,8 @@ games = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False),
     Column("players", SmallInteger, nullable=False),
-    Column("status", String(16), nullable=False, index=True),  # waiting|running|finished|expired
+    # waiting, running, finished; or expired, cancelled (never played)
+    Column("status", String(16), nullable=False, index=True),
     Column("seed", BigInteger, nullable=False),
     Column("setup", JSON, nullable=True),
     Column("version", Integer, nullable=False, default=0),
@@ -257,6 +258,8 @@ class Storage:
         sql = select(games).where(c.listed.is_(True)).limit(query.limit)
         if query.status is not None:
             sql = sql.where(c.status == query.status)
+        elif query.changed_after is None:  # a page shows open games; changes tell of closed ones
+            sql = sql.where(c.status.in_(("waiting", "running", "finished")))
         if query.finished_since is not None:
             sql = sql.where(or_(c.status != "finished", c.finished_at >= query.finished_since))
         if query.changed_after is not None:
@@ -323,6 +326,29 @@ class Storage:
                                           seats.c.token_hash == old_hash
                                           ).values(token_hash=new_hash)
             return conn.execute(sql).rowcount == 1
+
+    def free_seat(self, game_id: str, seat: int) -> bool:
+        """Empty a taken seat of a waiting game (the host removed its player or bot)."""
+        try:
+            with self._tx() as conn:
+                moved = conn.execute(
+                    update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                    .values(updated_at=now())).rowcount
+                freed = conn.execute(
+                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                    .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
+                if moved != 1 or freed != 1:
+                    raise StaleVersion(game_id)  # rolls the transaction back
+        except StaleVersion:
+            return False
+        return True
+
+    def cancel_game(self, game_id: str) -> bool:
+        """A waiting game is called off by its host; False if it is no longer waiting."""
+        with self._tx() as conn:
+            return conn.execute(
+                update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                .values(status="cancelled", updated_at=now())).rowcount == 1
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
                    bot: bool, start: bool) -> bool:

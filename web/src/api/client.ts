@@ -47,6 +47,9 @@ export const api = {
     call<Created>("POST", "/api/games", { players, name, listed }),
   setListed: (id: string, hostToken: string, listed: boolean) =>
     call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
+  removeSeat: (id: string, hostToken: string, seat: number) =>
+    call<GameInfo>("DELETE", `/api/games/${id}/seats/${seat}`, undefined, hostToken),
+  cancel: (id: string, hostToken: string) => call<GameInfo>("POST", `/api/games/${id}/cancel`, {}, hostToken),
   renew: (id: string, token: string) =>
     call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),

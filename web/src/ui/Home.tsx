@@ -8,7 +8,10 @@ import type { GameInfo, GameList } from "../api/types";
 
 const POLL_MS = 5000;
 
-/** Merge changed games into the list: newest first, expired games dropped. */
+/** An expired or cancelled game: nobody will ever play it. */
+const closed = (g: GameInfo) => g.status === "expired" || g.status === "cancelled";
+
+/** Merge changed games into the list: newest first, closed games dropped. */
 export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
   const byId = new Map(list.map((g) => [g.id, g]));
   const fresh: GameInfo[] = [];
@@ -16,7 +19,7 @@ export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
     if (byId.has(g.id)) byId.set(g.id, g);
     else fresh.push(g);
   }
-  return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => g.status !== "expired");
+  return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => !closed(g));
 }
 
 /** The games this browser holds a seat in, refreshed as often as the listing; those where it
@@ -28,7 +31,7 @@ function MyGames(): JSX.Element | null {
     const load = () => {
       const ids = Object.keys(seats.all()).slice(-30);
       Promise.all(ids.map((id) => api.game(id).catch(() => null))).then((found) => {
-        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && g.status !== "expired"));
+        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && !closed(g)));
       });
     };
     load();
@@ -73,7 +76,7 @@ export function Home(): JSX.Element {
     const fail = (e: Error) => setError(e.message);
     api.listGames().then((page: GameList) => {
       if (stop) return;
-      setGames(page.games.filter((g) => g.status !== "expired"));
+      setGames(page.games.filter((g) => !closed(g)));
       setNext(page.next);
       changes.current = page.changes;
     }).catch(fail);
@@ -95,7 +98,7 @@ export function Home(): JSX.Element {
     if (!next) return;
     try {
       const page = await api.listGames({ cursor: next });
-      setGames((list) => [...(list ?? []), ...page.games.filter((g) => g.status !== "expired")]);
+      setGames((list) => [...(list ?? []), ...page.games.filter((g) => !closed(g))]);
       setNext(page.next);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
