@@ -27,7 +27,7 @@ from .actions import (
 from .data import DATA, INDUSTRIES
 from .draft import Quote, Supply
 from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
-from .legal import legal_actions
+from .legal import Move, extensions, legal_actions, legal_moves
 from .replay import replay
 from .rules import apply_action, quote
 from .setup import new_game
@@ -42,3 +42,4 @@ __all__ = [
     "MerchantTile", "Network", "Pass", "PlayerState", "Quote", "Sale", "Scout", "Sell", "Supply",
     "Tile", "apply_action", "legal_actions", "new_game", "parse_action", "quote", "replay", "view",
 ]
+__all__ += ["Move", "extensions", "legal_moves"]
