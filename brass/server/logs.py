@@ -4,7 +4,10 @@ websocket connection it belongs to; text lines by default, one JSON object per l
 
 The request id is the client's `X-Request-ID` when it is sane (1 to 128 letters, digits and
 `._:-`), else a new random one; the response echoes it (also on a websocket's handshake). It
-lives in a context variable, so every line logged while the request is served carries it.
+lives in a context variable, so every line logged while the request is served carries it
+(ours, uvicorn's access and connection lines). One exception, at debug level only: the
+websockets library logs the frames it reads from the network callback, outside any
+request's context, so those lines have no id.
 
 Tokens are never logged: nothing here logs headers or bodies, and a last filter blanks any
 `"token": "..."`, `"host_token": "..."` or `Bearer ...` that another library would log (the
@@ -61,6 +64,11 @@ def background() -> Context:
     return context
 
 
+def request_id_of(record: logging.LogRecord) -> str | None:
+    rid: str | None = getattr(record, "request_id", None) or REQUEST_ID.get()
+    return rid
+
+
 def _stamp(record: logging.LogRecord) -> str:
     return (time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
             + f".{int(record.msecs):03d}Z")
@@ -70,7 +78,7 @@ class TextFormatter(logging.Formatter):
     """`2026-12-01T10:00:00.123Z INFO brass.server [req 5f2a...] message`"""
 
     def format(self, record: logging.LogRecord) -> str:
-        rid = getattr(record, "request_id", None) or REQUEST_ID.get()
+        rid = request_id_of(record)
         line = (f"{_stamp(record)} {record.levelname} {record.name}"
                 f"{f' [req {rid}]' if rid else ''} {record.getMessage()}")
         if record.exc_info:
@@ -84,8 +92,8 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {"time": _stamp(record), "level": record.levelname,
-                               "logger": record.name, "message": record.getMessage()}
-        rid = getattr(record, "request_id", None) or REQUEST_ID.get()
+                               "logger": record.name, "message": redact(record.getMessage())}
+        rid = request_id_of(record)
         if rid:
             out["request_id"] = rid
         if record.name == "uvicorn.access" and isinstance(record.args, tuple) \
@@ -93,8 +101,8 @@ class JsonFormatter(logging.Formatter):
             client, method, path, _version, status = record.args
             out.update(client=client, method=method, path=path, status=status)
         if record.exc_info:
-            out["exception"] = self.formatException(record.exc_info)
-        return redact(json.dumps(out, default=str))
+            out["exception"] = redact(self.formatException(record.exc_info))
+        return json.dumps(out, default=str)
 
 
 def configure(level: str = "info", fmt: str = "text", stream: IO[str] | None = None) -> None:
