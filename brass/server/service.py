@@ -32,7 +32,7 @@ from brass.engine import (
     parse_action,
 )
 
-from . import outbound
+from . import logs, metrics, outbound
 from .auth import new_token, token_hash, token_matches
 from .errors import ApiError
 from .runtime import Runtime, Subscriber, replay_tail, same_turn
@@ -304,6 +304,7 @@ class GameService:
             raise ApiError("unauthorized", "A valid seat token is needed to act")
         return await self.submit_as(rt, seat, action_json, expected_version, action_id)
 
+    @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: dict[str, Any],
                      expected_version: int, action_id: str) -> int:
         try:
@@ -344,6 +345,7 @@ class GameService:
             if scores is not None:
                 rt.record.status, rt.record.scores = "finished", scores
             self._publish(rt)
+            metrics.MOVES.labels(action.kind).inc()
         self._kick_bots(rt)
         self._evict_if_done(rt)
         return row.seq
@@ -411,7 +413,8 @@ class GameService:
         cached = rt.legal_cache
         if cached is not None and cached[:2] == (version, seat):
             return cached[2]
-        text = await self.workers.compute(outbound.legal, game, seat)
+        with metrics.LEGAL_SECONDS.time():
+            text = await self.workers.compute(outbound.legal, game, seat)
         if rt.record.version == version:
             rt.legal_cache = (version, seat, text)
         return text
@@ -461,7 +464,8 @@ class GameService:
             return
         if rt.record.status == "running" and rt.game is not None and rt.is_bot(
                 rt.game.current_seat):
-            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}")
+            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}",
+                                              context=logs.background())
 
     async def _bot_loop(self, rt: Runtime) -> None:
         failures = 0

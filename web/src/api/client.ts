@@ -172,6 +172,15 @@ export class GameSocket {
     this.ws?.close();
   }
 
+  /** For tests and debugging: end a `drop`'s hold now and reconnect at once. */
+  resume() {
+    this.holdUntil = 0;
+    if (this.ws || this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.open();
+  }
+
   close() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
