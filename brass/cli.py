@@ -24,9 +24,10 @@ def serve(args: argparse.Namespace) -> int:
     if args.bot_delay is not None:
         overrides["bot_delay"] = args.bot_delay
     settings = Settings(**overrides)
+    from brass.server.timeouts import uvicorn_options
+
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level=args.log_level, ws_max_size=1024 * 1024,
-                ws_per_message_deflate=False)
+                log_level=args.log_level, **uvicorn_options(settings))
     return 0
 
 

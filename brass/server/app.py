@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import migrate, outbound, routes, ws
+from . import guard, migrate, outbound, routes, ws
 from .errors import ApiError
 from .ratelimit import RateLimiter
 from .service import GameService
@@ -75,11 +75,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.close()
             storage.close()
 
-    app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
     app.include_router(routes.router)
     app.include_router(ws.router)
+    guard.install(app, settings)
 
     if settings.web_dist is not None and (settings.web_dist / "index.html").is_file():
         # after the API and websocket routes, so it only answers what they do not
@@ -87,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status)
+        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status,
+                            headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:
@@ -104,8 +107,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 401: "unauthorized"}.get(exc.status_code, "malformed")
-        return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = guard.allowed_methods(app, request.scope)
+        return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code,
+                            headers=headers)
 
     return app

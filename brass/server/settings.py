@@ -6,7 +6,11 @@ moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` 
 worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
 in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
 `web/dist` when it is built); `BRASS_JOIN_LIMIT` games created plus seats joined per minute
-from one client address (default 30; 0 = no limit).
+from one client address (default 30; 0 = no limit). Hardening (brass/server/guard.py,
+brass/server/timeouts.py): `BRASS_SOCKETS_PER_ADDRESS` open websockets per client address
+(default 20; 0 = no limit), `BRASS_HELLO_TIMEOUT` seconds a new websocket has to say hello
+(default 10), `BRASS_REQUEST_TIMEOUT` seconds a client has to send a whole HTTP request,
+headers and body (default 10).
 """
 
 from __future__ import annotations
@@ -35,6 +39,17 @@ class Settings(BaseSettings):
         default=30, ge=0,
         description="games created plus seats joined per minute per client address "
                     "(BRASS_JOIN_LIMIT; 0 = no limit)")
+    sockets_per_address: int = Field(
+        default=20, ge=0, le=100_000,
+        description="open websockets per client address (BRASS_SOCKETS_PER_ADDRESS; 0 = no "
+                    "limit)")
+    hello_timeout: float = Field(
+        default=10.0, gt=0.0, le=300.0,
+        description="seconds a new websocket has to say hello (BRASS_HELLO_TIMEOUT)")
+    request_timeout: float = Field(
+        default=10.0, gt=0.0, le=300.0,
+        description="seconds a client has to send a whole HTTP request, headers and body "
+                    "(BRASS_REQUEST_TIMEOUT)")
     workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
 
     @field_validator("database_url")
