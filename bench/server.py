@@ -223,7 +223,8 @@ def main() -> int:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
         url = f"{POSTGRES}/{name}"
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "BRASS_JOIN_LIMIT": "0"}  # 1000 joins, one address
+    env = {**os.environ, "DATABASE_URL": url, "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
+           "BRASS_SOCKETS_PER_ADDRESS": "0"}  # 1000 sockets from one address
     server = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
                                "--log-level", "warning"], cwd=ROOT, env=env)
     try:

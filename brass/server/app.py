@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import logs, metrics, migrate, ops, outbound, routes, ws
+from . import guard, logs, metrics, migrate, ops, outbound, routes, ws
 from .errors import ApiError
 from .ratelimit import RateLimiter
 from .service import GameService
@@ -88,7 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.close()
             storage.close()
 
-    app = FastAPI(title="Brass: Birmingham server", version=__version__, lifespan=lifespan)
+    app = FastAPI(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
     app.add_middleware(metrics.OpenSockets)
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
+    guard.install(app, settings)
 
     if settings.web_dist is not None:
         # after the API and websocket routes, so it only answers what they do not
@@ -105,7 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status)
+        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status,
+                            headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:
@@ -124,9 +127,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 401: "unauthorized"}.get(exc.status_code, "malformed")
-        return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = guard.allowed_methods(app, request.scope)
+        return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code,
+                            headers=headers)
 
     return app
 

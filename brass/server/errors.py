@@ -6,7 +6,8 @@ from typing import Literal
 
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
-    "game_not_running", "seat_taken", "rate_limited", "internal"]
+    "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
+    "timeout", "internal"]
 
 HTTP_STATUS: dict[str, int] = {
     "malformed": 400,
@@ -18,16 +19,24 @@ HTTP_STATUS: dict[str, int] = {
     "game_not_running": 409,
     "seat_taken": 409,
     "rate_limited": 429,
+    "action_undone": 409,
+    "too_many_sockets": 429,
+    "timeout": 408,
 }
 
 
 class ApiError(Exception):
     """A rejection the client is told about; the game is untouched by it."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.retry_after = retry_after  # seconds; sent as `Retry-After` (every 429 has one)
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        return None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
     @property
     def status(self) -> int:

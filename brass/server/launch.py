@@ -92,6 +92,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from . import logs
     from .app import create_app
+    from .timeouts import uvicorn_options
 
     try:
         settings = settings_from(args)
@@ -105,6 +106,5 @@ def serve(args: argparse.Namespace) -> int:
         log.critical("%s", exc)
         return NO_DATABASE
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_config=None, log_level=settings.log_level, ws_max_size=1024 * 1024,
-                ws_per_message_deflate=False)
+                log_config=None, log_level=settings.log_level, **uvicorn_options(settings))
     return 0

@@ -2,11 +2,17 @@
 
 LESSONS.md: joining needs the same care as acting; without a limit one client could fill a
 server with games or take every free seat in a loop. A sliding window of request times per
-client address, kept in memory (one server process).
+client address, kept in memory (one server process). A refusal says when the oldest request
+leaves the window: `Retry-After` on the 429, and in the message.
+
+Not the `limits` library: its memory storage reads the wall clock (`time.time`, which jumps
+with the system clock), runs a timer thread to expire keys, and takes no clock a test could
+drive; one process needs neither its shared storages nor its other strategies.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -35,7 +41,8 @@ class RateLimiter:
         while times and times[0] <= now - self.window:
             times.popleft()
         if len(times) >= self.limit:
-            wait = int(times[0] + self.window - now) + 1
+            wait = max(1, math.ceil(times[0] + self.window - now))
             raise ApiError("rate_limited",
-                           f"Too many new games or joins from here: try again in {wait} s")
+                           f"Too many new games or joins from here: try again in {wait} s",
+                           retry_after=wait)
         times.append(now)

@@ -7,27 +7,59 @@ serialized by accident); responses are built field by field in `outbound.py`.
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 _REQUEST = ConfigDict(extra="forbid")
 
+# Characters a name may not hold: control (Cc), invisible formatting (Cf: zero-width,
+# direction overrides, tags...) and line/paragraph separators (Zl, Zp), so a name cannot pass
+# for someone else's (tests/server/test_hardening.py checks the list against unicodedata). A
+# name also neither starts nor ends with a space. The pattern reads the same in Python's `re`,
+# Rust's `regex` and ECMAScript with the `u` flag (astral characters are written as
+# themselves); lone surrogates (Cs), which no JSON Schema pattern can name, are refused too.
+_INVISIBLE = [
+    (0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD),
+    (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F),
+    (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F)]
+
+
+def _escape(cp: int) -> str:
+    return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
+
+
+_NOT_SHOWN = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}"
+                     for a, b in _INVISIBLE)
+NAME_PATTERN = rf"^[^\s{_NOT_SHOWN}](?:[^{_NOT_SHOWN}]*[^\s{_NOT_SHOWN}])?$"
+_NAME = re.compile(NAME_PATTERN)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _visible(name: str) -> str:
-    """Refuse invisible and control characters (zero-width, direction overrides...): a name
-    must not be able to pass for someone else's."""
-    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp")
-           for ch in name):
-        raise ValueError("a name may not hold control or invisible formatting characters")
-    if not name.strip():
-        raise ValueError("a name needs a visible character")
+    """The schema's pattern (and no lone surrogate), with a message a player understands."""
+    if not _NAME.fullmatch(name) or _SURROGATE.search(name):
+        raise ValueError("a name starts and ends with a visible character and holds no "
+                         "control or invisible formatting characters")
     return name
 
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$"),
+def _whole(value: Any) -> Any:
+    """JSON Schema's `integer` holds 3.0: accept a float with no fraction as its int (a bool,
+    a string or 3.5 stays refused by the strict int)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=40,
+                                  json_schema_extra={"pattern": NAME_PATTERN}),
                        AfterValidator(_visible)]
 ActionId = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+Count = Annotated[int, Field(ge=0, strict=True), BeforeValidator(_whole)]
+PlayerCount = Annotated[int, Field(ge=2, le=4, strict=True), BeforeValidator(_whole)]
+SeatNumber = Annotated[int, Field(ge=0, le=3, strict=True), BeforeValidator(_whole)]
 
 
 class Error(BaseModel):
@@ -37,7 +69,7 @@ class Error(BaseModel):
 
 class CreateGame(BaseModel):
     model_config = _REQUEST
-    players: int = Field(ge=2, le=4)
+    players: PlayerCount
     name: PlayerName
     listed: bool = Field(default=False, description="shown in GET /api/games; unlisted games "
                          "are reached only through their link")
@@ -73,7 +105,8 @@ class Renewed(BaseModel):
 
 class AddBot(BaseModel):
     model_config = _REQUEST
-    seat: int | None = Field(default=None, ge=0, le=3, description="a free seat; default the first")
+    seat: SeatNumber | None = Field(
+        default=None, description="a free seat; default the first")
 
 
 class BotAdded(BaseModel):
@@ -114,7 +147,7 @@ class GameList(BaseModel):
 class SubmitAction(BaseModel):
     model_config = _REQUEST
     action: dict[str, Any]
-    expected_version: int = Field(ge=0, strict=True)
+    expected_version: Count
     action_id: str = ActionId
 
 
@@ -124,7 +157,7 @@ class Version(BaseModel):
 
 class UndoRequest(BaseModel):
     model_config = _REQUEST
-    expected_version: int | None = Field(default=None, ge=0, strict=True)
+    expected_version: Count | None = None
 
 
 # -- the engine's view and quote (brass/engine/view.py, brass/engine/draft.py) ---------------
@@ -359,14 +392,14 @@ class WsAction(BaseModel):
     model_config = _REQUEST
     type: Literal["action"]
     action: dict[str, Any]
-    expected_version: int = Field(ge=0, strict=True)
+    expected_version: Count
     action_id: str = ActionId
 
 
 class WsUndo(BaseModel):
     model_config = _REQUEST
     type: Literal["undo"]
-    expected_version: int | None = Field(default=None, ge=0, strict=True)
+    expected_version: Count | None = None
 
 
 class WsSync(BaseModel):

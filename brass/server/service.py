@@ -352,11 +352,15 @@ class GameService:
 
     @staticmethod
     def _retried(earlier: ActionRecord, seat: int, action: Action) -> int:
-        """A retry gets the original result; an id reused for something else is refused."""
+        """A retry gets the original result; an id reused for something else is refused, and
+        so is the retry of an undone action (it is not in the game: it was not accepted)."""
         if earlier.seat != seat:
             raise ApiError("malformed", "This action_id was already used by another seat")
         if earlier.action != action.to_json():
             raise ApiError("malformed", "This action_id was already used for another action")
+        if earlier.undone:
+            raise ApiError("action_undone", "This action was undone; to play it again, send "
+                           "it with a new action_id")
         return earlier.seq
 
     async def undo(self, game_id: str, token: str | None, expected_version: int | None) -> int:
@@ -385,6 +389,7 @@ class GameService:
                 await self._reload(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.pop()
+            rt.action_ids[last.action_id] = dataclasses.replace(last, undone=True)
             rt.previous, rt.current = replay_tail(rt.record, rt.actions)  # rebuilt from the log
             rt.record.version = version
             self._publish(rt)

@@ -58,6 +58,15 @@ class Settings(BaseSettings):
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "
                                     "object per line")
+    sockets_per_address: int = Field(
+        default=20, ge=0, le=100_000,
+        description="open websockets per client address (0: no limit)")
+    hello_timeout: float = Field(
+        default=10.0, gt=0.0, le=300.0,
+        description="seconds a new websocket has to say hello")
+    request_timeout: float = Field(
+        default=10.0, gt=0.0, le=300.0,
+        description="seconds a client has to send a whole HTTP request, headers and body")
 
     @field_validator("database_url")
     @classmethod

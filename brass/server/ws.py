@@ -1,6 +1,8 @@
 """The websocket of a game: `hello` (a seat token, or null to spectate), then state after every
 change, and actions answered by `ack` or a typed `error`. A bad message (too big, not JSON, an
-unknown type or field) gets an error and the connection stays up."""
+unknown type or field) gets an error and the connection stays up. A socket that has not said
+hello within `BRASS_HELLO_TIMEOUT` seconds of opening gets a `timeout` error and is closed
+(1008, policy violation); guard.py caps the open sockets per client address."""
 
 from __future__ import annotations
 
@@ -88,23 +90,39 @@ async def game_socket_doc(game_id: str) -> Response:
     return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 
+class Goodbye(Exception):
+    """Close the socket after telling the client why (`code`, `message`)."""
+
+    def __init__(self, error: ApiError, close_code: int) -> None:
+        super().__init__(error.message)
+        self.error, self.close_code = error, close_code
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     service: GameService = ws.app.state.service
+    wait: float = getattr(ws.app.state, "hello_timeout", 10.0)
+    hello_by = asyncio.get_running_loop().time() + wait
     await ws.accept()
     conn = Connection(ws)
     writer = asyncio.create_task(conn.writer())
     rt: Runtime | None = None
     try:
         try:
-            rt = await service.runtime(game_id)
-        except ApiError as exc:
-            conn.send_json(outbound.ws_error(exc.code, exc.message))
-            conn.queue.put_nowait(None)
+            try:
+                rt = await service.runtime(game_id)
+            except ApiError as exc:
+                raise Goodbye(exc, 4404) from None
+            await _serve(service, rt, conn, hello_by)
+        except TimeoutError:  # only the wait for hello has a deadline in `_serve`
+            raise Goodbye(ApiError("timeout", f"No hello within {wait:g} s: closing"),
+                          1008) from None
+    except Goodbye as bye:
+        conn.send_json(outbound.ws_error(bye.error.code, bye.error.message))
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):  # the client may be gone already
             await writer
-            await ws.close(code=4404)
-            return
-        await _serve(service, rt, conn)
+            await ws.close(code=bye.close_code, reason=bye.error.message[:120])
     finally:
         if rt is not None:
             service.unsubscribe(rt, conn)
@@ -114,11 +132,12 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         writer.cancel()
 
 
-async def _serve(service: GameService, rt: Runtime, conn: Connection) -> None:
+async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: float) -> None:
     said_hello = False
     while True:
         try:
-            message = await conn.ws.receive()
+            async with asyncio.timeout_at(None if said_hello else hello_by):
+                message = await conn.ws.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":

@@ -15,6 +15,7 @@ from pathlib import Path
 import uvicorn
 
 from brass.server import Settings, create_app
+from brass.server.timeouts import uvicorn_options
 
 DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 
@@ -36,4 +37,5 @@ def build_app(port: int):  # type: ignore[no-untyped-def]
 
 if __name__ == "__main__":
     port = int(sys.argv[1])
-    uvicorn.run(build_app(port), host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(build_app(port), host="127.0.0.1", port=port, log_level="warning",
+                **uvicorn_options(Settings()))

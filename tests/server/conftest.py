@@ -25,6 +25,7 @@ import uvicorn
 from sqlalchemy import create_engine, text
 
 from brass.server import Settings, create_app
+from brass.server.timeouts import uvicorn_options
 
 POSTGRES = os.environ.get("BRASS_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
@@ -67,11 +68,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 class LiveServer:
     """The real app served by uvicorn on a loopback port, in a thread of this process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, http: str = "auto") -> None:
+        self.settings = settings
         self.port = free_port()
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=1024 * 1024,
-                                ws_per_message_deflate=False)
+                                log_level="warning", **uvicorn_options(settings, http))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.base = f"http://127.0.0.1:{self.port}"

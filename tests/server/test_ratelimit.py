@@ -27,6 +27,7 @@ def test_joins_and_new_games_beyond_the_limit_get_a_typed_429(tmp_path: Path) ->
         assert refused.status_code == 429
         assert refused.json()["code"] == "rate_limited"
         assert "try again" in refused.json()["message"]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
         # reading and playing are not limited, and the game is untouched
         assert client.get(f"/api/games/{game}").json()["status"] == "running"
         assert len(client.get("/api/games").json()["games"]) == 1
@@ -43,6 +44,7 @@ def test_the_window_slides_and_each_client_has_its_own() -> None:
         raise AssertionError("a third request within the minute must be refused")
     except ApiError as error:
         assert error.code == "rate_limited" and error.status == 429
+        assert error.headers == {"Retry-After": "60"}  # the first request leaves at 60 s
     now[0] = 60.5  # the first two requests have left the window
     limiter.check("10.0.0.1")
 
@@ -51,3 +53,13 @@ def test_a_limit_of_zero_means_no_limit() -> None:
     limiter = RateLimiter(0)
     for _ in range(1000):
         limiter.check("127.0.0.1")
+
+
+def test_the_hardening_settings_are_validated() -> None:
+    for bad in ({"hello_timeout": 0}, {"request_timeout": -1}, {"sockets_per_address": -1},
+                {"hello_timeout": "soon"}):
+        try:
+            Settings(**bad)  # type: ignore[arg-type]
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} must be refused")
