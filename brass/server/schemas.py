@@ -71,13 +71,13 @@ class CreateGame(BaseModel):
     model_config = _REQUEST
     players: PlayerCount
     name: PlayerName
-    listed: bool = Field(default=False, description="shown in GET /api/games; unlisted games "
+    listed: bool = Field(default=False, strict=True, description="shown in GET /api/games; unlisted games "
                          "are reached only through their link")
 
 
 class SetListed(BaseModel):
     model_config = _REQUEST
-    listed: bool
+    listed: bool = Field(strict=True)
 
 
 class Created(BaseModel):
