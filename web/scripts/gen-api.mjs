@@ -1,7 +1,8 @@
 // Regenerates src/api/schema.ts (checked in) from the server's OpenAPI schema.
 // The server's OpenAPI describes the view, the quote and the websocket messages; only the
-// action bodies are free-form there, so the engine's Action union is added from its pydantic
-// JSON schema (brass.engine.ACTION_ADAPTER) and is not written twice either. Run: `npm run gen:api` (needs ../.venv with the project installed).
+// action bodies are free-form there, so the engine's Action union (and its Event union, for the
+// log's effects) is added from its pydantic JSON schema (brass.engine.ACTION_ADAPTER,
+// EVENT_ADAPTER) when the server does not name it, and is not written twice either. Run: `npm run gen:api` (needs ../.venv with the project installed).
 import { execFileSync } from "node:child_process";
 import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,11 +15,23 @@ const code = `
 import json
 from brass.server import create_app
 from brass.engine import ACTION_ADAPTER
+from brass.engine.effects import EVENT_ADAPTER
 doc = create_app().openapi()
-schema = ACTION_ADAPTER.json_schema(ref_template="#/components/schemas/{model}")
-defs = schema.pop("$defs", {})
-doc["components"]["schemas"].update(defs)
-doc["components"]["schemas"]["Action"] = schema
+comps = doc["components"]["schemas"]
+for name, adapter in (("Action", ACTION_ADAPTER), ("Event", EVENT_ADAPTER)):
+    if name in comps:
+        continue
+    schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
+    defs = schema.pop("$defs", {})
+    # a name the server already uses for another shape (TileSupply...) gets the union's prefix
+    clash = {k for k, v in defs.items() if k in comps and comps[k] != v}
+    text = json.dumps([schema, defs])
+    for k in clash:
+        text = text.replace(f'"#/components/schemas/{k}"', f'"#/components/schemas/{name}{k}"')
+    schema, defs = json.loads(text)
+    for k, v in defs.items():
+        comps[f"{name}{k}" if k in clash else k] = v
+    comps[name] = schema
 print(json.dumps(doc, indent=1, sort_keys=True))
 `;
 const json = execFileSync(python, ["-c", code], { cwd: root, encoding: "utf8" });

@@ -222,6 +222,21 @@ export interface components {
              */
             seat?: number | null;
         };
+        /**
+         * Bonus
+         * @description A merchant's bonus, given with its barrel (RULES.md §6.4).
+         */
+        Bonus: {
+            /** Amount */
+            amount: number;
+            /** Develop */
+            develop: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "income" | "vp" | "money" | "develop";
+        };
         /** BotAdded */
         BotAdded: {
             /** Seat */
@@ -260,6 +275,26 @@ export interface components {
             /** Id */
             id: string;
         };
+        /**
+         * Deal
+         * @description The rail era's deal: the discards shuffled into a new deck, 8 cards each in turn
+         *     order.
+         */
+        Deal: {
+            /** Deck Left */
+            deck_left: number;
+            /** Hands */
+            hands: components["schemas"]["DealtHand"][];
+        };
+        /** DealtHand */
+        DealtHand: {
+            /** Cards */
+            cards: string[] | null;
+            /** Count */
+            count: number;
+            /** Seat */
+            seat: number;
+        };
         /** Develop */
         Develop: {
             /** Card */
@@ -271,6 +306,58 @@ export interface components {
              * @enum {string}
              */
             kind: "develop";
+        };
+        /** Developed */
+        Developed: {
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+        };
+        /**
+         * DrawEvent
+         * @description End of a turn: the player drew back up to 8 (`cards`: None for anyone else).
+         */
+        DrawEvent: {
+            /** Cards */
+            cards: string[] | null;
+            /** Count */
+            count: number;
+            /** Deck Left */
+            deck_left: number;
+            /** Seat */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw";
+        };
+        /**
+         * EraEndEvent
+         * @description End of an era (RULES.md §9): scores link by link and tile by tile; after the canal era,
+         *     the level-I tiles removed, the barrels put back, and the deal.
+         */
+        EraEndEvent: {
+            deal: components["schemas"]["Deal"] | null;
+            /**
+             * Era
+             * @enum {string}
+             */
+            era: "canal" | "rail";
+            /** Links Removed */
+            links_removed: components["schemas"]["LinkRef"][];
+            /** Merchants Refilled */
+            merchants_refilled: components["schemas"]["SlotRef"][];
+            /** Removed */
+            removed: components["schemas"]["RemovedTile"][];
+            /** Scores */
+            scores: components["schemas"]["SeatScore"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "era_end";
         };
         /** EraScore */
         EraScore: {
@@ -285,6 +372,89 @@ export interface components {
             code: string;
             /** Message */
             message: string;
+        };
+        Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
+        /** MarketSupply */
+        EventMarketSupply: {
+            /** Cost */
+            cost: number;
+            /** Count */
+            count: number;
+            /**
+             * Resource
+             * @enum {string}
+             */
+            resource: "coal" | "iron";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "market";
+        };
+        /** MerchantSupply */
+        EventMerchantSupply: {
+            /** Count */
+            count: number;
+            /** Location */
+            location: string;
+            /**
+             * Resource
+             * @constant
+             */
+            resource: "beer";
+            /** Slot */
+            slot: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "merchant";
+        };
+        /** TileSupply */
+        EventTileSupply: {
+            /** Count */
+            count: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /**
+             * Resource
+             * @enum {string}
+             */
+            resource: "coal" | "iron" | "beer";
+            /** Slot */
+            slot: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "tile";
+        };
+        /** FlippedTile */
+        FlippedTile: {
+            /** Income */
+            income: number;
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Slot */
+            slot: number;
+        };
+        /** GameEndEvent */
+        GameEndEvent: {
+            /** Ranking */
+            ranking: components["schemas"]["Ranked"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_end";
         };
         /** GameInfo */
         GameInfo: {
@@ -350,6 +520,27 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /**
+         * Income
+         * @description One seat's income at the end of a round (RULES.md §3): `shortfall` is what it could
+         *     not pay from its money; tiles then removed raise half their cost; `vp_lost` is the rest.
+         */
+        Income: {
+            /** Level */
+            level: number;
+            /** Money After */
+            money_after: number;
+            /** Money Before */
+            money_before: number;
+            /** Removed */
+            removed: components["schemas"]["ShortfallTile"][];
+            /** Seat */
+            seat: number;
+            /** Shortfall */
+            shortfall: number;
+            /** Vp Lost */
+            vp_lost: number;
+        };
         /** Join */
         Join: {
             /** Name */
@@ -372,6 +563,25 @@ export interface components {
                 [key: string]: unknown;
             };
             quote: components["schemas"]["Quote"];
+        };
+        /** LinkRef */
+        LinkRef: {
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "canal" | "rail";
+            /** Owner */
+            owner: number;
+        };
+        /** LinkScore */
+        LinkScore: {
+            /** Id */
+            id: string;
+            /** Vp */
+            vp: number;
         };
         /** LinkView */
         LinkView: {
@@ -407,6 +617,28 @@ export interface components {
             seq: number;
             /** Time */
             time: string;
+        };
+        /** MarketChange */
+        MarketChange: {
+            /** After */
+            after: number;
+            /** Before */
+            before: number;
+        };
+        /**
+         * MarketSale
+         * @description Cubes a new coal mine or ironworks sold to its market at once, and the money for them.
+         */
+        MarketSale: {
+            /** Count */
+            count: number;
+            /** Received */
+            received: number;
+            /**
+             * Resource
+             * @enum {string}
+             */
+            resource: "coal" | "iron";
         };
         /**
          * MarketSupply
@@ -472,6 +704,46 @@ export interface components {
             /** Slot */
             slot: number;
         };
+        /**
+         * MoveEvent
+         * @description One action and everything it did. `paid` is all the money the mover paid (costs and
+         *     market cubes), `received` all it received (cubes sold to a market, Warrington, a loan);
+         *     `supplies` every coal, iron and beer in the order taken; `players` every seat whose money,
+         *     VP or income changed.
+         */
+        MoveEvent: {
+            /** Action */
+            action: components["schemas"]["Build"] | components["schemas"]["Network"] | components["schemas"]["Develop"] | components["schemas"]["Sell"] | components["schemas"]["Loan"] | components["schemas"]["Scout"] | components["schemas"]["Pass"];
+            coal_market: components["schemas"]["MarketChange"];
+            /** Developed */
+            developed: components["schemas"]["Developed"][];
+            /** Flipped */
+            flipped: components["schemas"]["FlippedTile"][];
+            iron_market: components["schemas"]["MarketChange"];
+            /** Links */
+            links: components["schemas"]["LinkRef"][];
+            /** Paid */
+            paid: number;
+            placed: components["schemas"]["PlacedTile"] | null;
+            /** Players */
+            players: components["schemas"]["PlayerDelta"][];
+            /** Received */
+            received: number;
+            /** Removed */
+            removed: components["schemas"]["RemovedTile"][];
+            /** Sales */
+            sales: components["schemas"]["SaleEffect"][];
+            /** Seat */
+            seat: number;
+            /** Supplies */
+            supplies: (components["schemas"]["EventTileSupply"] | components["schemas"]["EventMerchantSupply"] | components["schemas"]["EventMarketSupply"])[];
+            to_market: components["schemas"]["MarketSale"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "move";
+        };
         /** Network */
         Network: {
             /** Card */
@@ -493,6 +765,47 @@ export interface components {
              * @enum {string}
              */
             kind: "pass";
+        };
+        /**
+         * PlacedTile
+         * @description A tile built: its printed VP, income (spaces) and link icons, and the cubes or barrels
+         *     put on it (before any are sold to a market).
+         */
+        PlacedTile: {
+            /** Income */
+            income: number;
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+            /** Link Icons */
+            link_icons: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Resources */
+            resources: number;
+            /** Slot */
+            slot: number;
+            /** Vp */
+            vp: number;
+        };
+        /**
+         * PlayerDelta
+         * @description How a seat's figures changed (after minus before).
+         */
+        PlayerDelta: {
+            /** Income Level */
+            income_level: number;
+            /** Income Space */
+            income_space: number;
+            /** Money */
+            money: number;
+            /** Seat */
+            seat: number;
+            /** Vp */
+            vp: number;
         };
         /** PlayerView */
         PlayerView: {
@@ -540,6 +853,44 @@ export interface components {
             /** Received */
             received: number;
         };
+        /**
+         * Ranked
+         * @description A seat's place. `tie_break`: what set it apart from the seats with the same VP:
+         *     "none" (no one else has its VP), "income", "money", or "shared" (equal on all three:
+         *     it shares the rank).
+         */
+        Ranked: {
+            /** Income Level */
+            income_level: number;
+            /** Money */
+            money: number;
+            /** Rank */
+            rank: number;
+            /** Seat */
+            seat: number;
+            /**
+             * Tie Break
+             * @enum {string}
+             */
+            tie_break: "none" | "income" | "money" | "shared";
+            /** Vp */
+            vp: number;
+        };
+        /** RemovedTile */
+        RemovedTile: {
+            /** Flipped */
+            flipped: boolean;
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Slot */
+            slot: number;
+        };
         /** ReplayFrame */
         ReplayFrame: {
             /** Actions */
@@ -550,6 +901,31 @@ export interface components {
             seat: number | null;
             view: components["schemas"]["View"];
         };
+        /** RoundEndEvent */
+        RoundEndEvent: {
+            /**
+             * Era
+             * @enum {string}
+             */
+            era: "canal" | "rail";
+            /** Income */
+            income: components["schemas"]["Income"][];
+            /** Income Paid */
+            income_paid: boolean;
+            /** Previous Order */
+            previous_order: number[];
+            /** Round */
+            round: number;
+            /** Spent */
+            spent: number[];
+            /** Turn Order */
+            turn_order: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "round_end";
+        };
         /** Sale */
         Sale: {
             /**
@@ -557,6 +933,20 @@ export interface components {
              * @default null
              */
             develop: string | null;
+            /** Location */
+            location: string;
+            /** Merchant */
+            merchant: string;
+            /** Slot */
+            slot: number;
+        };
+        /** SaleEffect */
+        SaleEffect: {
+            bonus: components["schemas"]["Bonus"] | null;
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
             /** Location */
             location: string;
             /** Merchant */
@@ -585,6 +975,21 @@ export interface components {
             /** Taken */
             taken: boolean;
         };
+        /** SeatScore */
+        SeatScore: {
+            /** Link Vp */
+            link_vp: number;
+            /** Links */
+            links: components["schemas"]["LinkScore"][];
+            /** Seat */
+            seat: number;
+            /** Tile Vp */
+            tile_vp: number;
+            /** Tiles */
+            tiles: components["schemas"]["TileScore"][];
+            /** Vp */
+            vp: number;
+        };
         /** Sell */
         Sell: {
             /** Card */
@@ -596,6 +1001,28 @@ export interface components {
             kind: "sell";
             /** Sales */
             sales: components["schemas"]["Sale"][];
+        };
+        /** ShortfallTile */
+        ShortfallTile: {
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+            /** Location */
+            location: string;
+            /** Owner */
+            owner: number;
+            /** Raised */
+            raised: number;
+            /** Slot */
+            slot: number;
+        };
+        /** SlotRef */
+        SlotRef: {
+            /** Location */
+            location: string;
+            /** Slot */
+            slot: number;
         };
         /**
          * StateMessage
@@ -627,6 +1054,19 @@ export interface components {
             action_id: string;
             /** Expected Version */
             expected_version: number;
+        };
+        /** TileScore */
+        TileScore: {
+            /** Industry */
+            industry: string;
+            /** Level */
+            level: number;
+            /** Location */
+            location: string;
+            /** Slot */
+            slot: number;
+            /** Vp */
+            vp: number;
         };
         /**
          * TileSupply
