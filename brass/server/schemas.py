@@ -11,8 +11,16 @@ import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from typing_extensions import TypeAliasType
+
+from brass.engine import actions as _actions
 
 _REQUEST = ConfigDict(extra="forbid")
+
+# The engine's discriminated union of actions (brass/engine/actions.py), named `Action` in the
+# OpenAPI schema. A request's action is checked against it (a wrong shape is `malformed`), then
+# the engine checks every id it names.
+Action = TypeAliasType("Action", _actions.Action)
 
 def _visible(name: str) -> str:
     """Refuse invisible and control characters (zero-width, direction overrides...): a name
@@ -81,11 +89,15 @@ class GameInfo(BaseModel):
     current_seat: int | None
     seats: list[SeatInfo]
     scores: list[int] | None = None
+    engine_version: str = Field(description="the engine version the game was stored with")
+    older_engine: bool = Field(description="stored by another engine version than this "
+                                           "server's: a finished game is shown from its stored "
+                                           "final state and effects")
 
 
 class SubmitAction(BaseModel):
     model_config = _REQUEST
-    action: dict[str, Any]
+    action: Action
     expected_version: int = Field(ge=0, strict=True)
     action_id: str = ActionId
 
@@ -246,7 +258,9 @@ class View(BaseModel):
 
 
 class LegalEntry(BaseModel):
-    action: dict[str, Any]
+    """A legal move and its full price (`Move.to_json()`)."""
+
+    action: Action
     quote: Quote
 
 
@@ -256,11 +270,18 @@ else:
     ViewJson = View
 
 
+Effects = list[dict[str, Any]]
+
+
 class LogEntry(BaseModel):
+    """An action of the log and its public effects (null for an action stored before effects
+    were)."""
+
     seq: int
     seat: int
-    action: dict[str, Any]
+    action: Action
     time: str
+    effects: Effects | None
 
 
 class GameLog(BaseModel):
@@ -274,6 +295,7 @@ class GameLog(BaseModel):
     status: str
     version: int
     engine_version: str
+    older_engine: bool
     seats: list[SeatInfo]
     actions: list[LogEntry]
     seed: int | None = None
@@ -282,14 +304,22 @@ class GameLog(BaseModel):
 
 
 class StateMessage(BaseModel):
-    """What a client holds: the game's version and the view for its seat (None: spectator)."""
+    """What a client holds: the game's version and the view for its seat (None: spectator),
+    with what changed since the version before: `log`, the log entry that made this version
+    (empty if none did), and `undone`, the seqs of the log entries this version took back. A
+    client that holds the version before applies them; any other client fetches the log.
+    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null."""
 
     type: Literal["state"] = "state"
     game: str
     status: str
     version: int
     seat: int | None
+    older_engine: bool
     view: ViewJson | None
+    undone: list[int]
+    log: list[LogEntry]
+    legal: list[LegalEntry] | None
 
 
 class ReplayFrame(BaseModel):
@@ -317,7 +347,19 @@ class WsError(BaseModel):
     action_id: str | None = None
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError, Field(discriminator="type")]
+class Extensions(BaseModel):
+    """The legal moves made of a legal Sell (or Network) plus one more sale (or its second
+    link), each with its price; `[]` if there is none. Every legal Sell and Network is reached
+    from `legal` by repeated extensions."""
+
+    type: Literal["extensions"] = "extensions"
+    version: int
+    action: Action
+    moves: list[LegalEntry]
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions,
+                          Field(discriminator="type")]
 
 
 # -- websocket messages (client -> server) ---------------------------------------------------
@@ -327,10 +369,19 @@ class WsHello(BaseModel):
     token: str | None = Field(default=None, max_length=200)
 
 
+class ExtendRequest(BaseModel):
+    """Ask for the extensions of a legal Sell or Network of the seat to move."""
+
+    model_config = _REQUEST
+    action: Action
+    version: int | None = Field(default=None, ge=0, strict=True,
+                                description="refused as stale if the game is not there")
+
+
 class WsAction(BaseModel):
     model_config = _REQUEST
     type: Literal["action"]
-    action: dict[str, Any]
+    action: Action
     expected_version: int = Field(ge=0, strict=True)
     action_id: str = ActionId
 
@@ -344,3 +395,7 @@ class WsUndo(BaseModel):
 class WsSync(BaseModel):
     model_config = _REQUEST
     type: Literal["sync"]
+
+
+class WsExtend(ExtendRequest):
+    type: Literal["extend"]
