@@ -14,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
 from brass.engine import actions as _actions
+from brass.engine import effects as _effects
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -21,6 +22,8 @@ _REQUEST = ConfigDict(extra="forbid")
 # OpenAPI schema. A request's action is checked against it (a wrong shape is `malformed`), then
 # the engine checks every id it names.
 Action = TypeAliasType("Action", _actions.Action)
+# The engine's events (brass/engine/effects.py), a union discriminated on "type", named `Event`.
+Event = TypeAliasType("Event", _effects.Event)
 
 def _visible(name: str) -> str:
     """Refuse invisible and control characters (zero-width, direction overrides...): a name
@@ -122,7 +125,7 @@ MerchantBuys = Literal["cotton", "manufacturer", "pottery", "all", "blank"]
 Era = Literal["canal", "rail"]
 
 
-class TileSupply(BaseModel):
+class QuoteTileSupply(BaseModel):
     """Coal, iron or beer from a player's industry tile."""
 
     model_config = _WIRE
@@ -133,7 +136,7 @@ class TileSupply(BaseModel):
     owner: int
 
 
-class MerchantSupply(BaseModel):
+class QuoteMerchantSupply(BaseModel):
     """Beer from a merchant's barrel."""
 
     model_config = _WIRE
@@ -143,7 +146,7 @@ class MerchantSupply(BaseModel):
     slot: int
 
 
-class MarketSupply(BaseModel):
+class QuoteMarketSupply(BaseModel):
     """Coal or iron bought from the market for `cost`."""
 
     model_config = _WIRE
@@ -152,7 +155,8 @@ class MarketSupply(BaseModel):
     cost: int
 
 
-Supply = Annotated[TileSupply | MerchantSupply | MarketSupply, Field(discriminator="source")]
+Supply = Annotated[QuoteTileSupply | QuoteMerchantSupply | QuoteMarketSupply,
+                  Field(discriminator="source")]
 
 
 class Quote(BaseModel):
@@ -270,18 +274,15 @@ else:
     ViewJson = View
 
 
-Effects = list[dict[str, Any]]
-
-
 class LogEntry(BaseModel):
-    """An action of the log and its public effects (null for an action stored before effects
-    were)."""
+    """An action of the log and its public effects, as a spectator may see them (`move`,
+    then what it caused between turns; null for an action stored before effects were)."""
 
     seq: int
     seat: int
     action: Action
     time: str
-    effects: Effects | None
+    effects: list[Event] | None
 
 
 class GameLog(BaseModel):

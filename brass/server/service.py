@@ -31,9 +31,10 @@ from brass.engine import (
     Game,
     IllegalAction,
     MalformedAction,
-    apply_action,
     new_game,
     parse_action,
+    play,
+    public_events,
 )
 
 from . import outbound
@@ -224,12 +225,12 @@ class GameService:
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
             try:
-                after = apply_action(game, action)
+                after, events = play(game, action)
             except IllegalAction as exc:
                 raise ApiError("illegal", str(exc)) from None
             except MalformedAction as exc:
                 raise ApiError("malformed", str(exc)) from None
-            effects = None
+            effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
             count = len(rt.actions) + 1
             snapshot = (count, after.to_json()) if ends_round(game, after) else None

@@ -89,7 +89,8 @@ def test_the_openapi_schema_describes_the_view_quote_and_websocket_messages() ->
     assert schemas["LegalEntry"]["properties"]["quote"] == {"$ref": ref + "Quote"}
     assert set(schemas["View"]["properties"]) == set(View.model_fields)
     assert schemas["View"]["additionalProperties"] is False
-    assert {"WsAck", "WsError", "TileSupply", "MarketSupply", "MerchantSupply"} <= set(schemas)
+    assert {"WsAck", "WsError", "QuoteTileSupply", "QuoteMarketSupply", "QuoteMerchantSupply",
+            "TileSupply", "MoveEvent", "Event", "Action", "Build"} <= set(schemas)
 
 
 def test_plain_http_on_the_websocket_path_is_told_to_upgrade(http: httpx.Client) -> None:
