@@ -37,7 +37,7 @@ from .effects import (
     public_events,
 )
 from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
-from .legal import legal_actions
+from .legal import Move, extensions, legal_actions, legal_moves
 from .replay import replay
 from .rules import apply_action, play, quote
 from .setup import new_game
@@ -87,3 +87,4 @@ __all__ = [
     "replay",
     "view",
 ]
+__all__ += ["Move", "extensions", "legal_moves"]

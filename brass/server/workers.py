@@ -19,7 +19,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from brass.bots import choose_action
-from brass.engine import Game, legal_actions, new_game
+from brass.engine import Game, legal_actions, legal_moves, new_game
 
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
@@ -81,6 +81,6 @@ def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
     """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
     rng = random.Random(seed)
     if fallback:  # the heuristic keeps failing: any legal action will do
-        candidates = legal_actions(game)
-        return candidates[rng.randrange(len(candidates))].to_json()
+        candidates = legal_moves(game)
+        return candidates[rng.randrange(len(candidates))].action.to_json()
     return choose_action(game, rng).to_json()
