@@ -138,11 +138,11 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection) -> None:
                     if conn.seat is None:
                         raise ApiError("unauthorized", "Unknown seat token")
                 said_hello = True
-                service.subscribe(rt, conn)
+                await service.subscribe(rt, conn)
             elif not said_hello:
                 raise ApiError("unauthorized", "Send hello first")
             elif isinstance(msg, WsSync):
-                conn.send(service.render(rt, conn.seat))
+                conn.send(await service.state_text(rt, conn.seat))
             elif conn.seat is None:
                 raise ApiError("unauthorized", "Spectators cannot act")
             elif isinstance(msg, WsAction):

@@ -73,8 +73,10 @@ async def _seat_loop(ws: ClientConnection, seat: int | None, token: str | None,
             continue
         if game_view["current_seat"] == seat and version > acted_at:
             acted_at = version
-            entries = await _get(http, rec, seat, f"{base}/legal", token)
-            await _get(http, rec, seat, f"{base}/state", token)
+            entries = msg["legal"]  # the state message of the seat to move carries them
+            if version % 5 == 0:  # and the other doors give the same
+                assert await _get(http, rec, seat, f"{base}/legal", token) == entries
+                assert (await _get(http, rec, seat, f"{base}/state", token))["legal"] == entries
             money = game_view["players"][seat]["money"]
             pick = choose_entry(entries, rng, money)
             await ws.send(json.dumps({"type": "action", "action": pick["action"],
@@ -128,11 +130,48 @@ def replayed_states(log: dict[str, Any]) -> list[Game]:
 
 
 def keys_in(obj: Any) -> set[str]:
+    """Every key in the payload (an era end's rail deal names its `hands`: their cards are
+    checked by `assert_events_public`)."""
     if isinstance(obj, dict):
-        return set(obj) | {k for v in obj.values() for k in keys_in(v)}
+        own = set(obj) - {"hands"} if "deck_left" in obj and "hands" in obj else set(obj)
+        return own | {k for v in obj.values() for k in keys_in(v)}
     if isinstance(obj, list):
         return {k for v in obj for k in keys_in(v)}
     return set()
+
+
+def events_in(obj: Any) -> list[dict[str, Any]]:
+    """Every engine event in a payload (the effects of its log entries)."""
+    if isinstance(obj, dict):
+        found = [e for e in obj.get("effects") or [] if isinstance(e, dict)]
+        return found + [e for v in obj.values() for e in events_in(v)]
+    if isinstance(obj, list):
+        return [e for v in obj for e in events_in(v)]
+    return []
+
+
+def assert_events_public(obj: Any) -> int:
+    """The log is public: no effect anywhere names the cards anyone drew or was dealt.
+    Returns how many events there were."""
+    events = events_in(obj)
+    for event in events:
+        if event["type"] == "draw":
+            assert event["cards"] is None and event["count"] >= 0, event
+        if event["type"] == "era_end" and event["deal"] is not None:
+            assert all(h["cards"] is None for h in event["deal"]["hands"]), event
+    return len(events)
+
+
+def assert_legal_is_own(msg: dict[str, Any], game: Game, seat: int | None) -> None:
+    """Legal moves go to the seat to move only, and name only cards of its own hand."""
+    if msg["legal"] is None:
+        assert seat is None or msg["status"] != "running" or game.current_seat != seat
+        return
+    assert seat is not None and game.current_seat == seat and msg["legal"]
+    hand = set(game.players[seat].hand)
+    for entry in msg["legal"]:
+        action = entry["action"]
+        assert set(action.get("cards") or [action.get("card")]) <= hand, action
 
 
 def without_own_hand(raw: str, seat: int | None) -> str:
@@ -149,6 +188,7 @@ def assert_no_secrets(raw: str, game: Game, seat: int | None) -> None:
     """`raw` went to `seat` while `game` (the true state) was running."""
     assert str(game.seed) not in raw
     assert not keys_in(json.loads(raw)) & SECRET_KEYS
+    assert_events_public(json.loads(raw))
     others = without_own_hand(raw, seat)  # the own hand may repeat a run of the deck
     if len(game.deck) >= 3:
         assert json.dumps(list(game.deck[:3]), separators=COMPACT)[1:-1] not in others
@@ -164,7 +204,7 @@ def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -
     assert log["status"] == "finished" and log["seed"] is not None
     states = replayed_states(log)
     assert list(states[-1].scores) == log["scores"]
-    seen_versions = set()
+    seen_versions, events = set(), 0
     for seat, messages in rec.socket.items():
         assert messages, f"seat {seat} received nothing"
         for raw in messages:
@@ -183,9 +223,14 @@ def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -
                 continue
             seen_versions.add(msg["version"])
             assert_no_secrets(raw, game, seat)
+            assert_legal_is_own(msg, game, seat)
+            events += len(events_in(msg))
             hands = [p["hand"] for p in msg["view"]["players"]]
             assert [h is not None for h in hands] == [s == seat for s in range(players)]
     assert seen_versions == set(range(len(states) - 1))
+    assert events >= len(states) - 1  # every state message after a move carried its effects
+    kinds = {e["type"] for e in events_in(log)}
+    assert kinds == {"move", "draw", "round_end", "era_end", "game_end"}
     for seat, path, body in rec.rest:
         data = json.loads(body)
         version = data.get("version", data.get("n")) if isinstance(data, dict) else None
