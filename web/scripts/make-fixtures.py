@@ -1,5 +1,6 @@
 """Writes the client's unit-test fixtures, all real engine output (run once, checked in):
-- src/logic/fixtures/positions.json: legal actions, quotes and views of one opening;
+- src/logic/fixtures/positions.json: legal actions and quotes of one opening, and of a
+  position five actions later;
 - src/logic/fixtures/effects.json: log entries (seat, action, public effects) of bot games,
   one of each kind of move and of each event between turns;
 - src/logic/fixtures/extend.json: a position's one-sale Sells and one-link Networks (as the
@@ -24,7 +25,6 @@ from brass.engine import (
     play,
     public_events,
     quote,
-    view,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,14 +44,11 @@ def positions() -> None:
         {"kind": "network", "card": "industry:brewery", "links": ["belper--derby"]},
         {"kind": "network", "card": "location:burton_on_trent", "links": ["birmingham--oxford"]},
     ]
-    views = [view(g, None)]
     for s in steps:
         g = apply_action(g, parse_action(s))
-        views.append(view(g, None))
     later = [{"action": a.to_json(), "quote": quote(g, a).to_json()}
              for a in legal_actions(g) if a.kind in ("sell", "build")]
-    (OUT / "positions.json").write_text(
-        json.dumps({"start": start, "later": later, "views": views, "steps": steps}))
+    (OUT / "positions.json").write_text(json.dumps({"start": start, "later": later}))
 
 
 def bot_game(players: int, seed: int, loaner: int | None) -> tuple[list[dict[str, Any]], list[Any]]:

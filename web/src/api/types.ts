@@ -1,6 +1,6 @@
 // Wire types, all from the generated `schema.ts` (`npm run gen:api`: the server's OpenAPI
-// schema, where brass/server/schemas.py describes the engine's view and quote key for key, plus
-// the engine's Action union). Only aliases here: nothing is written twice.
+// schema, where brass/server/schemas.py describes the view, the quote, the engine's Action and
+// Event unions). Only aliases here: nothing is written twice.
 import type { components } from "./schema";
 
 type S = components["schemas"];
@@ -18,26 +18,19 @@ export type GameInfo = S["GameInfo"];
 export type SeatInfo = S["SeatInfo"];
 export type Created = S["Created"];
 export type Joined = S["Joined"];
-export type GameLog = Omit<S["GameLog"], "actions"> & { actions: LogEntry[] };
+export type GameLog = S["GameLog"];
 /** A log row: the action and its public effects (null: stored before effects were). */
-export type LogEntry = Omit<S["LogEntry"], "action"> & { action: Action; effects?: Event[] | null };
+export type LogEntry = S["LogEntry"];
 export type ReplayFrame = S["ReplayFrame"];
 /** The state message: with the log entries that made this version, the seqs it took back and,
  * for the seat to move, its legal moves. */
-export type StateMessage = S["StateMessage"] & {
-  log?: LogEntry[];
-  undone?: number[];
-  legal?: LegalEntry[] | null;
-};
+export type StateMessage = S["StateMessage"];
 export type ApiErrorBody = S["Error"];
-/** A legal action and its full price (the server's `action` is a free-form object there). */
-export type LegalEntry = Omit<S["LegalEntry"], "action"> & { action: Action };
+/** A legal move and its full price. */
+export type LegalEntry = S["LegalEntry"];
 
 export type Quote = S["Quote"];
 export type Supply = Quote["coal"][number];
-export type TileSupply = S["TileSupply"];
-export type MerchantSupply = S["MerchantSupply"];
-export type MarketSupply = S["MarketSupply"];
 
 export type View = S["View"];
 export type PlayerView = S["PlayerView"];
@@ -64,10 +57,5 @@ export type Income = S["Income"];
 export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
-export interface WsExtensions {
-  type: "extensions";
-  version: number;
-  action: Action;
-  moves: LegalEntry[];
-}
+export type WsExtensions = S["Extensions"];
 export type WsMessage = StateMessage | WsAck | WsError | WsExtensions;

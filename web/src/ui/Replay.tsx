@@ -17,7 +17,8 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
   const [n, setN] = useState(0);
   const [seat, setSeat] = useState<number | null>(null);
-  const [view, setView] = useState<View | null>(null);
+  const [shown, setShown] = useState<{ n: number; view: View } | null>(null);
+  const view = shown?.view ?? null;
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
@@ -41,7 +42,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
     if (!log) return;
     let live = true;
     frame(n, seat)
-      .then((v) => live && setView(v))
+      .then((v) => live && setShown({ n, view: v }))
       .catch((e) => live && setError(e.message));
     return () => {
       live = false;
@@ -81,7 +82,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const last = n > 0 ? log.actions[n - 1] : null;
 
   return (
-    <div class="game replay" data-testid="replay" data-n={n}>
+    <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{log.name} — replay</span>

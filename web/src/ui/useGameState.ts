@@ -21,8 +21,8 @@ export interface GameState {
  * follow it (the log must be fetched). */
 export function nextLog(held: { version: number; entries: LogEntry[] }, m: StateMessage): LogEntry[] | null {
   if (m.version === held.version) return held.entries;
-  if (m.version !== held.version + 1 || m.log === undefined) return null;
-  const undone = new Set(m.undone ?? []);
+  if (m.version !== held.version + 1) return null;
+  const undone = new Set(m.undone);
   const kept = held.entries.filter((e) => !undone.has(e.seq));
   const seqs = new Set(kept.map((e) => e.seq));
   return [...kept, ...m.log.filter((e) => !seqs.has(e.seq))];
