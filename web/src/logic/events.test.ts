@@ -61,6 +61,14 @@ describe("between turns", () => {
         "Brewery II in Stafford (raising £3) and Brewery II in Walsall (raising £3)",
     );
   });
+  it("a shortfall with nothing left to lose says so", () => {
+    const e = structuredClone(entries.round_end_shortfall);
+    const end = e.effects!.find((x) => x.type === "round_end")!;
+    if (end.type !== "round_end") throw new Error("no round_end");
+    end.income[0] = { ...end.income[0], removed: [], vp_lost: 0 };
+    const income = entryItems(e).find((i) => i.kind === "income");
+    expect(income && "lines" in income && income.lines![0]).toBe("Red: pays £9 (income -9), £0 → £1; short by £9 (no tile or VP to lose)");
+  });
   it("end of the canal era: the scoring table, removals and the rail deal", () => {
     const all = items("era_end_canal");
     const scores = all.find((i) => i.kind === "scores");

@@ -161,6 +161,7 @@ export function incomeLines(e: RoundEndEvent): string[] {
       if (i.removed.length)
         text += `: removed ${listWords(i.removed.map((t) => `${tileAt(t)} (raising ${money(t.raised)})`))}`;
       if (i.vp_lost > 0) text += `${i.removed.length ? " and" : ":"} lost ${i.vp_lost} VP`;
+      if (!i.removed.length && i.vp_lost === 0) text += " (no tile or VP to lose)";
     }
     return text;
   });
