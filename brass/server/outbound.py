@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from brass.engine import ENGINE_VERSION, Game, legal_actions, quote, view
+from brass.engine import ENGINE_VERSION, Game, Move, Network, Sell, legal_moves, view
+from brass.engine import extensions as engine_extensions
 
 from .runtime import rebuild
 from .schemas import GameInfo, ReplayFrame, SeatInfo
@@ -111,18 +112,27 @@ def rebuilt_frame(players: int, seed: int, setup: dict[str, Any] | None,
 
 
 def legal(game: Game, seat: int) -> str:
-    """The seat's legal actions with their prices (a JSON list of `LegalEntry`); empty when
-    it is not the seat's turn. Pure, so it can run in a worker process."""
+    """The seat's legal moves with their prices (a JSON list of `LegalEntry`, the engine's
+    bounded `legal_moves`: a Sell of one sale, a Network of one link); empty when it is not
+    the seat's turn. Pure, so it can run in a worker process."""
     if game.is_over or game.current_seat != seat:
         return "[]"
+    return _moves_text(legal_moves(game))
+
+
+def extensions(game: Game, action: Sell | Network, version: int) -> str:
+    """The `Extensions` message: the legal moves made of `action` plus one more sale (or its
+    second link). Raises `IllegalAction` if `action` is not legal. Pure (a worker runs it)."""
+    return (f'{{"type":"extensions","version":{version},"action":{dumps(action.to_json())},'
+            f'"moves":{_moves_text(engine_extensions(game, action))}}}')
+
+
+def _moves_text(moves: list[Move]) -> str:
+    prices: dict[int, str] = {}  # moves that differ only by the card share one Quote
     entries = []
-    prices: dict[str, dict[str, Any]] = {}  # the card played never changes the price
-    for action in legal_actions(game):
-        wire = action.to_json()
-        effect = json.dumps({k: v for k, v in wire.items() if k not in ("card", "cards")},
-                            sort_keys=True)
-        price = prices.get(effect)
+    for move in moves:
+        price = prices.get(id(move.quote))
         if price is None:
-            price = prices[effect] = quote(game, action).to_json()
-        entries.append({"action": wire, "quote": price})
-    return json.dumps(entries, separators=(",", ":"))
+            price = prices[id(move.quote)] = dumps(move.quote.to_json())
+        entries.append(f'{{"action":{dumps(move.action.to_json())},"quote":{price}}}')
+    return f"[{','.join(entries)}]"

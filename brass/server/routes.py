@@ -16,6 +16,8 @@ from .schemas import (
     Created,
     CreateGame,
     Error,
+    ExtendRequest,
+    Extensions,
     GameInfo,
     GameLog,
     Join,
@@ -115,6 +117,17 @@ async def legal(game_id: str, service: Service, token: Token) -> Response:
     """The seat's legal moves, each with its full price; empty if it is not its turn. A Sell
     has one sale and a Network one link here: `POST legal/extend` adds the next."""
     return _json(await service.legal(game_id, token))
+
+
+@router.post("/games/{game_id}/legal/extend", response_model=Extensions)
+async def extend(game_id: str, body: ExtendRequest, service: Service, token: Token) -> Response:
+    """The legal moves made of a legal Sell plus one more sale (or a Network plus its
+    second link), each with its price."""
+    rt = await service.runtime(game_id)
+    seat = rt.seat_of(token)
+    if seat is None:
+        raise ApiError("unauthorized", "A valid seat token is needed")
+    return _json(await service.extensions(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)

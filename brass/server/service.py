@@ -31,6 +31,8 @@ from brass.engine import (
     Game,
     IllegalAction,
     MalformedAction,
+    Network,
+    Sell,
     new_game,
     parse_action,
     play,
@@ -350,6 +352,25 @@ class GameService:
             if rt.legal_cache is cached:
                 rt.legal_cache = None  # the next request tries again
             raise
+
+    async def extensions(self, rt: Runtime, seat: int, partial: Action | dict[str, Any],
+                         version: int | None) -> str:
+        """The `Extensions` message (JSON text) for a legal Sell or Network of the seat to
+        move: each legal move made of it and one more sale, or its second link."""
+        action = checked(partial)
+        game = rt.running_game()
+        if version is not None and version != rt.record.version:
+            raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                           f"not {version}")
+        if game.current_seat != seat:
+            raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+        if not isinstance(action, Sell | Network):
+            raise ApiError("malformed", "Only a sell or a network action has extensions")
+        try:
+            return await self.workers.compute(outbound.extensions, game, action,
+                                              rt.record.version)
+        except IllegalAction as exc:
+            raise ApiError("illegal", str(exc)) from None
 
     async def replay_frame(self, rt: Runtime, n: int, seat: int | None) -> ReplayFrame:
         """The view after the first `n` actions of the log: rebuilt in a worker from the

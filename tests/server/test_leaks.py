@@ -48,8 +48,14 @@ async def _get(http: httpx.AsyncClient, rec: Recording, seat: int | None, path: 
 async def _seat_loop(ws: ClientConnection, seat: int | None, token: str | None,
                      http: httpx.AsyncClient, rec: Recording) -> None:
     rng = random.Random(seat)
-    acted_at = -1
+    acted_at, money, current = -1, 0, {}
     base = f"/api/games/{rec.game_id}"
+
+    async def send(pick: Any, version: int) -> None:
+        await ws.send(json.dumps({"type": "action", "action": pick["action"],
+                                  "expected_version": version,
+                                  "action_id": f"{seat}-{version}"}))
+
     async for raw in ws:
         assert isinstance(raw, str)
         rec.socket[seat].append(raw)
@@ -57,6 +63,16 @@ async def _seat_loop(ws: ClientConnection, seat: int | None, token: str | None,
         if msg["type"] == "error":
             acted_at = -1
             await ws.send(json.dumps({"type": "sync"}))
+            continue
+        if msg["type"] == "extensions":  # grow the sale or railway while it pays, then send
+            assert msg["action"] == current["action"]
+            grown = choose_entry([current, *msg["moves"]], rng, money)
+            if grown is not current and rng.random() < 0.8:
+                current = grown
+                await ws.send(json.dumps({"type": "extend", "action": grown["action"],
+                                          "version": msg["version"]}))
+            else:
+                await send(grown, msg["version"])
             continue
         if msg["type"] != "state":
             continue
@@ -79,9 +95,15 @@ async def _seat_loop(ws: ClientConnection, seat: int | None, token: str | None,
                 assert (await _get(http, rec, seat, f"{base}/state", token))["legal"] == entries
             money = game_view["players"][seat]["money"]
             pick = choose_entry(entries, rng, money)
-            await ws.send(json.dumps({"type": "action", "action": pick["action"],
-                                      "expected_version": version,
-                                      "action_id": f"{seat}-{version}"}))
+            growing = [e for e in entries if e["action"]["kind"] in ("sell", "network")]
+            if growing and not current:  # every seat asks for extensions at least once
+                pick = rng.choice(growing)
+            current = pick
+            if pick["action"]["kind"] in ("sell", "network"):  # one sale, one link: ask more
+                await ws.send(json.dumps({"type": "extend", "action": pick["action"],
+                                          "version": version}))
+            else:
+                await send(pick, version)
 
 
 async def play_recorded(server: LiveServer, players: int) -> Recording:
@@ -175,12 +197,15 @@ def assert_legal_is_own(msg: dict[str, Any], game: Game, seat: int | None) -> No
 
 
 def without_own_hand(raw: str, seat: int | None) -> str:
-    """The payload with the viewer's own hand blanked: it may equal another seat's hand or
-    hold the same run of cards as the deck, by chance."""
+    """The payload with the viewer's own hand and legal moves blanked: they may equal another
+    seat's hand or hold the same run of cards as the deck, by chance (`assert_legal_is_own`
+    checks that the moves name only the seat's own cards)."""
     data = json.loads(raw)
     game_view = data.get("view") if isinstance(data, dict) else None
     if seat is not None and isinstance(game_view, dict):
         game_view["players"][seat]["hand"] = None
+    if seat is not None and isinstance(data, dict):
+        data.pop("legal", None)
     return json.dumps(data, separators=COMPACT)
 
 
@@ -204,11 +229,19 @@ def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -
     assert log["status"] == "finished" and log["seed"] is not None
     states = replayed_states(log)
     assert list(states[-1].scores) == log["scores"]
-    seen_versions, events = set(), 0
+    seen_versions, events, extensions = set(), 0, 0
     for seat, messages in rec.socket.items():
         assert messages, f"seat {seat} received nothing"
         for raw in messages:
             msg = json.loads(raw)
+            if msg["type"] == "extensions":  # the seat to move only, its own cards only
+                extensions += 1
+                assert seat is not None and not keys_in(msg) & SECRET_KEYS
+                assert states[msg["version"]].current_seat == seat
+                if msg["moves"]:
+                    assert_legal_is_own({"status": "running", "legal": msg["moves"]},
+                                        states[msg["version"]], seat)
+                continue
             if msg["type"] != "state":
                 assert msg["type"] in {"ack", "error"}, msg
                 assert not keys_in(msg) & SECRET_KEYS
@@ -229,6 +262,7 @@ def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -
             assert [h is not None for h in hands] == [s == seat for s in range(players)]
     assert seen_versions == set(range(len(states) - 1))
     assert events >= len(states) - 1  # every state message after a move carried its effects
+    assert extensions > 0
     kinds = {e["type"] for e in events_in(log)}
     assert kinds == {"move", "draw", "round_end", "era_end", "game_end"}
     for seat, path, body in rec.rest:
