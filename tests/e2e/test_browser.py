@@ -2,8 +2,9 @@
 
 Two players create and join a game and take real turns by clicking (a build, a link, a loan,
 an undo, a sale), each seeing the other's moves; a spectator sees the same board with no hand;
-a player clicks a whole game against a bot, its log shows every move's price and the events
-between turns, and it replays step by step. Screenshots are saved to the printed folder.
+two players click a whole game (double rail links grown through the server's
+extensions), its log shows every move's price and the events between turns, and it replays
+step by step; a bot takes a seat from the lobby. Screenshots are saved to the printed folder.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+
+from brass.bots import choose_action
+from brass.engine import apply_action, new_game
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -68,8 +72,8 @@ def click_action(page: Page, action: dict[str, Any]) -> str:
             page.click(f'[data-develop="{ind}"]')
     elif kind == "sell":
         for i, sale in enumerate(action["sales"]):
-            page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"]')
-            page.click(f'[data-location="{sale["merchant"]}"] .merchant-box')
+            page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"].target')
+            page.click(f'[data-location="{sale["merchant"]}"].target .merchant-box')
             # the sale is picked, or Gloucester asks what its beer develops (if anything)
             expect(page.locator(f"[data-sale-develop], [data-testid=picks] li:nth-child({i + 1})"
                                 ).first).to_be_visible()
@@ -107,11 +111,8 @@ def refuse_once(page: Page) -> None:
     page.route("**/api/games/*/actions", handle)
 
 
-def get(base: str, path: str, token: str | None = None) -> Any:
-    req = urllib.request.Request(base + path)
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    return json.loads(urllib.request.urlopen(req, timeout=5).read())
+def get(base: str, path: str) -> Any:
+    return json.loads(urllib.request.urlopen(base + path, timeout=5).read())
 
 
 def tiles(page: Page) -> list[str]:
@@ -216,62 +217,81 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
 
 
-def choose_move(entries: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A move for the browser player: mostly builds, links and sales, sometimes a loan,
-    develop or scout, else a pass."""
-    weights = {"build": 6, "network": 4, "sell": 8, "develop": 1, "loan": 1, "scout": 1}
-    usable = [e["action"] for e in entries if e["action"]["kind"] != "pass"]
-    if not usable:
-        return next(e["action"] for e in entries if e["action"]["kind"] == "pass")
-    return rng.choices(usable, [weights.get(a["kind"], 1) for a in usable])[0]
-
-
-def test_a_whole_game_against_a_bot_then_its_replay(browser: Browser, server: str,
-                                                     shots_dir: Path) -> None:
-    """One player clicks every move of a whole game against a bot; the log shows each move
-    with its price and the events between turns (income, turn order, era scoring, the deal,
-    the ranking); the finished game then replays step by step."""
+def test_a_bot_takes_a_seat(browser: Browser, server: str) -> None:
     host = open_page(browser, server + "/")
-    host.fill("input[name=game-name]", "Against a bot")
+    host.fill("input[name=game-name]", "With a bot")
     host.select_option("select[name=players]", "2")
     host.click("[data-testid=create]")
-    host.fill("input[name=name]", "Alice")
-    host.click("[data-testid=join]")
     expect(host.locator("[data-testid=add-bot]")).to_be_visible()
     host.click("[data-testid=add-bot]")
+    expect(host.locator("[data-testid=seats]")).to_contain_text("(bot)")
+    host.fill("input[name=name]", "Alice")
+    host.click("[data-testid=join]")
     expect(host.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-    game_id = host.url.rsplit("/", 1)[1]
-    token = json.loads(host.evaluate("localStorage.getItem('brass.seats')"))[game_id]["token"]
-    rng = random.Random(7)
-    moves = 0
-    turn = host.locator("[data-testid=action-panel], [data-testid=summary]").first
-    while True:
-        expect(turn).to_be_visible(timeout=15000)
-        if host.locator("[data-testid=summary]").count():
-            break
-        n = actions_done(host)
-        entries = get(server, f"/api/games/{game_id}/legal", token)
-        click_action(host, choose_move(entries, rng))
-        host.click("[data-testid=confirm]")
-        expect(host.locator("[data-testid=game]")).not_to_have_attribute(
-            "data-actions", str(n), timeout=15000)
-        moves += 1
-    assert moves > 30
+    # the bot moves when its turn comes: one of the first two actions is Alice's, one the bot's
+    expect(host.locator("[data-testid=action-panel]")).to_be_visible(timeout=10000)
+    assert host.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple[int, list[Any]],
+                                      shots_dir: Path) -> None:
+    """Two players click every move of a whole game (the moves the engine's bot would make,
+    its double rail links grown in the browser through the server's extensions); the log shows
+    each move with its price and the events between turns (income, turn order, era scoring,
+    the deal, the ranking); the game then replays step by step."""
+    alice = open_page(browser, server + "/")
+    alice.fill("input[name=game-name]", "A whole game")
+    alice.select_option("select[name=players]", "2")
+    alice.click("[data-testid=create]")
+    alice.fill("input[name=name]", "Alice")
+    alice.click("[data-testid=join]")
+    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
+    invite = alice.input_value("#invite")
+    game_id = invite.rsplit("/", 1)[1]
+    bob = open_page(browser, invite)
+    bob.fill("input[name=name]", "Bob")
+    bob.click("[data-testid=join]")
+    pages = {}
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+        pages[my_seat(p, game_id)] = p
+    rng = random.Random(1)
+    game = new_game(2, plan[0])  # the server deals from the same seed: the same game
+    composed = []
+    while not game.is_over:
+        assert game.current_seat is not None
+        page = pages[game.current_seat]
+        expect(page.locator("[data-testid=action-panel]")).to_be_visible(timeout=15000)
+        n = actions_done(page)
+        chosen = choose_action(game, rng)
+        game = apply_action(game, chosen)
+        action = chosen.to_json()
+        if len(action.get("sales", action.get("links", []))) > 1:
+            composed.append(action)
+        click_action(page, action)
+        page.click("[data-testid=confirm]")
+        for p in (alice, bob):
+            wait_actions(p, n + 1)
+    assert {a["kind"] for a in composed} == {"network"}, composed
     log = get(server, f"/api/games/{game_id}/log")
     total = len(log["actions"])
-    panel = host.locator("[data-testid=log]")
-    expect(panel.locator("ol > li")).to_have_count(total)
-    # every move keeps its price: the first build, long gone, still says what it paid
-    first = next(e for e in log["actions"] if e["action"]["kind"] == "build")
-    paid = first["effects"][0]["paid"]
-    expect(panel.locator(f"li[data-n='{first['seq']}']")).to_contain_text(f"for £{paid}")
-    expect(panel).to_contain_text("End of canal era round 1: income")
-    expect(panel).to_contain_text("New turn order, least spent first")
-    expect(panel).to_contain_text("Rail era deal:")
-    expect(panel).to_contain_text("no income after the last round")
-    expect(panel.locator("[data-testid=era-scores]")).to_have_count(2)
-    expect(panel.locator("[data-testid=ranking]")).to_have_count(1)
-    host.screenshot(path=str(shots_dir / "game-over.png"))
+    assert [e["action"] for e in log["actions"] if e["action"] in composed] == composed
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=summary]")).to_be_visible()
+        panel = p.locator("[data-testid=log]")
+        expect(panel.locator("ol > li")).to_have_count(total)
+        # every move keeps its price: the first build, long gone, still says what it paid
+        first = next(e for e in log["actions"] if e["action"]["kind"] == "build")
+        paid = first["effects"][0]["paid"]
+        expect(panel.locator(f"li[data-n='{first['seq']}']")).to_contain_text(f"for £{paid}")
+        expect(panel).to_contain_text("End of canal era round 1: income")
+        expect(panel).to_contain_text("New turn order, least spent first")
+        expect(panel).to_contain_text("Rail era deal:")
+        expect(panel).to_contain_text("no income after the last round")
+        expect(panel).to_contain_text("built rail links")
+        expect(panel.locator("[data-testid=era-scores]")).to_have_count(2)
+        expect(panel.locator("[data-testid=ranking]")).to_have_count(1)
+    alice.screenshot(path=str(shots_dir / "game-over.png"))
 
     replay = open_page(browser, f"{server}/#/replay/{game_id}")
     controls = replay.locator("[data-testid=replay]")
@@ -299,4 +319,5 @@ def test_a_whole_game_against_a_bot_then_its_replay(browser: Browser, server: st
     expect(replay.locator("[data-testid=summary]")).to_be_visible()
     expect(replay.locator("[data-testid=log] [data-testid=ranking]")).to_have_count(1)
     replay.screenshot(path=str(shots_dir / "replay-end.png"))
-    assert host.errors == [] and replay.errors == []  # type: ignore[attr-defined]
+    for p in (alice, bob, replay):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]

@@ -111,6 +111,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/legal/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend
+         * @description The legal moves made of a legal Sell plus one more sale (or a Network plus its
+         *     second link), each with its price.
+         */
+        post: operations["extend_api_games__game_id__legal_extend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/log": {
         parameters: {
             query?: never;
@@ -200,8 +221,9 @@ export interface paths {
          * Game Socket Doc
          * @description The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
          *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-         *     `WsError`) in the schema. Client messages: `hello` {token | null}, `action`
-         *     {action, expected_version, action_id}, `undo` {expected_version}, `sync`.
+         *     `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
+         *     {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
+         *     {action, version}.
          */
         get: operations["game_socket_doc_ws_games__game_id__get"];
         put?: never;
@@ -377,6 +399,18 @@ export interface components {
             message: string;
         };
         Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
+        /**
+         * ExtendRequest
+         * @description Ask for the extensions of a legal Sell or Network of the seat to move.
+         */
+        ExtendRequest: {
+            action: components["schemas"]["Action"];
+            /**
+             * Version
+             * @description refused as stale if the game is not there
+             */
+            version?: number | null;
+        };
         /**
          * Extensions
          * @description The legal moves made of a legal Sell (or Network) plus one more sale (or its second
@@ -1765,6 +1799,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegalEntry"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    extend_api_games__game_id__legal_extend_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Extensions"];
                 };
             };
             /** @description Bad Request */
