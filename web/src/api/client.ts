@@ -2,6 +2,7 @@
 import type {
   Action,
   Created,
+  Extensions,
   GameInfo,
   GameLog,
   Joined,
@@ -41,6 +42,9 @@ export const api = {
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   legal: (id: string, token: string) => call<LegalEntry[]>("GET", `/api/games/${id}/legal`, undefined, token),
+  /** The legal moves made of a legal Sell plus one more sale, or a Network plus its second link. */
+  extend: (id: string, token: string, action: Action, version: number) =>
+    call<Extensions>("POST", `/api/games/${id}/legal/extend`, { action, version }, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
   undo: (id: string, token: string, expected_version: number) =>

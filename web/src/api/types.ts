@@ -1,6 +1,6 @@
 // Wire types, all from the generated `schema.ts` (`npm run gen:api`: the server's OpenAPI
-// schema, where brass/server/schemas.py describes the engine's view and quote key for key, plus
-// the engine's Action union). Only aliases here: nothing is written twice.
+// schema, where brass/server/schemas.py describes the engine's view and quote key for key and
+// takes the engine's Action and Event unions). Only aliases here: nothing is written twice.
 import type { components } from "./schema";
 
 type S = components["schemas"];
@@ -23,14 +23,16 @@ export type LogEntry = S["LogEntry"];
 export type ReplayFrame = S["ReplayFrame"];
 export type StateMessage = S["StateMessage"];
 export type ApiErrorBody = S["Error"];
-/** A legal action and its full price (the server's `action` is a free-form object there). */
-export type LegalEntry = Omit<S["LegalEntry"], "action"> & { action: Action };
+/** A legal move and its full price. */
+export type LegalEntry = S["LegalEntry"];
+export type Extensions = S["Extensions"];
+export type Event = S["Event"];
 
 export type Quote = S["Quote"];
 export type Supply = Quote["coal"][number];
-export type TileSupply = S["TileSupply"];
-export type MerchantSupply = S["MerchantSupply"];
-export type MarketSupply = S["MarketSupply"];
+export type TileSupply = S["QuoteTileSupply"];
+export type MerchantSupply = S["QuoteMerchantSupply"];
+export type MarketSupply = S["QuoteMarketSupply"];
 
 export type View = S["View"];
 export type PlayerView = S["PlayerView"];
@@ -44,4 +46,4 @@ export type MerchantBuys = MerchantView["buys"];
 /** Server -> client websocket messages. */
 export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
-export type WsMessage = StateMessage | WsAck | WsError;
+export type WsMessage = StateMessage | WsAck | WsError | Extensions;

@@ -5,7 +5,7 @@ import { api, ApiError, type ConnStatus, GameSocket, newActionId, type SeatToken
 import type { Action, GameInfo, LegalEntry, LogEntry, Quote, StateMessage, View } from "../api/types";
 import { Board, type Targets } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
-import { cardOptions, type Choice, EMPTY, autoChoose, parseSale, pickOptions, salesByTile } from "../logic/choose";
+import { autoChoose, cardOptions, type Choice, complete, EMPTY, parseSale, pickOptions, salesByTile } from "../logic/choose";
 import { PLAYER_NAMES } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
 import { Lobby } from "./Lobby";
@@ -17,9 +17,8 @@ export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
 }
 
 /** What an action touched on the board (to mark the last move). */
-export function touched(action: LogEntry["action"] | undefined): Targets {
+export function touched(a: Action | undefined): Targets {
   const t: Targets = { slots: new Set(), links: new Set(), tiles: new Set() };
-  const a = action as unknown as Action | undefined;
   if (!a) return t;
   if (a.kind === "build") t.slots!.add(`${a.location}:${a.slot}`);
   if (a.kind === "network") for (const l of a.links) t.links!.add(l);
@@ -63,6 +62,10 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<LogEntry[]>([]);
   // legal actions tagged with the version they were fetched for: never offer a stale list
   const [legalAt, setLegalAt] = useState<{ version: number; entries: LegalEntry[] }>({ version: -1, entries: [] });
+  // the server lists a Sell of one sale and a Network of one link: the longer ones the choice
+  // reaches are asked for (`extend`) and kept here, for the same version
+  const [extra, setExtra] = useState<{ version: number; entries: LegalEntry[] }>({ version: -1, entries: [] });
+  const asked = useRef(new Set<string>());
   const [choice, setChoiceRaw] = useState<Choice>(EMPTY);
   const [pendingTile, setPendingTile] = useState<string | null>(null);
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
@@ -96,7 +99,10 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   }, [id, token]);
 
   const version = st?.version ?? -1;
-  const legal = legalAt.version === version ? legalAt.entries : [];
+  const legal = useMemo(
+    () => (legalAt.version === version ? [...legalAt.entries, ...(extra.version === version ? extra.entries : [])] : []),
+    [legalAt, extra, version],
+  );
   const view = st?.view ?? null;
   const mySeat = st?.seat ?? null;
   const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over;
@@ -132,17 +138,37 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         .catch(() => {});
     setChoiceRaw(EMPTY);
     setPendingTile(null);
+    asked.current = new Set();
     if (myTurn && token) {
       const at = st.version;
-      api
-        .legal(id, token)
-        .then((entries) => live && setLegalAt({ version: at, entries }))
-        .catch((e) => live && setMessage({ text: e.message, bad: true }));
+      if (st.legal) setLegalAt({ version: at, entries: st.legal }); // the state carries them
+      else
+        api
+          .legal(id, token)
+          .then((entries) => live && setLegalAt({ version: at, entries }))
+          .catch((e) => live && setMessage({ text: e.message, bad: true }));
     }
     return () => {
       live = false;
     };
   }, [id, version, st?.status, myTurn, token]);
+
+  useEffect(() => {
+    if (!myTurn || !token || (choice.kind !== "sell" && choice.kind !== "network")) return;
+    for (const e of complete(legal, choice)) {
+      const key = JSON.stringify(e.action);
+      if (asked.current.has(key)) continue;
+      asked.current.add(key);
+      const at = version;
+      api
+        .extend(id, token, e.action, at)
+        .then((r) => {
+          if (r.moves.length === 0) return;
+          setExtra((prev) => ({ version: at, entries: [...(prev.version === at ? prev.entries : []), ...r.moves] }));
+        })
+        .catch(() => {}); // a newer version came: its own list replaces this one
+    }
+  }, [id, token, myTurn, version, choice, legal]);
 
   const setChoice = (c: Choice) => {
     setMessage(null);

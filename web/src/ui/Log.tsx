@@ -10,7 +10,7 @@ export function logLine(e: LogEntry, n: number, frames: Map<number, View>, quote
   const before = frames.get(n - 1);
   const after = frames.get(n);
   const quote = quotes?.get(n) ?? quoteFromViews(before, after, e.seat);
-  return actionWords(e.action as never, e.seat, { quote, before, after });
+  return actionWords(e.action, e.seat, { quote, before, after });
 }
 
 export function GameLogPanel({ entries, frames, quotes, current, onJump }: {
