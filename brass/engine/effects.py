@@ -263,12 +263,12 @@ class Deal(TypedDict):
 
 class EraEndEvent(TypedDict):
     """End of an era (RULES.md §9): scores link by link and tile by tile; after the canal era,
-    the level-I tiles removed, the barrels put back, and the deal."""
+    the links and level-I tiles removed, the barrels put back, and the deal."""
 
     type: Literal["era_end"]
     era: Literal["canal", "rail"]
     scores: list[SeatScore]  # by seat
-    links_removed: list[LinkRef]
+    links_removed: list[LinkRef]  # canal era only: the final board keeps its links
     removed: list[RemovedTile]  # level-I tiles (canal era only)
     merchants_refilled: list[SlotRef]
     deal: Deal | None  # None after the rail era

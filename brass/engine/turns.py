@@ -15,7 +15,6 @@ from .effects import (
     DealtHand,
     Event,
     Income,
-    LinkRef,
     LinkScore,
     Ranked,
     SeatScore,
@@ -156,21 +155,20 @@ def _end_era(game: Game, events: Events) -> Game:
     players = [replace(p, vp=scores[p.seat]["vp"]) for p in game.players]
     game = replace(game, players=tuple(players), era_scores=(
         *game.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores)))
-    links_removed = [link_ref(i, owner, game.era) for i, owner in enumerate(game.links)
-                     if owner is not None]
-    if game.era == "rail":
+    if game.era == "rail":  # the game ends: the final board keeps its links and tiles
         game = replace(game, is_over=True, actions_left=0)
         if events is not None:
             events.append({"type": "era_end", "era": "rail", "scores": scores,
-                           "links_removed": links_removed, "removed": [],
-                           "merchants_refilled": [], "deal": None})
+                           "links_removed": [], "removed": [], "merchants_refilled": [],
+                           "deal": None})
             events.append({"type": "game_end", "ranking": ranking(game)})
         return game
-    return _start_rail_era(game, events, scores, links_removed)
+    return _start_rail_era(game, events, scores)
 
 
-def _start_rail_era(game: Game, events: Events, scores: list[SeatScore],
-                    links_removed: list[LinkRef]) -> Game:
+def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game:
+    links_removed = [link_ref(i, owner, game.era) for i, owner in enumerate(game.links)
+                     if owner is not None]
     tiles = list(game.tiles)
     players = list(game.players)
     removed = []

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from brass.engine import ENGINE_VERSION, Game, Move, Network, Sell, legal_moves, view
 from brass.engine import extensions as engine_extensions
 
+from . import metrics
 from .runtime import rebuild
 from .schemas import GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord
@@ -34,6 +35,7 @@ def dumps(payload: dict[str, Any]) -> str:
 
 
 def error(code: str, message: str, action_id: str | None = None) -> dict[str, Any]:
+    metrics.ERRORS.labels(code).inc()
     out: dict[str, Any] = {"code": code, "message": message}
     if action_id is not None:
         out["action_id"] = action_id
@@ -75,7 +77,7 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         version=record.version, current_seat=None if game is None else game.current_seat,
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
         engine_version=record.engine_version,
-        older_engine=record.engine_version != ENGINE_VERSION)
+        older_engine=record.engine_version != ENGINE_VERSION, listed=record.listed)
 
 
 def log_entry(a: ActionRecord) -> str:

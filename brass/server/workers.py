@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 from brass.bots import choose_action
 from brass.engine import Game, legal_actions, legal_moves, new_game
 
+from . import metrics
+
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
 
@@ -49,7 +51,8 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count, mp_context=get_context("spawn"),
                                              initializer=_worker_init, initargs=(os.getpid(),))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+            with metrics.WORKER_QUEUE.track_inprogress():
+                return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:
             log.exception("the worker pool broke; starting a new one")
             self._pool = None

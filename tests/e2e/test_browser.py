@@ -120,6 +120,14 @@ def tiles(page: Page) -> list[str]:
         "[data-tile]", "els => els.map(e => e.dataset.tile + '/' + e.dataset.owner)"))
 
 
+def wait_tiles(page: Page, expected: list[str]) -> None:
+    """Wait until the board shows exactly these tiles ("location:slot/owner")."""
+    page.wait_for_function(
+        """want => JSON.stringify([...document.querySelectorAll("[data-tile]")]
+             .map(e => e.dataset.tile + "/" + e.dataset.owner).sort()) === JSON.stringify(want)""",
+        arg=sorted(expected))
+
+
 def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[int, list[Any]],
                                      shots_dir: Path) -> None:
     _, steps = plan
@@ -196,9 +204,9 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     phone.screenshot(path=str(shots_dir / "spectator-phone-zoomed.png"))
 
     # a dropped connection shows "reconnecting…", and the reconnect brings the full state,
-    # including a move made meanwhile
+    # including a move made meanwhile (the spectator stays away until it is told to resume)
     n = actions_done(alice)
-    spectator.evaluate("window.__brass.drop(3000)")
+    spectator.evaluate("window.__brass.drop(600000)")
     expect(spectator.locator("[data-testid=conn]")).to_have_text("Reconnecting…")
     mover = next(p for p in (alice, bob) if p.locator("[data-testid=action-panel]").count())
     refuse_once(mover)
@@ -210,6 +218,8 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)
+    assert actions_done(spectator) == n  # still away
+    spectator.evaluate("window.__brass.resume()")
     expect(spectator.locator("[data-testid=conn]")).to_have_count(0, timeout=10000)
     wait_actions(spectator, n + 1)
     assert tiles(spectator) == tiles(alice)
@@ -297,7 +307,7 @@ def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple
     controls = replay.locator("[data-testid=replay]")
     expect(controls).to_have_attribute("data-frame", "0")
     expect(replay.locator("[data-testid=position]")).to_have_text(f"move 0 / {total}")
-    assert replay.locator("[data-tile]").count() == 0
+    expect(replay.locator("[data-tile]")).to_have_count(0)
     for n in (1, 2, 3):
         replay.click("[data-testid=step-forward]")
         expect(controls).to_have_attribute("data-frame", str(n))
@@ -306,8 +316,9 @@ def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple
     expect(controls).to_have_attribute("data-frame", "2")
     replay.locator("[data-testid=log] li[data-n='20']").click()
     expect(controls).to_have_attribute("data-frame", "20")
-    tiles_then = get(server, f"/api/games/{game_id}/replay/20")["view"]["industries"]
-    expect(replay.locator("[data-tile]")).to_have_count(len(tiles_then))
+    frame = get(server, f"/api/games/{game_id}/replay/20")["view"]["industries"]
+    assert frame, "nothing built in 20 moves"
+    wait_tiles(replay, [f"{t['location']}:{t['slot']}/{t['owner']}" for t in frame])
     replay.click("[data-testid=play]")
     expect(controls).to_have_attribute("data-frame", "22", timeout=10000)
     replay.click("[data-testid=play]")

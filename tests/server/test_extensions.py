@@ -53,6 +53,13 @@ def seated(db_url: str) -> Iterator[Any]:
     storage.close()
 
 
+def at(seated: Any, name: str) -> tuple[Game, int, Table]:
+    """A corpus position stored as a game: the position, its seat to move and its table."""
+    game = position(name)
+    assert game.current_seat is not None
+    return game, game.current_seat, seated(game)
+
+
 def extend(http: httpx.Client, table: Table, seat: int, action: dict[str, Any],
            version: int | None = 0) -> httpx.Response:
     return http.post(table.url("/legal/extend"), headers=auth(table.tokens[seat]),
@@ -61,10 +68,7 @@ def extend(http: httpx.Client, table: Table, seat: int, action: dict[str, Any],
 
 def test_a_sale_of_six_tiles_is_built_one_sale_at_a_time(http: httpx.Client,
                                                          seated: Any) -> None:
-    game = position("sell_goods_6")
-    seat = game.current_seat
-    assert seat is not None
-    table = seated(game)
+    game, seat, table = at(seated, "sell_goods_6")
     entries = http.get(table.url("/legal"), headers=auth(table.tokens[seat])).json()
     sells = [e for e in entries if e["action"]["kind"] == "sell"]
     assert sells and all(len(e["action"]["sales"]) == 1 for e in sells)
@@ -91,10 +95,7 @@ def test_a_sale_of_six_tiles_is_built_one_sale_at_a_time(http: httpx.Client,
 
 def test_a_second_rail_link_comes_from_the_extensions_over_the_websocket(
         http: httpx.Client, server: LiveServer, seated: Any) -> None:
-    game = position("double_rail_own_beer")
-    seat = game.current_seat
-    assert seat is not None
-    table = seated(game)
+    game, seat, table = at(seated, "double_rail_own_beer")
     with open_socket(server, table.id) as ws:
         state = hello(ws, table.tokens[seat])
         networks = [e for e in state["legal"] if e["action"]["kind"] == "network"]
@@ -113,10 +114,7 @@ def test_a_second_rail_link_comes_from_the_extensions_over_the_websocket(
 
 def test_a_bad_partial_action_gets_a_typed_error(http: httpx.Client, server: LiveServer,
                                                  seated: Any) -> None:
-    game = position("sell_goods_4")
-    seat = game.current_seat
-    assert seat is not None
-    table = seated(game)
+    game, seat, table = at(seated, "sell_goods_4")
     entries = http.get(table.url("/legal"), headers=auth(table.tokens[seat])).json()
     sell = next(e["action"] for e in entries if e["action"]["kind"] == "sell")
     loan = next(e["action"] for e in entries if e["action"]["kind"] == "loan")

@@ -15,6 +15,7 @@ export type ScoutAction = S["Scout"];
 export type PassAction = S["Pass"];
 export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
+export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
 export type Created = S["Created"];
 export type Joined = S["Joined"];
@@ -57,5 +58,5 @@ export type Income = S["Income"];
 export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
-export type WsExtensions = S["Extensions"];
-export type WsMessage = StateMessage | WsAck | WsError | WsExtensions;
+export type Extensions = S["Extensions"];
+export type WsMessage = StateMessage | WsAck | WsError | Extensions;

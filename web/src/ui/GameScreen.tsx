@@ -81,7 +81,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const last = log.length === view.action_count ? log[log.length - 1]?.action : undefined;
 
   return (
-    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count}>
+    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>

@@ -82,8 +82,12 @@ export function useGameState(id: string, token: string | null): GameState {
       },
     });
     setSocket(s);
-    // a hook for the browser tests: `__brass.drop(ms)` cuts the connection for a while
-    (window as unknown as { __brass?: unknown }).__brass = { drop: (ms: number) => s.drop(ms) };
+    // a hook for the browser tests: `__brass.drop(ms)` cuts the connection for a while,
+    // `__brass.resume()` ends that while now
+    (window as unknown as { __brass?: unknown }).__brass = {
+      drop: (ms: number) => s.drop(ms),
+      resume: () => s.resume(),
+    };
     return () => {
       live = false;
       s.close();
