@@ -1,16 +1,22 @@
 """Server benchmark (run by hand, not in the tests):
 
     python bench/server.py                       # 200 games, Postgres on 127.0.0.1:5432
-    python bench/server.py --games 50 --seconds 30 --think 1.0
+    python bench/server.py --games 200 500 1000 --seconds 60 --think 1.5
+    python bench/server.py --root /tmp/main      # another checkout's server (e.g. main)
 
-Starts `brass serve` in a subprocess against a fresh Postgres database (dropped at the end),
-then plays `--games` concurrent 4-seat games: every seat and one spectator per game on its
-own websocket over loopback. Each seat plays like a bot: on its turn it waits `--think`
-seconds (a player thinking), asks `GET /legal`, picks with the bot heuristic and sends the
-action over its websocket. The latency of an action is the time from sending it to the moment
-all five sockets of that game hold the new version. After a `--warmup` (the first moves of
-all games come in one burst), measures for `--seconds` (or until every game is over) and
-prints the median, p90, p99 and max, and the throughput.
+For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
+database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
+spectator per game on its own websocket over loopback. Each seat plays like a bot: on its turn
+it takes its legal moves from the state message (a server that does not send them there is
+asked `GET /legal` at once), waits `--think` seconds on average (uniform between 0.5 and 1.5
+times that: a player thinking), picks with the bot heuristic and sends the action over its
+websocket. Measured, after a `--warmup` (the first moves of all games come in one burst), for
+`--seconds` (or until every game is over):
+- round trip: from sending an action until all five sockets of the game hold the new version;
+- legal moves: from sending an action until the seat to move next holds its legal moves;
+- actions per second, and errors by code;
+- server memory per live game: the resident memory of the server process and its workers
+  with the games open, less that before the first game, divided by the games.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ class GameClock:
 
     sockets: int
     sent: dict[int, float] = field(default_factory=dict)
+    moved: dict[int, float] = field(default_factory=dict)  # for the legal-moves latency
     holding: dict[int, int] = field(default_factory=dict)
     finished: bool = False
 
@@ -56,9 +63,12 @@ class GameClock:
 @dataclass
 class Bench:
     latencies: list[float] = field(default_factory=list)
+    legal: list[float] = field(default_factory=list)  # move sent -> next seat holds its moves
     worst: list[tuple[float, float]] = field(default_factory=list)  # (latency, when)
     errors: dict[str, int] = field(default_factory=dict)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    memory: list[tuple[int, int]] = field(default_factory=list)  # before, with the games
+    live: int = 0
     measuring: bool = False  # off during the warm-up
 
 
@@ -107,6 +117,12 @@ def note_arrival(bench: Bench, clock: GameClock, version: int) -> None:
                 bench.worst.append((now - sent, now))
 
 
+def note_legal(bench: Bench, clock: GameClock, version: int) -> None:
+    sent = clock.moved.pop(version, None)
+    if sent is not None and bench.measuring:
+        bench.legal.append(time.perf_counter() - sent)
+
+
 async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, base: str,
                     http: KeepAlive, clock: GameClock, bench: Bench, think: float) -> None:
     rng = random.Random(f"{base}:{seat}")
@@ -128,13 +144,16 @@ async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, b
         if seat is None or msg["view"]["current_seat"] != seat or version <= acted_at:
             continue
         acted_at = version
+        entries = msg.get("legal")
+        if entries is None:  # a server that does not send them with the state
+            entries = await http.get(f"{base}/legal", token or "")
+        note_legal(bench, clock, version)
         if bench.stop.is_set():
             return
         await asyncio.sleep(think * (0.5 + rng.random()))
-        entries = await http.get(f"{base}/legal", token or "")
         pick = choose_entry(entries, rng, msg["view"]["players"][seat]["money"])
         # the time of sending is keyed by the version this action will make
-        clock.sent[version + 1] = time.perf_counter()
+        clock.sent[version + 1] = clock.moved[version + 1] = time.perf_counter()
         await ws.send(json.dumps({"type": "action", "action": pick["action"],
                                   "expected_version": version,
                                   "action_id": secrets.token_hex(8)}))
@@ -163,8 +182,33 @@ async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: flo
     return sockets, tasks, clock, legal
 
 
-async def run(port: int, games: int, seconds: float, think: float, warmup: float) -> Bench:
+def rss_kb(pid: int) -> tuple[int, int]:
+    """Resident memory (KB) of the process `pid`, and of it with its child processes."""
+    def one(p: int) -> int:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    own = one(pid)
+    return own, own + sum(one(k) for k in kids)
+
+
+async def run(port: int, games: int, seconds: float, think: float, warmup: float,
+              server_pid: int) -> Bench:
     bench = Bench()
+    bench.memory.append(rss_kb(server_pid))
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120,
                                  limits=limits) as http:
@@ -185,6 +229,8 @@ async def run(port: int, games: int, seconds: float, think: float, warmup: float
                 game[2].finished for game in opened):
             await asyncio.sleep(0.5)
         played = time.perf_counter() - began
+        bench.memory.append(rss_kb(server_pid))
+        bench.live = sum(not game[2].finished for game in opened)
         bench.stop.set()
         for _, tasks, _, legal in opened:
             legal.close()
@@ -204,29 +250,41 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, nargs="+", default=[200],
+                        help="concurrent games; several counts run one after the other")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=10.0,
                         help="seconds of play before measuring (the first moves of 200 games "
                              "come in one burst)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a seat waits before its move (default 2)")
-    parser.add_argument("--database-url", default=None,
-                        help="use this database instead of a fresh Postgres one")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout whose server runs (default: this one)")
     args = parser.parse_args()
+    try:
+        import uvloop  # installed with uvicorn[standard]
 
-    name = f"brass_bench_{os.getpid()}"
+        uvloop.install()
+    except ImportError:
+        pass
+    for games in args.games:
+        bench = bench_once(games, args.seconds, args.think, args.warmup, args.root.resolve())
+        report(bench, games, args.think, args.warmup, args.root)
+    return 0
+
+
+def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path) -> Bench:
+    """One run: a fresh Postgres database and server process for `games` games."""
+    name = f"brass_bench_{os.getpid()}_{games}"
     admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    url = args.database_url
-    if url is None:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = f"{POSTGRES}/{name}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
+    env = {**os.environ, "DATABASE_URL": f"{POSTGRES}/{name}", "PYTHONPATH": str(root),
+           "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0"}  # 1000 sockets from one address
     server = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
-                               "--log-level", "warning"], cwd=ROOT, env=env)
+                               "--log-level", "warning"], cwd=root, env=env)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -238,40 +296,42 @@ def main() -> int:
             if time.monotonic() > deadline or server.poll() is not None:
                 raise SystemExit("the server did not start")
             time.sleep(0.2)
-        try:
-            import uvloop  # installed with uvicorn[standard]
-
-            uvloop.install()
-        except ImportError:
-            pass
-        bench = asyncio.run(run(port, args.games, args.seconds, args.think, args.warmup))
+        return asyncio.run(run(port, games, seconds, think, warmup, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)
-        if args.database_url is None:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
+
+def report(bench: Bench, games: int, think: float, warmup: float, root: Path) -> None:
     lat = [x * 1000 for x in bench.latencies]
+    legal = [x * 1000 for x in bench.legal]
     played = bench.errors.pop("_seconds")
-    if not lat:
+    print(f"server: {root}; database: postgres (fresh)")
+    print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
+          f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
+    if not lat or not legal:
         print("no action completed")
-        return 1
-    print(f"database: {'postgres (fresh)' if args.database_url is None else url.split('://')[0]}")
-    print(f"games: {args.games} x 4 seats + 1 spectator = {5 * args.games} websockets; "
-          f"think {args.think} s (mean, per move); measured {played} s after a "
-          f"{args.warmup:.0f} s warm-up")
+        return
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s)")
-    print(f"latency submit -> all 5 sockets hold the new version (ms): "
-          f"median {statistics.median(lat):.1f}  p90 {percentile(lat, 90):.1f}  "
-          f"p99 {percentile(lat, 99):.1f}  max {max(lat):.1f}")
+    for what, values in [("round trip: submit -> all 5 sockets hold the new version", lat),
+                         ("legal moves: submit -> the next seat holds its legal moves", legal)]:
+        print(f"{what} (ms): median {statistics.median(values):.1f}  "
+              f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
+              f"max {max(values):.1f}")
+    (own0, all0), (own1, all1) = bench.memory
+    print(f"memory per live game ({bench.live} live at the end): server process "
+          f"{(own1 - own0) / games:.0f} KB, with its workers {(all1 - all0) / games:.0f} KB "
+          f"(server {own1 // 1024} MB, with workers {all1 // 1024} MB)")
     print(f"errors: {bench.errors or 'none'}")
     if bench.worst:
         start = min(when for _, when in bench.worst)
-        print(f"over 100 ms: {len(bench.worst)}, at (s after the first): " + ", ".join(
-            f"{when - start:.1f}" for _, when in sorted(bench.worst, key=lambda w: w[1])[:20]))
-    return 0
+        print(f"round trips over 100 ms: {len(bench.worst)}, at (s after the first): " +
+              ", ".join(f"{when - start:.1f}"
+                        for _, when in sorted(bench.worst, key=lambda w: w[1])[:20]))
+    print(flush=True)
 
 
 if __name__ == "__main__":

@@ -7,19 +7,27 @@ game leave only once it is finished (a finished game has no secrets).
 
 The action log of a running game is public: every action discards its cards face up, so the
 list of actions (who did what, with which card) is what everyone at the table saw. Undone
-actions are left out (their cards went back to the hand).
+actions are left out (their cards went back to the hand). Each entry carries the effects stored
+with it, which are the engine's `public_events(events, None)`: what a spectator may see (cards
+drawn are a count). Payloads that embed text already built here (log entries, legal moves) are
+assembled as text, so nothing is encoded twice.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from brass.engine import Game, legal_actions, quote, view
+from brass.engine import ENGINE_VERSION, Game, Move, Network, Sell, legal_moves, view
+from brass.engine import extensions as engine_extensions
 
 from . import metrics
-from .schemas import GameInfo, GameLog, LogEntry, ReplayFrame, SeatInfo
+from .runtime import rebuild
+from .schemas import GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 
 
 def dumps(payload: dict[str, Any]) -> str:
@@ -42,11 +50,20 @@ def ws_ack(action_id: str | None, version: int) -> dict[str, Any]:
     return {"type": "ack", "action_id": action_id, "version": version}
 
 
-def state(record: GameRecord, game: Game | None, seat: int | None) -> dict[str, Any]:
-    """The state message for one seat (None: a spectator)."""
-    return {"type": "state", "game": record.id, "status": record.status,
-            "version": record.version, "seat": seat,
-            "view": None if game is None else view(game, seat)}
+def state_text(rt: Runtime, seat: int | None, legal: str | None) -> str:
+    """The state message for one seat (None: a spectator): the view, what changed since the
+    previous version (`log`: the entry that made this version; `undone`: the seqs this
+    version took back) and, for the seat to move only, its legal moves (`legal`, JSON text
+    from `legal`; null for everyone else)."""
+    record, game = rt.record, rt.game
+    last = rt.actions[-1] if rt.actions else None
+    new = [log_entry(last)] if last is not None and last.seq == record.version else []
+    undone = rt.undone[1] if rt.undone[0] == record.version else []
+    head = dumps({"type": "state", "game": record.id, "status": record.status,
+                  "version": record.version, "seat": seat,
+                  "older_engine": record.engine_version != ENGINE_VERSION,
+                  "view": None if game is None else view(game, seat), "undone": undone})
+    return f'{head[:-1]},"log":[{",".join(new)}],"legal":{legal or "null"}}}'
 
 
 def seats(record: GameRecord) -> list[SeatInfo]:
@@ -59,39 +76,65 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         status=record.status,  # type: ignore[arg-type]
         version=record.version, current_seat=None if game is None else game.current_seat,
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
-        listed=record.listed)
+        engine_version=record.engine_version,
+        older_engine=record.engine_version != ENGINE_VERSION, listed=record.listed)
 
 
-def log(record: GameRecord, entries: list[ActionRecord]) -> GameLog:
-    """The log: public parts of a running game; everything (seed, setup) once finished."""
+def log_entry(a: ActionRecord) -> str:
+    """One `LogEntry` as JSON text: the action and its stored public effects."""
+    return (f'{{"seq":{a.seq},"seat":{a.seat},"action":{dumps(a.action)},'
+            f'"time":{json.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"}}}')
+
+
+def log_text(record: GameRecord, entries: list[ActionRecord]) -> str:
+    """The log (a `GameLog` as JSON text): public parts of a running game; everything (seed,
+    setup) once finished."""
     finished = record.status == "finished"
-    return GameLog(
-        id=record.id, name=record.name, players=record.players, status=record.status,
-        version=record.version, engine_version=record.engine_version, seats=seats(record),
-        actions=[LogEntry(seq=a.seq, seat=a.seat, action=a.action,
-                          time=a.created_at.isoformat()) for a in entries],
-        seed=record.seed if finished else None,
-        setup=record.setup if finished else None,
-        scores=record.scores if finished else None)
+    head = dumps({
+        "format": "brass-game-log/1", "id": record.id, "name": record.name,
+        "players": record.players, "status": record.status, "version": record.version,
+        "engine_version": record.engine_version,
+        "older_engine": record.engine_version != ENGINE_VERSION,
+        "seats": [s.model_dump() for s in seats(record)],
+        "seed": record.seed if finished else None,
+        "setup": record.setup if finished else None,
+        "scores": record.scores if finished else None})
+    return f'{head[:-1]},"actions":[{",".join(log_entry(a) for a in entries)}]}}'
 
 
 def replay_frame(game: Game, n: int, total: int, seat: int | None) -> ReplayFrame:
     return ReplayFrame(n=n, actions=total, seat=seat, view=view(game, seat))
 
 
+def rebuilt_frame(players: int, seed: int, setup: dict[str, Any] | None,
+                  snapshot: dict[str, Any] | None, actions: list[dict[str, Any]], n: int,
+                  total: int, seat: int | None) -> ReplayFrame:
+    """The replay frame after `actions` from `snapshot` (pure: runs in a worker process)."""
+    return replay_frame(rebuild(players, seed, setup, snapshot, actions)[-1], n, total, seat)
+
+
 def legal(game: Game, seat: int) -> str:
-    """The seat's legal actions with their prices (a JSON list of `LegalEntry`); empty when
-    it is not the seat's turn. Pure, so it can run in a worker process."""
+    """The seat's legal moves with their prices (a JSON list of `LegalEntry`, the engine's
+    bounded `legal_moves`: a Sell of one sale, a Network of one link); empty when it is not
+    the seat's turn. Pure, so it can run in a worker process."""
     if game.is_over or game.current_seat != seat:
         return "[]"
+    return _moves_text(legal_moves(game))
+
+
+def extensions(game: Game, action: Sell | Network, version: int) -> str:
+    """The `Extensions` message: the legal moves made of `action` plus one more sale (or its
+    second link). Raises `IllegalAction` if `action` is not legal. Pure (a worker runs it)."""
+    return (f'{{"type":"extensions","version":{version},"action":{dumps(action.to_json())},'
+            f'"moves":{_moves_text(engine_extensions(game, action))}}}')
+
+
+def _moves_text(moves: list[Move]) -> str:
+    prices: dict[int, str] = {}  # moves that differ only by the card share one Quote
     entries = []
-    prices: dict[str, dict[str, Any]] = {}  # the card played never changes the price
-    for action in legal_actions(game):
-        wire = action.to_json()
-        effect = json.dumps({k: v for k, v in wire.items() if k not in ("card", "cards")},
-                            sort_keys=True)
-        price = prices.get(effect)
+    for move in moves:
+        price = prices.get(id(move.quote))
         if price is None:
-            price = prices[effect] = quote(game, action).to_json()
-        entries.append({"action": wire, "quote": price})
-    return json.dumps(entries, separators=(",", ":"))
+            price = prices[id(move.quote)] = dumps(move.quote.to_json())
+        entries.append(f'{{"action":{dumps(move.action.to_json())},"quote":{price}}}')
+    return f"[{','.join(entries)}]"

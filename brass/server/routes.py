@@ -3,7 +3,7 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
@@ -16,6 +16,8 @@ from .schemas import (
     Created,
     CreateGame,
     Error,
+    ExtendRequest,
+    Extensions,
     GameInfo,
     GameList,
     GameLog,
@@ -97,14 +99,14 @@ async def game_info(game_id: str, service: Service) -> GameInfo:
 
 
 @router.get("/games/{game_id}/state", response_model=StateMessage)
-async def state(game_id: str, service: Service, token: Token) -> dict[str, Any]:
-    """The same state the websocket sends: the seat's view with a seat token, else the
-    spectator's."""
+async def state(game_id: str, service: Service, token: Token) -> Response:
+    """The same state the websocket sends: the seat's view with a seat token (and its legal
+    moves if it is to move), else the spectator's."""
     rt = await service.runtime(game_id)
     seat = rt.seat_of(token)
     if token is not None and seat is None:
         raise ApiError("unauthorized", "Unknown seat token")
-    return outbound.state(rt.record, rt.game, seat)
+    return _json(await service.state_text(rt, seat))
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
@@ -155,10 +157,20 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service,
 
 @router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
 async def legal(game_id: str, service: Service, token: Token) -> Response:
-    """The seat's legal actions, each with its full price; empty if it is not its turn."""
-    # The JSON is built by the engine (in a worker, cached per version): returning a Response
-    # skips FastAPI's response_model validation; the model only documents it in the schema.
-    return Response(content=await service.legal(game_id, token), media_type="application/json")
+    """The seat's legal moves, each with its full price; empty if it is not its turn. A Sell
+    has one sale and a Network one link here: `POST legal/extend` adds the next."""
+    return _json(await service.legal(game_id, token))
+
+
+@router.post("/games/{game_id}/legal/extend", response_model=Extensions)
+async def extend(game_id: str, body: ExtendRequest, service: Service, token: Token) -> Response:
+    """The legal moves made of a legal Sell plus one more sale (or a Network plus its
+    second link), each with its price."""
+    rt = await service.runtime(game_id)
+    seat = rt.seat_of(token)
+    if seat is None:
+        raise ApiError("unauthorized", "A valid seat token is needed")
+    return _json(await service.extensions(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)
@@ -169,9 +181,10 @@ async def undo(game_id: str, service: Service, token: Token,
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: str, service: Service) -> GameLog:
+async def game_log(game_id: str, service: Service) -> Response:
+    """Every action with its public effects (a running game: public parts only)."""
     rt = await service.runtime(game_id)
-    return outbound.log(rt.record, rt.actions)
+    return _json(outbound.log_text(rt.record, rt.actions))
 
 
 @router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)
@@ -182,5 +195,11 @@ async def replay(game_id: str, n: int, service: Service, seat: int | None = None
         raise ApiError("unauthorized", "A seat's replay view is shown once the game is over")
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
-    game = await service.replay_game(rt, n)
-    return outbound.replay_frame(game, n, len(rt.actions), seat)
+    return await service.replay_frame(rt, n, seat)
+
+
+def _json(text: str) -> Response:
+    """A body built as text by `outbound` (the engine's JSON, some of it from a worker):
+    returning a Response skips FastAPI's response_model validation; the model documents it
+    in the schema, and tests check the bodies against it."""
+    return Response(content=text, media_type="application/json")

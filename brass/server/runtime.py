@@ -1,12 +1,13 @@
-"""A game in memory (`Runtime`) and the pure helpers that rebuild it from its log."""
+"""A game in memory (`Runtime`) and the pure helpers that rebuild engine states from a snapshot
+and the log after it (they run in a worker process, never on the event loop)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from brass.engine import Game, apply_action, new_game, parse_action
+from brass.engine import ENGINE_VERSION, Game, apply_action, new_game, parse_action
 
 from .auth import token_matches
 from .errors import ApiError
@@ -23,20 +24,24 @@ class Subscriber(Protocol):
 
 @dataclass(eq=False)
 class Runtime:
-    """A game in memory: its record, its log without undone rows (`actions`), the current
-    engine state and the one before the last action (for undo). Older states are not kept:
-    a replay frame is rebuilt from the log when asked for."""
+    """A game in memory: its record, its log without undone rows (`actions`) and the engine
+    states of the current turn (`turn`: the state the seat to move started its turn from, then
+    the state after each of its actions so far; the last is the current state, and undo steps
+    back along it). Older states are not kept: a replay frame is rebuilt from the nearest
+    snapshot (`snapshots`: how many actions each stored snapshot includes)."""
 
     record: GameRecord
-    current: Game | None = None
-    previous: Game | None = None
+    turn: list[Game] = field(default_factory=list)
     actions: list[ActionRecord] = field(default_factory=list)
     action_ids: dict[str, ActionRecord] = field(default_factory=dict)
+    snapshots: list[int] = field(default_factory=list)
+    undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
-    legal_cache: tuple[int, int, str] | None = None  # version, seat, legal actions text
+    # the legal moves of the seat to move at a version, computed once (a worker's future)
+    legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
 
     @property
     def id(self) -> str:
@@ -44,7 +49,12 @@ class Runtime:
 
     @property
     def game(self) -> Game | None:
-        return self.current
+        return self.turn[-1] if self.turn else None
+
+    @property
+    def older_engine(self) -> bool:
+        """Stored by a server with another engine version (its log may not replay here)."""
+        return self.record.engine_version != ENGINE_VERSION
 
     def running_game(self) -> Game:
         game = self.game
@@ -64,12 +74,24 @@ class Runtime:
         return seat is not None and self.record.seats[seat].bot
 
 
-def replay_tail(record: GameRecord, entries: list[ActionRecord]) -> tuple[Game | None, Game]:
-    """Replay the log: the state before its last action (None for an empty log) and after."""
-    previous, game = None, new_game(record.players, record.seed, record.setup)
-    for entry in entries:
-        previous, game = game, apply_action(game, parse_action(entry.action))
-    return previous, game
+
+def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
+            snapshot: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[Game]:
+    """The states of the current turn after replaying `actions` from `snapshot` (a
+    `Game.to_json()`; None: from the start). Pure: runs in a worker process."""
+    turn = [new_game(players, seed, setup) if snapshot is None else Game.from_json(snapshot)]
+    for action in actions:
+        turn = step(turn, apply_action(turn[-1], parse_action(action)))
+    return turn
+
+
+def step(turn: list[Game], after: Game) -> list[Game]:
+    """The states of the current turn once `after` follows the last of `turn`: the turn goes
+    on, or a new one starts (the one that ended cannot be taken back)."""
+    before = turn[-1]
+    if before.current_seat is not None and same_turn(before, after, before.current_seat):
+        return [*turn, after]
+    return [after]
 
 
 def same_turn(before: Game, after: Game, seat: int) -> bool:
@@ -79,3 +101,8 @@ def same_turn(before: Game, after: Game, seat: int) -> bool:
             and before.era == after.era and before.round == after.round
             and before.turn_index == after.turn_index
             and after.actions_left == before.actions_left - 1)
+
+
+def ends_round(before: Game, after: Game) -> bool:
+    """Did this action end a round (or the game)? Then its state is kept as a snapshot."""
+    return after.is_over or (before.era, before.round) != (after.era, after.round)

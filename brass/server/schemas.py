@@ -11,6 +11,10 @@ import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from typing_extensions import TypeAliasType
+
+from brass.engine import actions as _actions
+from brass.engine import effects as _effects
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -38,6 +42,13 @@ NAME_PATTERN = rf"^[^\s{_NOT_SHOWN}](?:[^{_NOT_SHOWN}]*[^\s{_NOT_SHOWN}])?$"
 _NAME = re.compile(NAME_PATTERN)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
+
+# The engine's discriminated union of actions (brass/engine/actions.py), named `Action` in the
+# OpenAPI schema. A request's action is checked against it (a wrong shape is `malformed`), then
+# the engine checks every id it names.
+Action = TypeAliasType("Action", _actions.Action)
+# The engine's events (brass/engine/effects.py), a union discriminated on "type", named `Event`.
+Event = TypeAliasType("Event", _effects.Event)
 
 def _visible(name: str) -> str:
     """The schema's pattern (and no lone surrogate), with a message a player understands."""
@@ -71,8 +82,9 @@ class CreateGame(BaseModel):
     model_config = _REQUEST
     players: PlayerCount
     name: PlayerName
-    listed: bool = Field(default=False, strict=True, description="shown in GET /api/games; unlisted games "
-                         "are reached only through their link")
+    listed: bool = Field(default=False, strict=True,
+                         description="shown in GET /api/games; unlisted games are reached "
+                                     "only through their link")
 
 
 class SetListed(BaseModel):
@@ -132,6 +144,10 @@ class GameInfo(BaseModel):
     current_seat: int | None
     seats: list[SeatInfo]
     scores: list[int] | None = None
+    engine_version: str = Field(description="the engine version the game was stored with")
+    older_engine: bool = Field(description="stored by another engine version than this "
+                                           "server's: a finished game is shown from its stored "
+                                           "final state and effects")
     listed: bool
 
 
@@ -146,7 +162,7 @@ class GameList(BaseModel):
 
 class SubmitAction(BaseModel):
     model_config = _REQUEST
-    action: dict[str, Any]
+    action: Action
     expected_version: Count
     action_id: str = ActionId
 
@@ -171,7 +187,7 @@ MerchantBuys = Literal["cotton", "manufacturer", "pottery", "all", "blank"]
 Era = Literal["canal", "rail"]
 
 
-class TileSupply(BaseModel):
+class QuoteTileSupply(BaseModel):
     """Coal, iron or beer from a player's industry tile."""
 
     model_config = _WIRE
@@ -182,7 +198,7 @@ class TileSupply(BaseModel):
     owner: int
 
 
-class MerchantSupply(BaseModel):
+class QuoteMerchantSupply(BaseModel):
     """Beer from a merchant's barrel."""
 
     model_config = _WIRE
@@ -192,7 +208,7 @@ class MerchantSupply(BaseModel):
     slot: int
 
 
-class MarketSupply(BaseModel):
+class QuoteMarketSupply(BaseModel):
     """Coal or iron bought from the market for `cost`."""
 
     model_config = _WIRE
@@ -201,7 +217,8 @@ class MarketSupply(BaseModel):
     cost: int
 
 
-Supply = Annotated[TileSupply | MerchantSupply | MarketSupply, Field(discriminator="source")]
+Supply = Annotated[QuoteTileSupply | QuoteMerchantSupply | QuoteMarketSupply,
+                  Field(discriminator="source")]
 
 
 class Quote(BaseModel):
@@ -307,7 +324,9 @@ class View(BaseModel):
 
 
 class LegalEntry(BaseModel):
-    action: dict[str, Any]
+    """A legal move and its full price (`Move.to_json()`)."""
+
+    action: Action
     quote: Quote
 
 
@@ -318,10 +337,14 @@ else:
 
 
 class LogEntry(BaseModel):
+    """An action of the log and its public effects, as a spectator may see them (`move`,
+    then what it caused between turns; null for an action stored before effects were)."""
+
     seq: int
     seat: int
-    action: dict[str, Any]
+    action: Action
     time: str
+    effects: list[Event] | None
 
 
 class GameLog(BaseModel):
@@ -335,6 +358,7 @@ class GameLog(BaseModel):
     status: str
     version: int
     engine_version: str
+    older_engine: bool
     seats: list[SeatInfo]
     actions: list[LogEntry]
     seed: int | None = None
@@ -343,14 +367,22 @@ class GameLog(BaseModel):
 
 
 class StateMessage(BaseModel):
-    """What a client holds: the game's version and the view for its seat (None: spectator)."""
+    """What a client holds: the game's version and the view for its seat (None: spectator),
+    with what changed since the version before: `log`, the log entry that made this version
+    (empty if none did), and `undone`, the seqs of the log entries this version took back. A
+    client that holds the version before applies them; any other client fetches the log.
+    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null."""
 
     type: Literal["state"] = "state"
     game: str
     status: str
     version: int
     seat: int | None
+    older_engine: bool
     view: ViewJson | None
+    undone: list[int]
+    log: list[LogEntry]
+    legal: list[LegalEntry] | None
 
 
 class ReplayFrame(BaseModel):
@@ -378,7 +410,19 @@ class WsError(BaseModel):
     action_id: str | None = None
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError, Field(discriminator="type")]
+class Extensions(BaseModel):
+    """The legal moves made of a legal Sell (or Network) plus one more sale (or its second
+    link), each with its price; `[]` if there is none. Every legal Sell and Network is reached
+    from `legal` by repeated extensions."""
+
+    type: Literal["extensions"] = "extensions"
+    version: int
+    action: Action
+    moves: list[LegalEntry]
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions,
+                          Field(discriminator="type")]
 
 
 # -- websocket messages (client -> server) ---------------------------------------------------
@@ -388,10 +432,19 @@ class WsHello(BaseModel):
     token: str | None = Field(default=None, max_length=200)
 
 
+class ExtendRequest(BaseModel):
+    """Ask for the extensions of a legal Sell or Network of the seat to move."""
+
+    model_config = _REQUEST
+    action: Action
+    version: int | None = Field(default=None, ge=0, strict=True,
+                                description="refused as stale if the game is not there")
+
+
 class WsAction(BaseModel):
     model_config = _REQUEST
     type: Literal["action"]
-    action: dict[str, Any]
+    action: Action
     expected_version: Count
     action_id: str = ActionId
 
@@ -405,3 +458,7 @@ class WsUndo(BaseModel):
 class WsSync(BaseModel):
     model_config = _REQUEST
     type: Literal["sync"]
+
+
+class WsExtend(ExtendRequest):
+    type: Literal["extend"]

@@ -6,17 +6,23 @@ of a game happens under that game's `asyncio.Lock`; the database write is a vers
 (`Storage.append_action`), so even a second server process could not make two submissions of
 the same version both land. A change is published to subscribers only after its commit.
 
-Undo marks the undone rows in the log (`actions.undone`) and rebuilds the state from the rest;
-it reaches back only within the player's current turn (the end of a turn draws cards).
+Undo marks the undone rows in the log (`actions.undone`) and steps back to the state before
+(the runtime keeps the states of the current turn); it reaches back only within the player's
+current turn (the end of a turn draws cards), so never past a round end, where a snapshot of the
+state is stored with the action. Loading a game and rebuilding a replay frame start from the
+latest snapshot and replay at most one round, in a worker process, never on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import contextlib
 import dataclasses
 import datetime as dt
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -27,15 +33,19 @@ from brass.engine import (
     Game,
     IllegalAction,
     MalformedAction,
-    apply_action,
+    Network,
+    Sell,
     new_game,
     parse_action,
+    play,
+    public_events,
 )
 
 from . import logs, metrics, outbound
 from .auth import new_token, token_hash, token_matches
 from .errors import ApiError
-from .runtime import Runtime, Subscriber, replay_tail, same_turn
+from .runtime import Runtime, Subscriber, ends_round, rebuild, step
+from .schemas import ReplayFrame
 from .storage import (
     ActionRecord,
     DuplicateActionId,
@@ -50,6 +60,7 @@ from .workers import Workers, bot_choice
 
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
+SNAPSHOT_CACHE = 64  # snapshots kept in memory for replay frames, over all games
 
 
 class GameService:
@@ -65,6 +76,8 @@ class GameService:
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self.workers = Workers(workers)
         self._closing = False
+        self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
@@ -97,6 +110,7 @@ class GameService:
     async def close(self) -> None:
         self._closing = True
         tasks = [rt.bot_task for rt in self.games.values() if rt.bot_task is not None]
+        tasks += list(self._sends)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         for task in tasks:
@@ -117,23 +131,35 @@ class GameService:
         return rt
 
     async def _load(self, game_id: str) -> Runtime:
+        """The game from the database: its log, and its current turn replayed (in a worker)
+        from its latest snapshot. A finished game is its final snapshot, so it is shown even
+        if this server's engine no longer replays its log."""
         record = await self._db(self.storage.load_game, game_id)
         if record is None:
             raise ApiError("not_found", f"No game {game_id!r}")
         everything = await self._db(self.storage.load_actions, game_id, True)
         rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
-        if record.engine_version != ENGINE_VERSION:
-            log.warning("game %s was played with engine %s, replaying with %s",
+        if record.status == "waiting":
+            return rt
+        if rt.older_engine:
+            log.warning("game %s was played with engine %s; this server has %s",
                         game_id, record.engine_version, ENGINE_VERSION)
-        if record.status != "waiting":
-            rt.actions = [a for a in everything if not a.undone]
-            try:
-                rt.previous, rt.current = replay_tail(record, rt.actions)
-            except Exception as exc:
-                log.exception("game %s does not replay (engine %s, stored with %s)",
-                              game_id, ENGINE_VERSION, record.engine_version)
-                raise ApiError("game_not_running", f"Game {game_id} cannot be replayed by "
-                               f"this server's engine ({ENGINE_VERSION})") from exc
+        rt.actions = [a for a in everything if not a.undone]
+        rt.undone = (record.version, [a.seq for a in everything
+                                      if a.undone_at == record.version])
+        snapshot = await self._db(self.storage.load_snapshot, game_id)
+        rt.snapshots = await self._db(self.storage.snapshot_marks, game_id)
+        start = 0 if snapshot is None else snapshot.actions
+        try:
+            rt.turn = await self.workers.compute(
+                rebuild, record.players, record.seed, record.setup,
+                None if snapshot is None else snapshot.state,
+                [a.action for a in rt.actions[start:]])
+        except Exception as exc:
+            log.exception("game %s does not replay (engine %s, stored with %s)",
+                          game_id, ENGINE_VERSION, record.engine_version)
+            raise ApiError("game_not_running", f"Game {game_id} cannot be replayed by "
+                           f"this server's engine ({ENGINE_VERSION})") from exc
         return rt
 
     # -- lobby ---------------------------------------------------------------------------------
@@ -211,7 +237,7 @@ class GameService:
                 sub.seat = None  # the old link's sockets may watch, not play
                 sub.send(outbound.dumps(outbound.ws_error(
                     "unauthorized", "This seat's link was renewed: open the new link to play")))
-                sub.send(self.render(rt, None))
+                sub.send(self._render_now(rt, None))
             return seat, fresh
 
     async def _hosted_waiting(self, game_id: str, host_token: str | None, what: str) -> Runtime:
@@ -281,21 +307,23 @@ class GameService:
             elif seat not in free:
                 raise ApiError("seat_taken", f"Seat {seat} is not free")
             name = name or f"Bot {seat + 1}"
-            start = len(free) == 1
+            first = (new_game(record.players, record.seed, record.setup) if len(free) == 1
+                     else None)
             if not await self._db(self.storage.claim_seat, game_id, seat, name, hashed, bot,
-                                  start):
+                                  None if first is None else first.to_json()):
                 raise ApiError("seat_taken", f"Seat {seat} is not free")
             record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot)
-            if start:
+            if first is not None:
                 record.status = "running"
-                rt.current = new_game(record.players, record.seed, record.setup)
+                rt.turn, rt.snapshots = [first], [0]
             self._publish(rt)
         self._kick_bots(rt)
         return seat
 
     # -- play ----------------------------------------------------------------------------------
-    async def submit(self, game_id: str, token: str | None, action_json: dict[str, Any],
-                     expected_version: int, action_id: str) -> int:
+    async def submit(self, game_id: str, token: str | None,
+                     action_json: Action | dict[str, Any], expected_version: int,
+                     action_id: str) -> int:
         """Apply a seat's action; returns the new version (or, for a retried `action_id`,
         the version its first submission made). Raises `ApiError`; the game is untouched."""
         rt = await self.runtime(game_id)
@@ -305,12 +333,9 @@ class GameService:
         return await self.submit_as(rt, seat, action_json, expected_version, action_id)
 
     @metrics.timed(metrics.MOVE_SECONDS)
-    async def submit_as(self, rt: Runtime, seat: int, action_json: dict[str, Any],
-                     expected_version: int, action_id: str) -> int:
-        try:
-            action = parse_action(action_json)
-        except MalformedAction as exc:
-            raise ApiError("malformed", str(exc)) from None
+    async def submit_as(self, rt: Runtime, seat: int, action_json: Action | dict[str, Any],
+                        expected_version: int, action_id: str) -> int:
+        action = checked(action_json)
         async with rt.lock:
             earlier = rt.action_ids.get(action_id)
             if earlier is not None:
@@ -322,15 +347,19 @@ class GameService:
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
             try:
-                after = apply_action(game, action)
+                after, events = play(game, action)
             except IllegalAction as exc:
                 raise ApiError("illegal", str(exc)) from None
             except MalformedAction as exc:
                 raise ApiError("malformed", str(exc)) from None
+            effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
+            count = len(rt.actions) + 1
+            snapshot = (count, after.to_json()) if ends_round(game, after) else None
+            legal = self._legal_ahead(rt, after)  # in a worker while the row is written
             try:
                 row = await self._db(self.storage.append_action, rt.id, expected_version, seat,
-                                     action.to_json(), action_id, scores)
+                                     action.to_json(), action_id, effects, scores, snapshot)
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None
@@ -340,12 +369,17 @@ class GameService:
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.append(row)
             rt.action_ids[action_id] = row
-            rt.previous, rt.current = game, after
+            rt.turn = step(rt.turn, after)
+            if snapshot is not None:
+                rt.snapshots.append(count)
             rt.record.version = row.seq
+            if legal is not None:
+                rt.legal_cache = (row.seq, legal[0], legal[1])
             if scores is not None:
                 rt.record.status, rt.record.scores = "finished", scores
-            self._publish(rt)
+            sending = self._publish(rt)
             metrics.MOVES.labels(action.kind).inc()
+        await self._sent(sending, rt, seat)
         self._kick_bots(rt)
         self._evict_if_done(rt)
         return row.seq
@@ -379,8 +413,7 @@ class GameService:
                 raise ApiError("stale_version", f"The game is at version {version}")
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
-            if (not rt.actions or rt.previous is None or rt.actions[-1].seat != seat
-                    or not same_turn(rt.previous, game, seat)):
+            if len(rt.turn) < 2 or not rt.actions or rt.actions[-1].seat != seat:
                 raise ApiError("illegal", "Nothing to undo in this turn")
             last = rt.actions[-1]
             try:
@@ -390,55 +423,129 @@ class GameService:
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.pop()
             rt.action_ids[last.action_id] = dataclasses.replace(last, undone=True)
-            rt.previous, rt.current = replay_tail(rt.record, rt.actions)  # rebuilt from the log
+            rt.turn = rt.turn[:-1]  # the state before the undone action
             rt.record.version = version
-            self._publish(rt)
+            rt.undone = (version, [last.seq])
+            sending = self._publish(rt)
+        await self._sent(sending, rt, seat)
         return version
 
     async def _reload(self, rt: Runtime) -> None:
         """Another writer moved the game on (this should not happen with one server
         process): rebuild the runtime from the database."""
         fresh = await self._load(rt.id)
-        rt.record, rt.actions = fresh.record, fresh.actions
-        rt.current, rt.previous = fresh.current, fresh.previous
-        rt.action_ids = fresh.action_ids
+        rt.record, rt.actions, rt.turn = fresh.record, fresh.actions, fresh.turn
+        rt.action_ids, rt.snapshots, rt.undone = fresh.action_ids, fresh.snapshots, fresh.undone
+        rt.legal_cache = None
         self._publish(rt)
 
     # -- reading -------------------------------------------------------------------------------
     async def legal(self, game_id: str, token: str | None) -> str:
-        """The seat's legal actions with their prices, as JSON text (computed in a worker,
-        once per version and seat)."""
+        """The seat's legal moves with their prices, as JSON text (`[]` if it is not the
+        seat's turn)."""
         rt = await self.runtime(game_id)
         seat = rt.seat_of(token)
         if seat is None:
             raise ApiError("unauthorized", "A valid seat token is needed")
+        if rt.game is None:
+            raise ApiError("game_not_running", "The game has not started")
+        return await self._legal_text(rt, seat)
+
+    def _legal_ahead(self, rt: Runtime, after: Game) -> tuple[int, asyncio.Future[str]] | None:
+        """Start computing the legal moves of the next seat in `after` if one of its clients is
+        connected (its state message carries them); None otherwise."""
+        seat = after.current_seat
+        if seat is None or not any(sub.seat == seat for sub in rt.subscribers):
+            return None
+        return seat, self._compute_legal(after, seat)  # dropped if the write fails
+
+    def _compute_legal(self, game: Game, seat: int) -> asyncio.Future[str]:
+        """The legal moves of `seat` in `game` (JSON text), computed in a worker."""
+        async def timed() -> str:
+            with metrics.LEGAL_SECONDS.time():
+                return await self.workers.compute(outbound.legal, game, seat)
+
+        future = asyncio.ensure_future(timed())
+        future.add_done_callback(_consume)
+        return future
+
+    async def _legal_text(self, rt: Runtime, seat: int) -> str:
+        """The legal moves of `seat` at the current version (computed in a worker, once per
+        version and seat)."""
         game, version = rt.game, rt.record.version
+        if game is None or game.is_over or game.current_seat != seat:
+            return "[]"
+        cached = rt.legal_cache
+        if cached is None or cached[:2] != (version, seat):
+            cached = rt.legal_cache = (version, seat, self._compute_legal(game, seat))
+        try:
+            return await asyncio.shield(cached[2])
+        except Exception:
+            if rt.legal_cache is cached:
+                rt.legal_cache = None  # the next request tries again
+            raise
+
+    async def extensions(self, rt: Runtime, seat: int, partial: Action | dict[str, Any],
+                         version: int | None) -> str:
+        """The `Extensions` message (JSON text) for a legal Sell or Network of the seat to
+        move: each legal move made of it and one more sale, or its second link."""
+        action = checked(partial)
+        game = rt.running_game()
+        if version is not None and version != rt.record.version:
+            raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                           f"not {version}")
+        if game.current_seat != seat:
+            raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+        if not isinstance(action, Sell | Network):
+            raise ApiError("malformed", "Only a sell or a network action has extensions")
+        try:
+            return await self.workers.compute(outbound.extensions, game, action,
+                                              rt.record.version)
+        except IllegalAction as exc:
+            raise ApiError("illegal", str(exc)) from None
+
+    async def replay_frame(self, rt: Runtime, n: int, seat: int | None) -> ReplayFrame:
+        """The view after the first `n` actions of the log: rebuilt in a worker from the
+        latest snapshot at or before `n` (at most one round of replay). A game stored under
+        another engine shows only the frames it has snapshots of."""
+        game, total = rt.game, len(rt.actions)
         if game is None:
             raise ApiError("game_not_running", "The game has not started")
-        cached = rt.legal_cache
-        if cached is not None and cached[:2] == (version, seat):
-            return cached[2]
-        with metrics.LEGAL_SECONDS.time():
-            text = await self.workers.compute(outbound.legal, game, seat)
-        if rt.record.version == version:
-            rt.legal_cache = (version, seat, text)
-        return text
+        if not 0 <= n <= total:
+            raise ApiError("not_found", f"The game has {total} actions, not {n}")
+        if n == total:
+            return outbound.replay_frame(game, n, total, seat)
+        base = rt.snapshots[bisect.bisect_right(rt.snapshots, n) - 1] if (
+            rt.snapshots and rt.snapshots[0] <= n) else None
+        if rt.older_engine and base != n:
+            raise ApiError("not_found", f"Game {rt.id} was played with engine "
+                           f"{rt.record.engine_version}: only the frames after "
+                           f"{', '.join(map(str, rt.snapshots)) or 'no action'} are kept")
+        state = None if base is None else await self._snapshot(rt, base)
+        return await self.workers.compute(
+            outbound.rebuilt_frame, rt.record.players, rt.record.seed, rt.record.setup, state,
+            [a.action for a in rt.actions[base or 0:n]], n, total, seat)
 
-    async def replay_game(self, rt: Runtime, n: int) -> Game:
-        """The game after the first `n` actions of its log (replayed in a worker)."""
-        if rt.current is None:
-            raise ApiError("game_not_running", "The game has not started")
-        if not 0 <= n <= len(rt.actions):
-            raise ApiError("not_found", f"The game has {len(rt.actions)} actions, not {n}")
-        if n == len(rt.actions):
-            return rt.current
-        return (await self.workers.compute(replay_tail, rt.record, rt.actions[:n]))[1]
+    async def _snapshot(self, rt: Runtime, count: int) -> dict[str, Any]:
+        """The stored state after `count` actions (a small cache over all games)."""
+        key = (rt.id, count)
+        state = self._snapshots.get(key)
+        if state is None:
+            found = await self._db(self.storage.load_snapshot, rt.id, count)
+            if found is None or found.actions != count:
+                raise ApiError("not_found", f"No snapshot after {count} actions")
+            state = self._snapshots[key] = found.state
+            if len(self._snapshots) > SNAPSHOT_CACHE:
+                self._snapshots.popitem(last=False)
+        self._snapshots.move_to_end(key)
+        return state
 
     # -- publishing ----------------------------------------------------------------------------
-    def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
+    async def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
         """Add a client and send it the full current state at once."""
-        rt.subscribers.add(sub)
-        sub.send(self.render(rt, sub.seat))
+        text = await self.state_text(rt, sub.seat)
+        rt.subscribers.add(sub)  # no await since the text: no state can be missed
+        sub.send(text)
 
     def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:
         rt.subscribers.discard(sub)
@@ -451,17 +558,72 @@ class GameService:
                 and self.games.get(rt.id) is rt):
             del self.games[rt.id]
 
-    def render(self, rt: Runtime, seat: int | None) -> str:
+    @staticmethod
+    def _mover(rt: Runtime) -> int | None:
+        """The seat to move of a running game (its state message carries its legal moves)."""
+        game = rt.game
+        return game.current_seat if rt.record.status == "running" and game is not None else None
+
+    async def state_text(self, rt: Runtime, seat: int | None) -> str:
+        """The state message of the current version for `seat` (None: a spectator), as JSON
+        text; the seat to move waits for its legal moves (computed once per version)."""
+        while True:
+            version = rt.record.version
+            text = rt.rendered.get(seat)
+            if text is not None:
+                return text
+            legal = None
+            if seat is not None and seat == self._mover(rt):
+                legal = await self._legal_text(rt, seat)
+                if rt.record.version != version:
+                    continue  # moved on meanwhile: the newer state instead
+            text = rt.rendered[seat] = outbound.state_text(rt, seat, legal)
+            return text
+
+    def _publish(self, rt: Runtime) -> asyncio.Task[None] | None:
+        """Send the new state to every client; the seat to move gets it with its legal moves,
+        as soon as they are computed (a newer state makes that message needless): the task
+        that sends it."""
+        rt.rendered = {}
+        mover, version = self._mover(rt), rt.record.version
+        waiting = []
+        for sub in list(rt.subscribers):
+            if mover is not None and sub.seat == mover:
+                waiting.append(sub)
+            else:
+                sub.send(self._render_now(rt, sub.seat))
+        if not waiting:
+            return None
+        task = asyncio.create_task(self._send_when_ready(rt, version, mover, waiting))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+        return task
+
+    async def _sent(self, sending: asyncio.Task[None] | None, rt: Runtime, seat: int) -> None:
+        """Wait until the seat that acted holds the state its action made, if it is still to
+        move (so its clients get the state before the acknowledgement, as everyone else)."""
+        if sending is not None and self._mover(rt) == seat:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(sending)
+
+    def _render_now(self, rt: Runtime, seat: int | None) -> str:
         text = rt.rendered.get(seat)
         if text is None:
-            text = outbound.dumps(outbound.state(rt.record, rt.game, seat))
-            rt.rendered[seat] = text
+            text = rt.rendered[seat] = outbound.state_text(rt, seat, None)
         return text
 
-    def _publish(self, rt: Runtime) -> None:
-        rt.rendered = {}
-        for sub in list(rt.subscribers):
-            sub.send(self.render(rt, sub.seat))
+    async def _send_when_ready(self, rt: Runtime, version: int, seat: int | None,
+                               subs: list[Subscriber]) -> None:
+        try:
+            text = await self.state_text(rt, seat)
+        except Exception:
+            log.exception("no legal moves for seat %s of game %s", seat, rt.id)
+            text = self._render_now(rt, seat) if rt.record.version == version else ""
+        if rt.record.version != version:
+            return  # a newer state was published to these clients
+        for sub in subs:
+            if sub in rt.subscribers:
+                sub.send(text)
 
     # -- bots ----------------------------------------------------------------------------------
     def _kick_bots(self, rt: Runtime) -> None:
@@ -500,3 +662,19 @@ class GameService:
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}")
 
 
+
+
+def checked(action: Action | dict[str, Any]) -> Action:
+    """The action (JSON, or already shaped by a request model) with every id it names
+    checked; `ApiError("malformed")` otherwise."""
+    try:
+        return parse_action(action if isinstance(action, dict) else action.to_json())
+    except MalformedAction as exc:
+        raise ApiError("malformed", str(exc)) from None
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    """Retrieve a dropped future's exception (it is logged where it is awaited)."""
+    if not future.cancelled():
+        with contextlib.suppress(Exception):
+            future.exception()

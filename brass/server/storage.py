@@ -1,14 +1,23 @@
-"""Storage: three tables behind a small interface (SQLAlchemy 2 Core; Postgres or SQLite).
+"""Storage: four tables behind a small interface (SQLAlchemy 2 Core; Postgres or SQLite).
 
 The state of record of a game is its setup, seed and append-only action log; everything else is
-derived. The one write that matters, `append_action`, is a versioned write: in one transaction
-the game's version moves from `expected` to `expected + 1` (or nothing happens) and the action
-row is inserted with `seq = expected + 1`. The unique constraints on `(game_id, seq)` and
-`(game_id, action_id)` are the backstop if two writers ever race past that check.
+derived. Each log row also keeps the public effect of its action (`effects`: what everyone
+saw happen, the engine's events with nobody's cards), and `snapshots` keeps the whole engine
+state at the start, after every round end and at the end of the game, so that no replay ever
+has to start further back than one round (and a finished game is shown from its final state,
+even by a server whose engine no longer replays its log).
 
-Undo marks action rows `undone` (they stay in the table as history) and moves the version on;
-the game is the replay of the rows that are not undone. The version only ever grows, so a
-client can always ignore a state older than the one it holds.
+The one write that matters, `append_action`, is a versioned write: in one transaction the game's
+version moves from `expected` to `expected + 1` (or nothing happens) and the action row (with
+its snapshot, if it ended a round) is inserted with `seq = expected + 1`. The unique constraints
+on `(game_id, seq)` and `(game_id, action_id)` are the backstop if two writers ever race past
+that check.
+
+Undo marks action rows `undone` (they stay in the table as history, with the version of the
+undo in `undone_at`) and moves the version on; the game is the replay of the rows that are not
+undone. Undo never reaches back past a round end (the end of a turn draws cards), so a snapshot
+is never undone. The version only ever grows, so a client can always ignore a state older than
+the one it holds.
 
 Every method is synchronous (one short transaction each); the game service calls them in a
 worker thread so the event loop never waits on the database.
@@ -17,6 +26,7 @@ worker thread so the event loop never waits on the database.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,11 +55,13 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 metadata = MetaData()
+DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
 
 games = Table(
     "games", metadata,
@@ -94,8 +106,19 @@ actions = Table(
     Column("action_id", String(64), nullable=False),
     Column("undone", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("effects", DOCUMENT, nullable=True),  # public events; null for rows older than 0002
+    Column("undone_at", Integer, nullable=True),  # the version of the undo that took it back
     UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),
     UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+)
+
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # the version of the last action it includes
+    Column("actions", Integer, nullable=False),  # how many (not undone) actions it includes
+    Column("state", DOCUMENT, nullable=False),  # Game.to_json(): secrets included
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 
@@ -158,12 +181,27 @@ class ListQuery:
 
 @dataclass(frozen=True)
 class ActionRecord:
+    """A log row. `effects` is its public events as JSON text (kept as text in memory: a live
+    game holds every row), None for a row stored before effects were."""
+
     seq: int
     seat: int
     action: dict[str, Any]
     action_id: str
     created_at: dt.datetime
     undone: bool = False
+    effects: str | None = None
+    undone_at: int | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole engine state (`Game.to_json()`) after the first `actions` actions of the log
+    (the last of them made version `seq`; 0 for the start)."""
+
+    seq: int
+    actions: int
+    state: dict[str, Any]
 
 
 def make_engine(url: str) -> Engine:
@@ -204,9 +242,14 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
 
+def _text(document: Any) -> str | None:
+    return None if document is None else json.dumps(document, separators=(",", ":"))
+
+
 def _action_record(row: Any) -> ActionRecord:
     return ActionRecord(seq=row.seq, seat=row.seat, action=row.action, action_id=row.action_id,
-                        created_at=_utc(row.created_at), undone=row.undone)
+                        created_at=_utc(row.created_at), undone=row.undone,
+                        effects=_text(row.effects), undone_at=row.undone_at)
 
 
 class Storage:
@@ -351,9 +394,10 @@ class Storage:
                 .values(status="cancelled", updated_at=now())).rowcount == 1
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
-                   bot: bool, start: bool) -> bool:
-        """Take a free seat of a waiting game; with `start`, the game starts in the same
-        transaction. False if the seat was taken or the game is no longer waiting."""
+                   bot: bool, start: dict[str, Any] | None) -> bool:
+        """Take a free seat of a waiting game; with `start` (the first state), the game starts
+        in the same transaction. False if the seat was taken or the game is no longer
+        waiting."""
         try:
             with self._tx() as conn:
                 done = conn.execute(
@@ -362,13 +406,15 @@ class Storage:
                            seats.c.token_hash.is_(None), seats.c.bot.is_(False))
                     .values(name=name, token_hash=token_hash, bot=bot, joined_at=now()))
                 values: dict[str, Any] = {"updated_at": now()}
-                if start:
+                if start is not None:
                     values["status"] = "running"
                 moved = conn.execute(
                     update(games).where(games.c.id == game_id, games.c.status == "waiting")
                     .values(**values))
                 if done.rowcount != 1 or moved.rowcount != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
+                if start is not None:
+                    _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=start))
         except StaleVersion:
             return False
         return True
@@ -389,10 +435,13 @@ class Storage:
 
     def append_action(self, game_id: str, expected_version: int, seat: int,
                       action: dict[str, Any], action_id: str,
-                      scores: list[int] | None = None) -> ActionRecord:
-        """The versioned write. `scores` set means the action ended the game."""
+                      effects: list[Any] | None = None, scores: list[int] | None = None,
+                      snapshot: tuple[int, dict[str, Any]] | None = None) -> ActionRecord:
+        """The versioned write of one log row with its public `effects`. `scores` set means
+        the action ended the game; `snapshot` (the number of actions in the log with this
+        one, and the state after it) is stored in the same transaction."""
         record = ActionRecord(seq=expected_version + 1, seat=seat, action=action,
-                              action_id=action_id, created_at=now())
+                              action_id=action_id, created_at=now(), effects=_text(effects))
         values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
         if scores is not None:
             values.update(status="finished", scores=scores, finished_at=record.created_at)
@@ -407,7 +456,11 @@ class Storage:
                     raise StaleVersion(game_id)
                 conn.execute(insert(actions).values(
                     game_id=game_id, seq=record.seq, seat=seat, action=action,
-                    action_id=action_id, undone=False, created_at=record.created_at))
+                    action_id=action_id, undone=False, created_at=record.created_at,
+                    effects=effects))
+                if snapshot is not None:
+                    _insert_snapshot(conn, game_id, Snapshot(
+                        seq=record.seq, actions=snapshot[0], state=snapshot[1]))
         except IntegrityError as exc:
             if self.find_action(game_id, action_id) is not None:
                 raise DuplicateActionId(action_id) from exc
@@ -426,7 +479,32 @@ class Storage:
             marked = conn.execute(
                 update(actions).where(actions.c.game_id == game_id, actions.c.seq.in_(seqs),
                                       actions.c.undone.is_(False))
-                .values(undone=True)).rowcount
+                .values(undone=True, undone_at=expected_version + 1)).rowcount
             if marked != len(seqs):
                 raise StaleVersion(game_id)  # rolls the whole transaction back
         return expected_version + 1
+
+    # -- snapshots -----------------------------------------------------------------------------
+    def load_snapshot(self, game_id: str, actions_at_most: int | None = None) -> Snapshot | None:
+        """The latest snapshot (with at most `actions_at_most` actions), or None."""
+        with self._tx() as conn:
+            query = (select(snapshots).where(snapshots.c.game_id == game_id)
+                     .order_by(snapshots.c.seq.desc()).limit(1))
+            if actions_at_most is not None:
+                query = query.where(snapshots.c.actions <= actions_at_most)
+            row = conn.execute(query).first()
+        return None if row is None else Snapshot(seq=row.seq, actions=row.actions,
+                                                 state=row.state)
+
+    def snapshot_marks(self, game_id: str) -> list[int]:
+        """How many actions each snapshot of the game includes, in order."""
+        with self._tx() as conn:
+            return list(conn.execute(
+                select(snapshots.c.actions).where(snapshots.c.game_id == game_id)
+                .order_by(snapshots.c.seq)).scalars())
+
+
+def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None:
+    conn.execute(insert(snapshots).values(
+        game_id=game_id, seq=snapshot.seq, actions=snapshot.actions, state=snapshot.state,
+        created_at=now()))

@@ -19,14 +19,15 @@ from starlette.websockets import WebSocketDisconnect
 from . import outbound
 from .errors import ApiError
 from .runtime import Runtime
-from .schemas import ServerMessage, WsAction, WsHello, WsSync, WsUndo
+from .schemas import ServerMessage, WsAction, WsExtend, WsHello, WsSync, WsUndo
 from .service import GameService
 
 log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
 MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
 
-ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync, Field(discriminator="type")]
+ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend,
+                          Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 router = APIRouter()
@@ -85,8 +86,9 @@ def parse_message(text: str) -> Any:
 async def game_socket_doc(game_id: str) -> Response:
     """The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-    `WsError`) in the schema. Client messages: `hello` {token | null}, `action`
-    {action, expected_version, action_id}, `undo` {expected_version}, `sync`."""
+    `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
+    {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
+    {action, version}."""
     return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 
@@ -157,11 +159,11 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
                     if conn.seat is None:
                         raise ApiError("unauthorized", "Unknown seat token")
                 said_hello = True
-                service.subscribe(rt, conn)
+                await service.subscribe(rt, conn)
             elif not said_hello:
                 raise ApiError("unauthorized", "Send hello first")
             elif isinstance(msg, WsSync):
-                conn.send(service.render(rt, conn.seat))
+                conn.send(await service.state_text(rt, conn.seat))
             elif conn.seat is None:
                 raise ApiError("unauthorized", "Spectators cannot act")
             elif isinstance(msg, WsAction):
@@ -172,6 +174,8 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
             elif isinstance(msg, WsUndo):
                 version = await service.undo_as(rt, conn.seat, msg.expected_version)
                 conn.send_json(outbound.ws_ack(None, version))
+            elif isinstance(msg, WsExtend):
+                conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
         except ApiError as exc:
             conn.send_json(outbound.ws_error(exc.code, exc.message, action_id))
         except Exception:  # a bug: say so, keep the connection

@@ -2,18 +2,24 @@
 
 Two players create and join a game and take real turns by clicking (a build, a link, a loan,
 an undo, a sale), each seeing the other's moves; a spectator sees the same board with no hand;
-a bot-completed game replays step by step. Screenshots are saved to the printed folder.
+two players click a whole game (double rail links grown through the server's
+extensions), its log shows every move's price and the events between turns, and it replays
+step by step; a bot takes a seat from the lobby. Screenshots are saved to the printed folder.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+
+from brass.bots import choose_action
+from brass.engine import apply_action, new_game
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -65,9 +71,15 @@ def click_action(page: Page, action: dict[str, Any]) -> str:
         for ind in action["industries"]:
             page.click(f'[data-develop="{ind}"]')
     elif kind == "sell":
-        for sale in action["sales"]:
-            page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"]')
-            page.click(f'[data-location="{sale["merchant"]}"] .merchant-box')
+        for i, sale in enumerate(action["sales"]):
+            page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"].target')
+            page.click(f'[data-location="{sale["merchant"]}"].target .merchant-box')
+            # the sale is picked, or Gloucester asks what its beer develops (if anything)
+            expect(page.locator(f"[data-sale-develop], [data-testid=picks] li:nth-child({i + 1})"
+                                ).first).to_be_visible()
+            develop = page.locator(f'[data-sale-develop="{sale.get("develop") or ""}"]')
+            if develop.count():
+                develop.click()
     elif kind == "scout":
         for c in action["cards"]:
             page.locator(f'[data-testid=hand] [data-card="{c}"]:not(.selected)').first.click()
@@ -169,6 +181,8 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     for p in (alice, bob, spectator):
         log = p.locator("[data-testid=log]")
         expect(log).to_contain_text("took a loan of £30")
+        expect(log).to_contain_text("End of canal era round 1: income")
+        expect(log).to_contain_text("New turn order, least spent first")
         expect(log).to_contain_text("sold")
         expect(log).to_contain_text("built")
     assert tiles(spectator) == tiles(alice) == tiles(bob)
@@ -213,50 +227,108 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
 
 
-def test_bot_game_replays(browser: Browser, server: str, shots_dir: Path) -> None:
+def test_a_bot_takes_a_seat(browser: Browser, server: str) -> None:
     host = open_page(browser, server + "/")
-    host.fill("input[name=game-name]", "Bots only")
+    host.fill("input[name=game-name]", "With a bot")
     host.select_option("select[name=players]", "2")
     host.click("[data-testid=create]")
     expect(host.locator("[data-testid=add-bot]")).to_be_visible()
     host.click("[data-testid=add-bot]")
     expect(host.locator("[data-testid=seats]")).to_contain_text("(bot)")
-    host.click("[data-testid=add-bot]")
+    host.fill("input[name=name]", "Alice")
+    host.click("[data-testid=join]")
     expect(host.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-    game_id = host.url.rsplit("/", 1)[1]
-    # the bots play the game to its end: the page shows the summary
-    expect(host.locator("[data-testid=summary]")).to_be_visible(timeout=180000)
-    assert get(server, f"/api/games/{game_id}")["status"] == "finished"
-    host.screenshot(path=str(shots_dir / "game-over.png"))
-    total = len(get(server, f"/api/games/{game_id}/log")["actions"])
+    # the bot moves when its turn comes: one of the first two actions is Alice's, one the bot's
+    expect(host.locator("[data-testid=action-panel]")).to_be_visible(timeout=10000)
+    assert host.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple[int, list[Any]],
+                                      shots_dir: Path) -> None:
+    """Two players click every move of a whole game (the moves the engine's bot would make,
+    its double rail links grown in the browser through the server's extensions); the log shows
+    each move with its price and the events between turns (income, turn order, era scoring,
+    the deal, the ranking); the game then replays step by step."""
+    alice = open_page(browser, server + "/")
+    alice.fill("input[name=game-name]", "A whole game")
+    alice.select_option("select[name=players]", "2")
+    alice.click("[data-testid=create]")
+    alice.fill("input[name=name]", "Alice")
+    alice.click("[data-testid=join]")
+    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
+    invite = alice.input_value("#invite")
+    game_id = invite.rsplit("/", 1)[1]
+    bob = open_page(browser, invite)
+    bob.fill("input[name=name]", "Bob")
+    bob.click("[data-testid=join]")
+    pages = {}
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+        pages[my_seat(p, game_id)] = p
+    rng = random.Random(1)
+    game = new_game(2, plan[0])  # the server deals from the same seed: the same game
+    composed = []
+    while not game.is_over:
+        assert game.current_seat is not None
+        page = pages[game.current_seat]
+        expect(page.locator("[data-testid=action-panel]")).to_be_visible(timeout=15000)
+        n = actions_done(page)
+        chosen = choose_action(game, rng)
+        game = apply_action(game, chosen)
+        action = chosen.to_json()
+        if len(action.get("sales", action.get("links", []))) > 1:
+            composed.append(action)
+        click_action(page, action)
+        page.click("[data-testid=confirm]")
+        for p in (alice, bob):
+            wait_actions(p, n + 1)
+    assert {a["kind"] for a in composed} == {"network"}, composed
+    log = get(server, f"/api/games/{game_id}/log")
+    total = len(log["actions"])
+    assert [e["action"] for e in log["actions"] if e["action"] in composed] == composed
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=summary]")).to_be_visible()
+        panel = p.locator("[data-testid=log]")
+        expect(panel.locator("ol > li")).to_have_count(total)
+        # every move keeps its price: the first build, long gone, still says what it paid
+        first = next(e for e in log["actions"] if e["action"]["kind"] == "build")
+        paid = first["effects"][0]["paid"]
+        expect(panel.locator(f"li[data-n='{first['seq']}']")).to_contain_text(f"for £{paid}")
+        expect(panel).to_contain_text("End of canal era round 1: income")
+        expect(panel).to_contain_text("New turn order, least spent first")
+        expect(panel).to_contain_text("Rail era deal:")
+        expect(panel).to_contain_text("no income after the last round")
+        expect(panel).to_contain_text("built rail links")
+        expect(panel.locator("[data-testid=era-scores]")).to_have_count(2)
+        expect(panel.locator("[data-testid=ranking]")).to_have_count(1)
+    alice.screenshot(path=str(shots_dir / "game-over.png"))
 
     replay = open_page(browser, f"{server}/#/replay/{game_id}")
     controls = replay.locator("[data-testid=replay]")
-    expect(controls).to_have_attribute("data-n", "0")
+    expect(controls).to_have_attribute("data-frame", "0")
     expect(replay.locator("[data-testid=position]")).to_have_text(f"move 0 / {total}")
     expect(replay.locator("[data-tile]")).to_have_count(0)
     for n in (1, 2, 3):
         replay.click("[data-testid=step-forward]")
-        expect(controls).to_have_attribute("data-n", str(n))
+        expect(controls).to_have_attribute("data-frame", str(n))
         expect(replay.locator("[data-testid=last-move]")).not_to_be_empty()
     replay.click("[data-testid=step-back]")
-    expect(controls).to_have_attribute("data-n", "2")
+    expect(controls).to_have_attribute("data-frame", "2")
     replay.locator("[data-testid=log] li[data-n='20']").click()
-    expect(controls).to_have_attribute("data-n", "20")
-    # data-n moves at the click, the board once frame 20 has loaded: wait for its tiles
+    expect(controls).to_have_attribute("data-frame", "20")
     frame = get(server, f"/api/games/{game_id}/replay/20")["view"]["industries"]
-    assert frame, "the bots built nothing in 20 moves"
+    assert frame, "nothing built in 20 moves"
     wait_tiles(replay, [f"{t['location']}:{t['slot']}/{t['owner']}" for t in frame])
     replay.click("[data-testid=play]")
-    replay.wait_for_function(
-        "() => Number(document.querySelector('[data-testid=replay]').dataset.n) >= 22")
+    expect(controls).to_have_attribute("data-frame", "22", timeout=10000)
     replay.click("[data-testid=play]")
-    assert int(controls.get_attribute("data-n") or 0) >= 22
     replay.select_option("[data-testid=hand-seat]", "0")
     expect(replay.locator("[data-testid=hand]")).to_be_visible()
     replay.screenshot(path=str(shots_dir / "replay.png"))
     replay.locator("[data-testid=scrub]").fill(str(total))
-    expect(controls).to_have_attribute("data-n", str(total))
+    expect(controls).to_have_attribute("data-frame", str(total))
     expect(replay.locator("[data-testid=summary]")).to_be_visible()
+    expect(replay.locator("[data-testid=log] [data-testid=ranking]")).to_have_count(1)
     replay.screenshot(path=str(shots_dir / "replay-end.png"))
-    assert replay.errors == []  # type: ignore[attr-defined]
+    for p in (alice, bob, replay):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from brass.engine import Game, apply_action, legal_actions, new_game, view
+from brass.engine import Action, Game, apply_action, legal_actions, new_game, view
 from brass.server import create_app, outbound
 from brass.server.schemas import LegalEntry, ReplayFrame, StateMessage, View
 
@@ -29,15 +29,20 @@ def same_json(model: type[BaseModel], payload: dict[str, Any]) -> None:
 
 def random_game(players: int, seed: int) -> list[Game]:
     """Every state of a random game (passing only when nothing else is legal), to its end."""
+    return random_play(players, seed)[0]
+
+
+def random_play(players: int, seed: int) -> tuple[list[Game], list[Action]]:
+    """A random game: every state, and the actions between them."""
     rng = random.Random(seed)
     game = new_game(players, seed)
-    states = [game]
+    states, played = [game], []
     while not game.is_over:
         actions = legal_actions(game)
-        game = apply_action(game, rng.choice([a for a in actions if a.kind != "pass"]
-                                             or actions))
+        played.append(rng.choice([a for a in actions if a.kind != "pass"] or actions))
+        game = apply_action(game, played[-1])
         states.append(game)
-    return states
+    return states, played
 
 
 def test_views_and_quotes_of_random_games_match_their_models() -> None:
@@ -51,15 +56,16 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                 for seat in [None, *range(players)]:
                     same_json(View, view(game, seat))
                     same_json(StateMessage, {"type": "state", "game": "g", "status": "running",
-                                             "version": 3, "seat": seat,
-                                             "view": view(game, seat)})
+                                             "version": 3, "seat": seat, "older_engine": False,
+                                             "view": view(game, seat), "undone": [],
+                                             "log": [], "legal": None})
                 same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
                                         "view": view(game, 0)})
             if game.is_over:
                 continue
             wire = outbound.legal(game, game.current_seat)  # GET /legal's body, as sent
             entries = LEGAL.validate_json(wire, strict=True)
-            assert LEGAL.dump_json(entries).decode() == wire
+            assert json.loads(LEGAL.dump_json(entries)) == json.loads(wire)
             for entry in json.loads(wire):
                 sources |= {s["source"] for r in ("coal", "iron", "beer")
                             for s in entry["quote"][r]}
@@ -83,7 +89,8 @@ def test_the_openapi_schema_describes_the_view_quote_and_websocket_messages() ->
     assert schemas["LegalEntry"]["properties"]["quote"] == {"$ref": ref + "Quote"}
     assert set(schemas["View"]["properties"]) == set(View.model_fields)
     assert schemas["View"]["additionalProperties"] is False
-    assert {"WsAck", "WsError", "TileSupply", "MarketSupply", "MerchantSupply"} <= set(schemas)
+    assert {"WsAck", "WsError", "QuoteTileSupply", "QuoteMarketSupply", "QuoteMerchantSupply",
+            "TileSupply", "MoveEvent", "Event", "Action", "Build"} <= set(schemas)
 
 
 def test_plain_http_on_the_websocket_path_is_told_to_upgrade(http: httpx.Client) -> None:

@@ -129,13 +129,19 @@ def test_undo_over_the_websocket(http: httpx.Client, server: LiveServer) -> None
         loan = next(e["action"] for e in legal(http, table, seat) if e["action"]["kind"] == "loan")
         sockets[seat].send(json.dumps({"type": "action", "action": loan, "expected_version": 2,
                                        "action_id": "u2"}))
-        assert receive(sockets[seat])["version"] == 3
+        loaned = receive(sockets[seat])
+        assert loaned["version"] == 3 and loaned["undone"] == []
+        assert [(e["seq"], e["action"]) for e in loaned["log"]] == [(3, loan)]
+        assert loaned["legal"] and {e["action"]["kind"] for e in loaned["legal"]} >= {"pass"}
         assert receive(sockets[seat])["type"] == "ack"
         sockets[seat].send(json.dumps({"type": "undo", "expected_version": 3}))
         undone = receive(sockets[seat])
         assert undone["version"] == 4 and undone["view"]["players"] == before["players"]
+        assert undone["undone"] == [3] and undone["log"] == [] and undone["legal"]
         assert receive(sockets[seat]) == {"type": "ack", "action_id": None, "version": 4}
         other = sockets[1 - seat]
-        assert [receive(other)["version"] for _ in range(2)] == [3, 4]
+        seen = [receive(other) for _ in range(2)]
+        assert [m["version"] for m in seen] == [3, 4]
+        assert [m["legal"] for m in seen] == [None, None]  # not its turn
         other.send(json.dumps({"type": "undo"}))
         assert receive(other)["code"] == "not_your_turn"

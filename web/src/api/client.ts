@@ -6,7 +6,6 @@ import type {
   GameList,
   GameLog,
   Joined,
-  LegalEntry,
   ReplayFrame,
   StateMessage,
   WsMessage,
@@ -56,7 +55,6 @@ export const api = {
   join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
-  legal: (id: string, token: string) => call<LegalEntry[]>("GET", `/api/games/${id}/legal`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
   undo: (id: string, token: string, expected_version: number) =>
@@ -108,22 +106,25 @@ export function newActionId(): string {
 // -- websocket ---------------------------------------------------------------------------------
 export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
 
-/** One game's socket: says hello (a seat token or null), hands every state to `onState`, and
- * on a drop shows "reconnecting" and reconnects with backoff; the server answers a new hello with
- * the full current state, so a reconnect is a full resync. */
+/** One game's socket: says hello (a seat token or null), hands every state to `onState` and
+ * every message to `onMessage` and to the subscribers, and on a drop shows "reconnecting" and
+ * reconnects with backoff; the server answers a new hello with the full current state, so a
+ * reconnect is a full resync (`onState` is then called with `fresh` true). */
 export class GameSocket {
   private ws: WebSocket | null = null;
   private tries = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
   private holdUntil = 0;
+  private fresh = true;
+  private subscribers = new Set<(m: WsMessage) => void>();
   status: ConnStatus = "connecting";
 
   constructor(
     private game: string,
     private token: string | null,
     private handlers: {
-      onState: (s: StateMessage) => void;
+      onState: (s: StateMessage, fresh: boolean) => void;
       onStatus: (s: ConnStatus) => void;
       onMessage?: (m: WsMessage) => void;
     },
@@ -142,13 +143,18 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;
+      this.fresh = true;
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.setStatus("open");
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data) as WsMessage;
-      if (msg.type === "state") this.handlers.onState(msg);
+      if (msg.type === "state") {
+        this.handlers.onState(msg, this.fresh);
+        this.fresh = false;
+      }
       this.handlers.onMessage?.(msg);
+      for (const fn of this.subscribers) fn(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -162,7 +168,24 @@ export class GameSocket {
 
   /** Ask for the full state again (e.g. after a stale_version error). */
   sync() {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "sync" }));
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.fresh = true;
+      this.ws.send(JSON.stringify({ type: "sync" }));
+    }
+  }
+
+  /** Ask for the extensions of a listed partial Sell or Network at `version` (answered by an
+   * `extensions` message). False if the socket is not open. */
+  extend(action: Action, version: number): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "extend", action, version }));
+    return true;
+  }
+
+  /** Hear every message from the server; returns the unsubscribe. */
+  subscribe(fn: (m: WsMessage) => void): () => void {
+    this.subscribers.add(fn);
+    return () => this.subscribers.delete(fn);
   }
 
   /** For tests and debugging: drop the connection as if the network failed, and stay away

@@ -156,7 +156,6 @@ export function Board(p: BoardProps): JSX.Element {
                 <path d={d} class={`link-free ${!l.canal ? "rail-only" : !l.rail ? "canal-only" : "both"}`} />
               )}
               {R.links?.has(l.id) && !target && !sel && <circle cx={g.mid[0]} cy={g.mid[1]} r={9} class="recent-marker" />}
-              {(target || sel) && <circle cx={g.mid[0]} cy={g.mid[1]} r={11} class="link-marker" />}
               {!b && !l.canal && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only">R</text>}
               {!b && !l.rail && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only canal">C</text>}
             </g>
@@ -208,6 +207,20 @@ export function Board(p: BoardProps): JSX.Element {
           </g>
         );
       })}
+      {/* the markers of links to click, above the locations (a short link's middle can lie
+          under a town) */}
+      <g class="link-markers">
+        {LINKS.filter((l) => T.links?.has(l.id) || S.links?.has(l.id)).map((l) => {
+          const g = LINK_GEOM[l.id];
+          const target = T.links?.has(l.id);
+          return (
+            <g key={l.id} data-link={l.id} class={`link${target ? " target" : ""}${S.links?.has(l.id) ? " selected" : ""}`}
+              onClick={target && p.onLink ? () => p.onLink!(l.id) : undefined}>
+              <circle cx={g.mid[0]} cy={g.mid[1]} r={11} class="link-marker" />
+            </g>
+          );
+        })}
+      </g>
       <Legend />
     </svg>
   );

@@ -1,8 +1,12 @@
-// Narrowing the server's legal actions (GET /legal) down as the player clicks: an action kind,
-// a card, then targets. Each action is seen as its card plus a multiset of "picks" (a slot and an
-// industry, links, industries to develop, sales, scouted cards); a choice is legal while some
-// legal action contains every pick made so far. Only picks that keep a legal action reachable
-// are ever offered, and the action sent is always one of the server's entries, unchanged.
+// Narrowing the server's legal moves down as the player clicks: an action kind, a card, then
+// targets. Each action is seen as its card plus a multiset of "picks" (a slot and an industry,
+// links, industries to develop, sales, scouted cards); a choice is legal while some listed move
+// contains every pick made so far. Only picks that keep a listed move reachable are offered,
+// and the action sent is always one of the server's entries, unchanged.
+//
+// The server lists a Sell of one sale and a Network of one link; longer ones are its
+// extensions, asked for the partial action chosen so far (`nextExtension`) and narrowed the
+// same way once they arrive.
 import type { Action, ActionKind, LegalEntry } from "../api/types";
 
 export interface Choice {
@@ -62,10 +66,16 @@ export function kinds(entries: LegalEntry[]): ActionKind[] {
   return order.filter((k) => have.has(k));
 }
 
-/** Cards that still lead to a legal action under this choice (ignoring the chosen card). */
+/** Kinds composed through the server's extensions. */
+export const EXTENDED: ReadonlySet<ActionKind> = new Set<ActionKind>(["sell", "network"]);
+
+/** Cards that still lead to a legal action under this choice (ignoring the chosen card). A
+ * Sell's or Network's card is offered as for its first sale or link: the extensions of another
+ * card's partial action are asked for once it is chosen. */
 export function cardOptions(entries: LegalEntry[], c: Choice): string[] {
   const out = new Set<string>();
-  for (const e of candidates(entries, { ...c, card: null })) {
+  const picks = c.kind && EXTENDED.has(c.kind) ? c.picks.slice(0, 1) : c.picks;
+  for (const e of candidates(entries, { ...c, card: null, picks })) {
     const card = cardOf(e.action);
     if (card) out.add(card);
   }
@@ -130,4 +140,28 @@ export function salesByTile(picks: Iterable<string>): Map<string, string[]> {
 export function parseSale(p: string): { location: string; slot: number; merchant: string; develop: string | null } {
   const [, location, slot, merchant, develop] = p.split(":");
   return { location, slot: Number(slot), merchant, develop: develop || null };
+}
+
+/** One JSON text per action, whatever the order of its keys (to match the server's echo). */
+export function actionKey(a: Action): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort)
+    : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, sort(x)]))
+    : v;
+  return JSON.stringify(sort(a));
+}
+
+/** The listed partial Sell or Network whose extensions this choice needs next, or null (none
+ * needed, or already asked: `asked` holds the keys asked for). The longest prefix of the picks,
+ * in the order clicked, that a listed move makes with the chosen card (or any card, if none is
+ * chosen yet). */
+export function nextExtension(entries: LegalEntry[], c: Choice, asked: ReadonlySet<string>): Action | null {
+  if (!c.kind || !EXTENDED.has(c.kind) || c.picks.length === 0) return null;
+  for (let k = c.picks.length; k >= 1; k--) {
+    const prefix = c.picks.slice(0, k);
+    const done = complete(entries, { ...c, picks: prefix }).filter((e) => picksOf(e.action).every((p, i) => p === prefix[i]));
+    const e = done.find((x) => c.card === null || cardOf(x.action) === c.card);
+    if (e) return asked.has(actionKey(e.action)) ? null : e.action;
+  }
+  return null;
 }

@@ -136,14 +136,16 @@ export const MERCHANT_BUYS: Record<string, string> = {
   blank: "nothing",
 };
 
-/** Coal market: 14 spaces priced 1,1,2,2,..7,7, filled from the expensive end. */
-export const COAL_PRICES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7];
-export const IRON_PRICES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
-
 export function money(n: number): string {
   return n < 0 ? `−£${-n}` : `£${n}`;
 }
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listWords(parts: string[]): string {
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }

@@ -127,7 +127,8 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               {saleDevelopOpts.map((o) => {
                 const s = parseSale(o);
                 return (
-                  <button key={o} type="button" class="pill" onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
+                  <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""}
+                    onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
                     to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
                   </button>
                 );

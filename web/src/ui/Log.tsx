@@ -1,34 +1,88 @@
-// The game log in words, and the end-of-game summary.
+// The game log in words (from the effects stored with each action), and the end-of-game summary.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import type { LogEntry, Quote, View } from "../api/types";
+import type { LogEntry, View } from "../api/types";
+import { entryItems, type LogItem, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
-import { actionWords, quoteFromViews } from "../logic/words";
 import { Chip } from "./Panels";
 
-export function logLine(e: LogEntry, n: number, frames: Map<number, View>, quotes?: Map<number, Quote>): string {
-  const before = frames.get(n - 1);
-  const after = frames.get(n);
-  const quote = quotes?.get(n) ?? quoteFromViews(before, after, e.seat);
-  return actionWords(e.action as never, e.seat, { quote, before, after });
+function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Element {
+  return (
+    <div class="log-table" data-testid="era-scores">
+      <div class="log-event-title">End of the {era} era: scoring</div>
+      <table>
+        <thead><tr><th>Player</th><th>Links</th><th>Industries</th><th>Era VP</th><th>VP</th></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.seat} title={r.detail.join("\n")}>
+              <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
+              <td>{r.links}: {r.linkVp} VP</td>
+              <td>{r.tiles}: {r.tileVp} VP</td>
+              <td>{r.linkVp + r.tileVp}</td>
+              <td><b>{r.vp}</b></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
-export function GameLogPanel({ entries, frames, quotes, current, onJump }: {
+function RankTable({ rows }: { rows: RankRow[] }): JSX.Element {
+  return (
+    <div class="log-table" data-testid="ranking">
+      <div class="log-event-title">Final ranking</div>
+      <table>
+        <thead><tr><th>#</th><th>Player</th><th>VP</th><th>Income</th><th>Money</th><th /></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.seat}>
+              <td>{r.rank}</td>
+              <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
+              <td><b>{r.vp}</b></td>
+              <td>{r.income}</td>
+              <td>{money(r.money)}</td>
+              <td class="muted">{r.tieBreak}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A between-turn event (income, turn order, scoring, removals, deal, ranking). */
+function EventItem({ item }: { item: Exclude<LogItem, { kind: "move" }> }): JSX.Element {
+  if (item.kind === "scores") return <ScoreTable era={item.era} rows={item.rows} />;
+  if (item.kind === "ranking") return <RankTable rows={item.rows} />;
+  return (
+    <div class="log-event" data-testid={`event-${item.kind}`}>
+      {item.text}
+      {item.lines && <ul>{item.lines.map((l, i) => <li key={i}>{l}</li>)}</ul>}
+    </div>
+  );
+}
+
+/** One log entry: its move, then the events it caused. */
+export function EntryBody({ entry }: { entry: LogEntry }): JSX.Element {
+  const items = entryItems(entry);
+  return (
+    <>
+      {items.map((it, i) => it.kind === "move" ? <span key={i} class="log-move">{it.text}</span> : <EventItem key={i} item={it} />)}
+    </>
+  );
+}
+
+export function GameLogPanel({ entries, current, onJump }: {
   entries: LogEntry[];
-  frames: Map<number, View>;
-  quotes?: Map<number, Quote>;
   current?: number;
   onJump?: (n: number) => void;
 }): JSX.Element {
   const rows = entries.map((e, i) => ({ e, n: i + 1 }));
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    // after the lines above have their final words (frames arrive in the background)
-    const t = setTimeout(() => {
-      const el = list.current?.querySelector("li.current") as HTMLElement | null;
-      if (el && list.current) list.current.scrollTop = el.offsetTop - list.current.offsetTop - 60;
-    }, 120);
-    return () => clearTimeout(t);
+    const el = list.current?.querySelector("li.current") as HTMLElement | null;
+    if (el && list.current) list.current.scrollTop = el.offsetTop - list.current.offsetTop - 60;
   }, [current]);
   return (
     <div class="log panel" data-testid="log">
@@ -36,9 +90,9 @@ export function GameLogPanel({ entries, frames, quotes, current, onJump }: {
       {rows.length === 0 && <div class="muted">No moves yet.</div>}
       <ol reversed={!onJump} ref={list}>
         {(onJump ? rows : [...rows].reverse()).map(({ e, n }) => (
-          <li key={n} class={`${current === n ? "current" : ""}${onJump ? " jump" : ""}`} data-n={n}
+          <li key={e.seq} class={`${current === n ? "current" : ""}${onJump ? " jump" : ""}`} data-n={n}
             style={{ borderLeftColor: PLAYER_COLOURS[e.seat] }} onClick={onJump ? () => onJump(n) : undefined}>
-            <span class="n">{n}.</span> {logLine(e, n, frames, quotes)}
+            <span class="n">{n}.</span> <EntryBody entry={e} />
           </li>
         ))}
       </ol>

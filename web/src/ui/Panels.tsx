@@ -3,12 +3,10 @@ import type { JSX } from "preact";
 import type { View } from "../api/types";
 import {
   cardName,
-  COAL_PRICES,
   INDUSTRIES,
   INDUSTRY_COLOUR,
   INDUSTRY_LETTER,
   INDUSTRY_NAME,
-  IRON_PRICES,
   money,
   PLAYER_COLOURS,
   PLAYER_NAMES,
@@ -47,18 +45,16 @@ export function Chip({ seat }: { seat: number }): JSX.Element {
   );
 }
 
-function Market({ label, cubes, prices, colour, price }: { label: string; cubes: number; prices: number[]; colour: string; price: number }) {
-  const first = prices.length - cubes;
+/** A market's cubes and the price of the next one, as the server's view gives them. */
+function Market({ label, cubes, colour, price }: { label: string; cubes: number; colour: string; price: number }) {
   return (
     <div class="market" data-testid={`market-${label.toLowerCase()}`}>
       <div class="market-head">
         {label}: {cubes} · next {money(price)}
       </div>
       <div class="market-row">
-        {prices.map((p, i) => (
-          <span key={i} class={`cube-space${i >= first ? " full" : ""}`} style={i >= first ? { background: colour } : {}}>
-            {p}
-          </span>
+        {Array.from({ length: cubes }, (_, i) => (
+          <span key={i} class="cube-space full" style={{ background: colour }} />
         ))}
       </div>
     </div>
@@ -68,8 +64,8 @@ function Market({ label, cubes, prices, colour, price }: { label: string; cubes:
 export function Markets({ view }: { view: View }): JSX.Element {
   return (
     <div class="markets panel">
-      <Market label="Coal" cubes={view.coal_market} prices={COAL_PRICES} colour="#222" price={view.coal_price} />
-      <Market label="Iron" cubes={view.iron_market} prices={IRON_PRICES} colour="#e67e22" price={view.iron_price} />
+      <Market label="Coal" cubes={view.coal_market} colour="#222" price={view.coal_price} />
+      <Market label="Iron" cubes={view.iron_market} colour="#e67e22" price={view.iron_price} />
       <div class="wilds">
         Wild cards left: location {view.wild_location_left}, industry {view.wild_industry_left}
       </div>

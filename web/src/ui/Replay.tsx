@@ -1,5 +1,6 @@
 // Replays: the same screen with step back/forward, jump to a move, play/pause and, once the game
-// is over, whose hand to show.
+// is over, whose hand to show. The moves in words come from the log's effects; each frame (the
+// board after move n) from GET /replay/{n}.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -7,20 +8,20 @@ import type { GameLog, View } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
 import { PLAYER_NAMES } from "../logic/names";
-import { touched } from "./GameScreen";
-import { GameLogPanel, logLine, Summary } from "./Log";
+import { touched } from "../board/touched";
+import { entryLine } from "../logic/events";
+import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
   const [n, setN] = useState(0);
   const [seat, setSeat] = useState<number | null>(null);
-  const [view, setView] = useState<View | null>(null);
+  const [shown, setShown] = useState<{ n: number; view: View } | null>(null);
+  const view = shown?.view ?? null;
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
-  const frames = useRef(new Map<number, View>()); // spectator frames by n, for the log's words
-  const [, bump] = useState(0);
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
@@ -34,7 +35,6 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
     if (hit) return hit;
     const f = await api.replay(id, k, s);
     cache.current.set(key, f.view);
-    if (s === null) frames.current.set(k, f.view);
     return f.view;
   }
 
@@ -42,39 +42,12 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
     if (!log) return;
     let live = true;
     frame(n, seat)
-      .then(async (v) => {
-        if (!live) return;
-        setView(v);
-        // the frames around this move, so the log can say what it cost
-        await Promise.all([n - 1, n, n + 1].filter((k) => k >= 0 && k <= total).map((k) => frame(k, null)));
-        if (live) bump((x) => x + 1);
-      })
+      .then((v) => live && setShown({ n, view: v }))
       .catch((e) => live && setError(e.message));
     return () => {
       live = false;
     };
   }, [log, n, seat]);
-
-  useEffect(() => {
-    // fetch every frame in the background, so the log can name tile levels and prices
-    if (!log) return;
-    let live = true;
-    (async () => {
-      for (let k = 0; k <= total && live; k++) {
-        if (frames.current.has(k)) continue;
-        try {
-          await frame(k, null);
-        } catch {
-          return;
-        }
-        if (k % 10 === 0 && live) bump((x) => x + 1);
-      }
-      if (live) bump((x) => x + 1);
-    })();
-    return () => {
-      live = false;
-    };
-  }, [log]);
 
   useEffect(() => {
     if (!playing) return;
@@ -109,7 +82,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const last = n > 0 ? log.actions[n - 1] : null;
 
   return (
-    <div class="game replay" data-testid="replay" data-n={n}>
+    <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{log.name} — replay</span>
@@ -133,7 +106,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
             </select>
           </label>
         )}
-        {last && <div class="last-move" data-testid="last-move">{logLine(last, n, frames.current)}</div>}
+        {last && <div class="last-move" data-testid="last-move">{entryLine(last)}</div>}
       </div>
       <main class="game-body">
         <section class="board-wrap">
@@ -144,7 +117,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           {hand && <Hand cards={hand} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
-          <GameLogPanel entries={log.actions} frames={frames.current} current={n} onJump={setN} />
+          <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
       </main>
     </div>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LegalEntry } from "../api/types";
 import fixtures from "../logic/fixtures/positions.json";
-import { boardTargets } from "./GameScreen";
+import { boardTargets } from "./useChoosing";
 
 const start = fixtures.start as unknown as LegalEntry[];
 const later = fixtures.later as unknown as LegalEntry[];

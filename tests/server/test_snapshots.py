@@ -1,0 +1,138 @@
+"""Snapshots: the whole state is stored at the start, after every round end and at the end, so
+replay frames and loading a game replay at most one round (in a worker), and a finished game is
+shown from its final state even when this server's engine no longer replays its log."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import update
+
+from brass.engine import DATA, Game, IllegalAction, apply_action, new_game, parse_action, view
+from brass.server import Settings
+from brass.server.auth import token_hash
+from brass.server.runtime import rebuild
+from brass.server.storage import GameRecord, SeatRecord, Storage, actions, now
+
+from .conftest import LiveServer, Table, act, auth, info, legal, make_game
+from .test_schema_view import random_play
+
+
+@pytest.fixture
+def storage(db_url: str) -> Any:
+    store = Storage(db_url)
+    yield store
+    store.close()
+
+
+def play(http: httpx.Client, table: Table, count: int, rng: random.Random) -> None:
+    """`count` random legal actions by whoever is to move."""
+    for _ in range(count):
+        game = info(http, table)
+        seat, version = game["current_seat"], game["version"]
+        pick = rng.choice(legal(http, table, seat))["action"]
+        assert act(http, table, seat, pick, version).status_code == 200
+
+
+def replayed(storage: Storage, game_id: str) -> list[Game]:
+    """Every state of the game, replayed from its log by the engine (the oracle)."""
+    record = storage.load_game(game_id)
+    assert record is not None
+    game = new_game(record.players, record.seed, record.setup)
+    states = [game]
+    for row in storage.load_actions(game_id):
+        game = apply_action(game, parse_action(row.action))
+        states.append(game)
+    return states
+
+
+def test_a_snapshot_is_kept_at_the_start_after_every_round_end_and_replays_use_them(
+        http: httpx.Client, storage: Storage) -> None:
+    table = make_game(http, players=2, humans=2)
+    play(http, table, 12, random.Random(1))  # round 1 has 2 actions, the next ones 4
+    states = replayed(storage, table.id)
+    ends = [n for n in range(1, len(states))
+            if (states[n].era, states[n].round) != (states[n - 1].era, states[n - 1].round)]
+    assert storage.snapshot_marks(table.id) == [0, *ends] == [0, 2, 6, 10]
+    for n in [0, *ends]:
+        snapshot = storage.load_snapshot(table.id, n)
+        assert snapshot is not None and snapshot.actions == n
+        assert Game.from_json(snapshot.state) == states[n]
+    for n in range(len(states)):
+        frame = http.get(table.url(f"/replay/{n}")).json()
+        assert frame["view"] == view(states[n], None), n
+
+
+def test_a_game_loads_from_its_latest_snapshot_and_undo_needs_no_replay(
+        http: httpx.Client, storage: Storage, db_url: str) -> None:
+    table = make_game(http, players=2, humans=2)
+    play(http, table, 7, random.Random(2))  # the last snapshot is after 6 actions
+    seat = info(http, table)["current_seat"]
+    expected = http.get(table.url("/state"), headers=auth(table.tokens[seat])).json()
+    # the first action no longer replays: a load that started from the log's start would fail
+    with storage.engine.begin() as conn:
+        conn.execute(update(actions).where(actions.c.game_id == table.id, actions.c.seq == 1)
+                     .values(action={"kind": "pass", "card": "no such card"}))
+    with LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0)) as fresh, \
+            httpx.Client(base_url=fresh.base, timeout=60) as client:
+        state = client.get(table.url("/state"), headers=auth(table.tokens[seat])).json()
+        assert state == expected
+        assert state["legal"] and state["older_engine"] is False
+        frame = client.get(table.url("/replay/6")).json()
+        assert frame["view"] == view(replayed_from(storage, table.id, 6), None)
+        version = state["version"]  # the seat is in the middle of its turn: it can undo
+        undone = client.post(table.url("/undo"), headers=auth(table.tokens[seat]), json={})
+        assert undone.json() == {"version": version + 1}
+        after = client.get(table.url("/state"), headers=auth(table.tokens[seat])).json()
+        assert after["view"] == view(replayed_from(storage, table.id, 6), seat)
+        assert after["undone"] == [version] and after["log"] == []
+
+
+def replayed_from(storage: Storage, game_id: str, n: int) -> Game:
+    snapshot = storage.load_snapshot(game_id, n)
+    assert snapshot is not None and snapshot.actions == n
+    return Game.from_json(snapshot.state)
+
+
+def test_a_finished_game_of_an_older_engine_is_shown_from_its_stored_end(
+        http: httpx.Client, storage: Storage) -> None:
+    states, played = random_play(2, 7)
+    final, first = states[-1], states[0]
+    log = [action.to_json() for action in played]
+    seat = first.current_seat
+    assert seat is not None
+    foreign = next(c for c in DATA.cards if c not in first.players[seat].hand)
+    log[0] = {"kind": "loan", "card": foreign}  # this engine refuses the log from move 1
+    with pytest.raises(IllegalAction):
+        rebuild(2, final.seed, None, None, log)
+    game_id, stamp = f"old-{secrets.token_hex(4)}", now()
+    storage.create_game(GameRecord(
+        id=game_id, name="old", players=2, status="running", seed=final.seed, setup=None,
+        version=0, engine_version="0", host_token_hash=token_hash("host"), created_at=stamp,
+        updated_at=stamp, seats=[SeatRecord(seat=s, name=f"p{s}", bot=True) for s in (0, 1)]))
+    effects = [[{"type": "move", "seat": states[i].current_seat, "paid": i}]
+               for i in range(len(log))]
+    for i, action in enumerate(log):
+        last = i == len(log) - 1
+        storage.append_action(game_id, i, states[i].current_seat or 0, action, f"a{i}",
+                              effects[i], list(final.scores) if last else None,
+                              (len(log), final.to_json()) if last else None)
+    table = Table(id=game_id, host="host")
+    shown = info(http, table)
+    assert shown["status"] == "finished" and shown["scores"] == list(final.scores)
+    assert shown["older_engine"] is True and shown["engine_version"] == "0"
+    stored = http.get(table.url("/log")).json()
+    assert stored["older_engine"] is True and stored["engine_version"] == "0"
+    assert [e["action"] for e in stored["actions"]] == log
+    assert [e["effects"] for e in stored["actions"]] == effects
+    state = http.get(table.url("/state")).json()
+    assert state["older_engine"] is True and state["status"] == "finished"
+    assert state["view"] == view(final, None) and state["legal"] is None
+    end = http.get(table.url(f"/replay/{len(log)}?seat=0")).json()
+    assert end["view"] == view(final, 0)
+    refused = http.get(table.url("/replay/1"))
+    assert refused.status_code == 404 and "engine 0" in refused.json()["message"]
