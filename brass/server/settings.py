@@ -7,6 +7,12 @@ worker processes compute legal actions and bot moves (default: one less than the
 in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
 `web/dist` when it is built); `BRASS_JOIN_LIMIT` games created plus seats joined per minute
 from one client address (default 30; 0 = no limit).
+
+Behind a reverse proxy (docs/HOSTING.md): `BRASS_PROXY_HEADERS=1` makes `brass serve` take the
+client address and scheme from `X-Forwarded-For`/`-Proto`, trusted only from
+`BRASS_FORWARDED_ALLOW_IPS` (the proxy's addresses or networks, comma-separated). Instead of
+`DATABASE_URL`, `BRASS_DB_HOST` (with `BRASS_DB_PORT`, `BRASS_DB_USER`, `BRASS_DB_PASSWORD`,
+`BRASS_DB_NAME`) gives the Postgres database in parts: any password works, it is URL-encoded.
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy import URL
 
 DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "brass.db")
 
@@ -36,11 +43,29 @@ class Settings(BaseSettings):
         description="games created plus seats joined per minute per client address "
                     "(BRASS_JOIN_LIMIT; 0 = no limit)")
     workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
+    proxy_headers: bool = False
+    forwarded_allow_ips: str = "127.0.0.1"
+    db_host: str | None = None
+    db_port: int = Field(default=5432, ge=1, le=65535)
+    db_user: str = "brass"
+    db_password: str | None = None
+    db_name: str = "brass"
 
     @field_validator("database_url")
     @classmethod
     def _normalise_url(cls, url: str) -> str:
         return normalise_database_url(url)
+
+    @model_validator(mode="after")
+    def _database_from_parts(self) -> Settings:
+        if self.db_host:
+            if "database_url" in self.model_fields_set:
+                raise ValueError("set DATABASE_URL or BRASS_DB_HOST, not both")
+            self.database_url = URL.create(
+                "postgresql+psycopg", username=self.db_user, password=self.db_password,
+                host=self.db_host, port=self.db_port, database=self.db_name,
+            ).render_as_string(hide_password=False)
+        return self
 
 
 def _default_web_dist() -> Path | None:
