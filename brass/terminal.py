@@ -443,8 +443,8 @@ class Player:
 
     def print_end(self, view: Mapping[str, Any]) -> None:
         ranking = sorted(view["players"], key=lambda p: -p["vp"])
-        self.say("game over: " + ", ".join(f"{self.names[p['seat']]} {p['vp']} VP"
-                                            for p in ranking))
+        self.say("game over, final scores: "
+                 + ", ".join(f"{self.names[p['seat']]} {p['vp']} VP" for p in ranking))
 
     def take_turn(self, socket: Socket, view: Mapping[str, Any], version: int) -> str | None:
         entries = self.api("GET", f"/api/games/{self.game_id}/legal")

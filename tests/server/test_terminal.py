@@ -99,7 +99,8 @@ def test_the_end_of_the_input_leaves_with_a_line(live: LiveServer) -> None:
 def test_auto_plays_a_game_to_the_end(live: LiveServer) -> None:
     done = play(["--url", live.base, "--players", "3", "--auto"], "")
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^game over: .+ \d+ VP, .+ \d+ VP, .+ \d+ VP$", done.stdout, re.M)
+    assert re.search(r"^game over, final scores: .+ \d+ VP, .+ \d+ VP, .+ \d+ VP$",
+                     done.stdout, re.M)
     assert "── Rail era" in done.stdout
     log = game_log(live, done.stdout)
     assert log["status"] == "finished" and log["players"] == 3
