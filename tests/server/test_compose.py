@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,3 +126,22 @@ def mount(volume: str | dict[str, Any]) -> tuple[str, str]:
         return str(volume.get("source")), str(volume["target"])
     source, target = volume.split(":")[:2]
     return source, target
+
+
+def test_the_example_env_file_works(tmp_path: Path) -> None:
+    example = (repo_root() / "deploy" / "env.example").read_text()
+    assert "\nPOSTGRES_PASSWORD=\n" in example  # no password is shipped
+    env_file = tmp_path / ".env"
+    env_file.write_text(example.replace("\nPOSTGRES_PASSWORD=\n",
+                                        f"\nPOSTGRES_PASSWORD={PASSWORD}\n"))
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("POSTGRES_", "BRASS_", "BACKUP_", "COMPOSE_"))}
+    done = subprocess.run([*compose_command(), "--env-file", str(env_file), "-f",
+                           "docker-compose.yml", "config"], cwd=repo_root(),
+                          capture_output=True, text=True, timeout=120, env=clean, check=False)
+    assert done.returncode == 0, done.stderr
+    services = yaml.safe_load(done.stdout)["services"]
+    assert environment(services["proxy"])["BRASS_SITE"] == "games.example.com"
+    (port,) = services["app"]["ports"]
+    published = port if isinstance(port, str) else f"{port['host_ip']}:{port['published']}"
+    assert published.startswith("127.0.0.1:8000")
