@@ -58,7 +58,8 @@ def my_actions(log: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_bad_input_is_asked_again_and_a_numbered_move_is_played(live: LiveServer) -> None:
-    done = play(["--url", live.base], "abc\n0\n999\n\nn\n1\nq\n")
+    # the second "1" answers "which card" if several cards allow move 1, else it is the next move
+    done = play(["--url", live.base], "abc\n0\n999\n\nn\n1\n1\nq\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr
     for answer in ("abc", "0", "999"):
@@ -66,7 +67,7 @@ def test_bad_input_is_asked_again_and_a_numbered_move_is_played(live: LiveServer
     assert "let the bot choose this move? [y/N]" in out
     # the board in short, and the moves grouped by kind, numbered and priced
     assert re.search(r"── Canal era, round 1 · your turn, 1 action left ──", out)
-    assert re.search(r"coal 13 cubes \(next £1\), iron 8 \(next £2\)", out)
+    assert re.search(r"markets: coal \d+ cubes \(next £\d\), iron \d+ \(next £\d\)", out)
     assert re.search(r"^  0 you ◀ +£17 +0 +£0 +0 +0$", out, re.M)
     assert re.search(r"^  your hand: \S", out, re.M)
     assert re.search(r"^Build \(\d+\)$", out, re.M)
@@ -78,7 +79,9 @@ def test_bad_input_is_asked_again_and_a_numbered_move_is_played(live: LiveServer
     assert "brass play: you left" in done.stderr
     # answer 1 played the first move (a build), the refused answers played nothing
     mine = my_actions(game_log(live, out))
-    assert [a["kind"] for a in mine] == ["build"]
+    asked_card = "ways to pay for it:" in out
+    assert len(mine) == (1 if asked_card else 2)
+    assert mine[0]["kind"] == "build"
 
 
 def test_the_bot_chooses_only_when_asked(live: LiveServer) -> None:
