@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest selfplay bench clean web webtest webtypes
+.PHONY: run test lint typecheck pytest selfplay bench clean web webtest webtypes lock
 
 # The web client (web/): installed with npm ci, built into web/dist (served by the server at /).
 WEB_STAMP := web/node_modules/.package-lock.json
@@ -39,7 +39,7 @@ run: $(STAMP) $(WEB_DIST)
 test: lint typecheck webtest webtypes pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check brass tests bench
+	$(BIN)/ruff check brass tests bench hatch_build.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy brass
@@ -52,6 +52,16 @@ selfplay: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# The lock files the Docker image installs from (versions and hashes): requirements.lock from
+# pyproject's dependencies, requirements-build.lock from its build-system requirements.
+UV_COMPILE = $(BIN)/uv pip compile --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet
+lock: $(STAMP)
+	$(BIN)/pip install --quiet uv
+	$(UV_COMPILE) pyproject.toml -o requirements.lock
+	$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+	['build-system']['requires'], sep='\n')" | $(UV_COMPILE) - -o requirements-build.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules web/dist

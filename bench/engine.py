@@ -2,35 +2,68 @@
 
     .venv/bin/python bench/engine.py [--games 20] [--seed 1]
 
-Prints, against the targets of the engine issue:
-- the median time of one `apply_action`, over every move of the random games below;
-- the median time of one `legal_actions` over mid-game 4-player states (the middle half of
-  each game, action 31 to 93 of 124);
+Prints, against the engine-speed goals of issue 13 ("met" or "missed"):
+- the median time of one `apply_action`, over every move of the random games below (≤ 20 µs);
 - complete random 4-player games per second on one core, with a full `legal_actions` at
   every decision (`brass.engine.selfplay`), by the CPU time of this process (so that other
-  load on the machine does not count; the wall time is printed beside it);
+  load on the machine does not count; the wall time is printed beside it): ≥ 100 games/s in
+  uniform play, ≥ 30 in rich play;
 - the median time to replay a complete game from its logged action JSON
-  (`brass.engine.replay`: parse and apply every action, as the server does).
-All four for uniform random play (the issue's measure) and, for information, for "rich"
-play (`--policy rich` of selfplay: mostly build/network/sell, so boards fill up and there is
-more to enumerate; uniform players soon run out of money and mostly pass or take loans).
-The process is pinned to one CPU where the OS allows it.
+  (`brass.engine.replay`: parse and apply every action, as the server does): ≤ 2 ms;
+and, for information, the median time of one `legal_actions` over mid-game 4-player states
+(the middle half of each game). All for uniform random play and for "rich" play (`--policy
+rich` of selfplay: mostly build/network/sell, so boards fill up and there is more to
+enumerate; uniform players soon run out of money and mostly pass or take loans).
+
+Then, against the goals of issue 7:
+- listing and pricing per decision, old against new, in one run, over every state of those
+  games: old is `legal_actions` and a `quote` per distinct effect (what the server's
+  `outbound.legal` did), new is `legal_moves` (goal: new takes half the CPU or less);
+- the worst-case corpus (tests/fixtures/worst_case, built by tests/engine/worst_case.py): per
+  position the CPU time of `legal_moves`, of the slowest single `extensions` call among its
+  Sell and Network moves, and of both levels together (legal_moves and the extensions of
+  every distinct Sell and Network move);
+  each the best of a few repetitions. Goal: ≤ 5 ms worst case for what the server lists per
+  request (`legal_moves`, or one `extensions`).
+Every figure is CPU time (`time.process_time`). The process is pinned to one CPU where the
+OS allows it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 
-from brass.engine import ENGINE_VERSION, Action, Game, apply_action, legal_actions, replay
+from brass.engine import (
+    ENGINE_VERSION,
+    Action,
+    Game,
+    Network,
+    Quote,
+    Sell,
+    apply_action,
+    extensions,
+    legal_actions,
+    legal_moves,
+    quote,
+    replay,
+)
 from brass.engine.selfplay import SelfPlayResult, play_random_game
 
 PLAYERS = 4
-TARGETS = {"games": 10.0, "apply_us": 200.0, "legal_ms": 5.0, "replay_ms": 50.0}
+# Issue 13's goals (games/s by policy), and issue 7's.
+GAMES_TARGET = {"uniform": 100.0, "rich": 30.0}  # games/s
+TARGETS = {"apply_us": 20.0, "replay_ms": 2.0, "ratio": 0.5, "worst_ms": 5.0}
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "worst_case"
+REPEAT = 5  # corpus timings: the best of this many runs
+FEASIBLE_SALES = 4  # the full legal_actions is timed only with this many goods for sale or fewer
 
 
 def states_of(result: SelfPlayResult) -> list[tuple[Game, Action]]:
@@ -45,17 +78,25 @@ def states_of(result: SelfPlayResult) -> list[tuple[Game, Action]]:
 
 
 def timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter_ns()
+    """The CPU time of one call, in µs."""
+    start = time.process_time_ns()
     fn()
-    return (time.perf_counter_ns() - start) / 1e3  # µs
+    return (time.process_time_ns() - start) / 1e3
+
+
+def best_of(fn: Callable[[], object]) -> float:
+    return min(timed(fn) for _ in range(REPEAT))
 
 
 def verdict(ok: bool) -> str:
-    return "met" if ok else "NOT MET"
+    return "met" if ok else "missed"
 
 
-def measure(policy: str, games: int, seed: int) -> list[tuple[str, str, str, bool]]:
-    """The four figures for random games played by `policy`: (name, figure, target, met)."""
+Row = tuple[str, str, str, bool | None]  # name, figure, target, met (None: no target)
+
+
+def measure(policy: str, games: int, seed: int) -> tuple[list[Row], list[Game]]:
+    """The figures for random games played by `policy`, and every state of those games."""
     # Games per second: the self-play loop, full legal_actions at every decision.
     start, cpu_start = time.perf_counter(), time.process_time()
     results = [play_random_game(PLAYERS, seed + i, policy) for i in range(games)]
@@ -67,12 +108,12 @@ def measure(policy: str, games: int, seed: int) -> list[tuple[str, str, str, boo
     # apply_action: every move of every game, timed once each.
     by_game = [states_of(r) for r in results]
     pairs = [p for states in by_game for p in states]
-    apply_us = statistics.median(timed(lambda g=g, a=a: apply_action(g, a)) for g, a in pairs)
+    apply_us = statistics.median(timed(partial(apply_action, g, a)) for g, a in pairs)
 
     # legal_actions: the middle half of each game.
     mid = [g for states in by_game
            for g, _ in states[len(states) // 4: 3 * len(states) // 4]]
-    legal = sorted(timed(lambda g=g: legal_actions(g)) / 1e3 for g in mid)
+    legal = sorted(timed(partial(legal_actions, g)) / 1e3 for g in mid)
     legal_ms = statistics.median(legal)
     sizes = sorted(len(legal_actions(g)) for g in mid)
 
@@ -84,20 +125,95 @@ def measure(policy: str, games: int, seed: int) -> list[tuple[str, str, str, boo
         game = replay(PLAYERS, r.seed, None, log)
         replay_ms.append((time.process_time() - start) * 1e3)
         assert game == r.final
+    games_target = GAMES_TARGET[policy]
     return [
         ("apply_action", f"median {apply_us:7.1f} µs over {len(pairs)} moves",
          f"≤ {TARGETS['apply_us']:.0f} µs", apply_us <= TARGETS["apply_us"]),
-        ("legal_actions", f"median {legal_ms:7.2f} ms over {len(mid)} mid-game states "
-         f"(max {legal[-1]:.1f} ms; {sizes[len(sizes) // 2]} actions median, "
-         f"{sizes[-1]} max)",
-         f"≤ {TARGETS['legal_ms']:.0f} ms", legal_ms <= TARGETS["legal_ms"]),
         ("random games", f"{per_second:7.2f} games/s ({moves / cpu:.0f} actions/s; {games} "
          f"games in {cpu:.2f} s of CPU, {elapsed:.2f} s of wall time)",
-         f"≥ {TARGETS['games']:.0f} games/s", per_second >= TARGETS["games"]),
+         f"≥ {games_target:.0f} games/s", per_second >= games_target),
         ("replay", f"median {statistics.median(replay_ms):7.2f} ms over {games} complete "
-         "games from JSON (CPU)",
+         "games from JSON",
          f"≤ {TARGETS['replay_ms']:.0f} ms", statistics.median(replay_ms) <= TARGETS["replay_ms"]),
-    ]
+        ("legal_actions", f"median {legal_ms:7.2f} ms over {len(mid)} mid-game states "
+         f"(max {legal[-1]:.1f} ms; {sizes[len(sizes) // 2]} actions median, "
+         f"{sizes[-1]} max)", "(information)", None),
+    ], [g for g, _ in pairs]
+
+
+def old_listing(game: Game) -> int:
+    """What the server did before `legal_moves`: every legal action, and a quote for each
+    distinct effect (the card played never changes the price)."""
+    prices: dict[str, Quote] = {}
+    actions = legal_actions(game)
+    for action in actions:
+        wire = action.to_json()
+        effect = json.dumps({k: v for k, v in wire.items() if k not in ("card", "cards")},
+                            sort_keys=True)
+        if effect not in prices:
+            prices[effect] = quote(game, action)
+    return len(actions)
+
+
+def listing(states: list[Game]) -> list[Row]:
+    """CPU per decision of listing and pricing, old against new, over the same states."""
+    old = sum(timed(partial(old_listing, g)) for g in states) / len(states)
+    new = sum(timed(partial(legal_moves, g)) for g in states) / len(states)
+    ratio = new / old
+    return [("list + price", f"old {old:8.1f} µs, new {new:8.1f} µs per decision over "
+             f"{len(states)} states: new/old {ratio:.2f}",
+             f"≤ {TARGETS['ratio']:.1f} of old", ratio <= TARGETS["ratio"])]
+
+
+def two_levels(game: Game) -> int:
+    """legal_moves, and the extensions of each distinct Sell and Network move (those of one
+    card: every card gives the same ones)."""
+    moves = legal_moves(game)
+    growable = [m.action for m in moves if isinstance(m.action, Sell | Network)]
+    card = min((a.card for a in growable), default=None)
+    return sum(len(extensions(game, a)) for a in growable if a.card == card)
+
+
+def corpus_rows() -> list[Row]:
+    """The worst-case corpus: legal_moves, the slowest extensions call, and both levels."""
+    rows: list[Row] = []
+    worst = worst_both = 0.0
+    for path in sorted(CORPUS.glob("*.json")):
+        game = Game.from_json(json.loads(path.read_text()))
+        moves = legal_moves(game)
+        growable = [m.action for m in moves if isinstance(m.action, Sell | Network)]
+        growable = [a for a in growable if a.card == min(b.card for b in growable)]
+        moves_ms = best_of(partial(legal_moves, game)) / 1e3
+        ext_ms = max((best_of(partial(extensions, game, a)) / 1e3 for a in growable),
+                     default=0.0)
+        both_ms = best_of(partial(two_levels, game)) / 1e3
+        count = two_levels(game)
+        sales = len({(a.sales[0].location, a.sales[0].slot) for a in growable
+                     if isinstance(a, Sell)})
+        if sales <= FEASIBLE_SALES:
+            full = best_of(partial(legal_actions, game)) / 1e3
+            old = f"legal_actions {full:7.1f} ms ({len(legal_actions(game))})"
+        else:
+            old = "legal_actions not run (factorial)"
+        worst = max(worst, moves_ms, ext_ms)
+        worst_both = max(worst_both, both_ms)
+        rows.append((path.stem, f"legal_moves {moves_ms:5.2f} ms ({len(moves):4d}), one "
+                     f"extensions ≤ {ext_ms:5.2f} ms, both levels {both_ms:6.2f} ms "
+                     f"({count:4d}); {old}", "", None))
+    positions = len(rows)
+    rows.append(("worst case", f"{worst:5.2f} ms: the slowest legal_moves or extensions call "
+                 f"on {positions} positions (best of {REPEAT} runs each)",
+                 f"≤ {TARGETS['worst_ms']:.0f} ms", worst <= TARGETS["worst_ms"]))
+    rows.append(("worst case, both levels", f"{worst_both:5.2f} ms: legal_moves and every "
+                 "distinct extension at once (the server asks for extensions one at a time)",
+                 f"≤ {TARGETS['worst_ms']:.0f} ms", worst_both <= TARGETS["worst_ms"]))
+    return rows
+
+
+def show(rows: list[Row]) -> None:
+    for name, figure, target, ok in rows:
+        result = "" if ok is None else verdict(ok)
+        print(f"{name:<26} {figure:<100} {target:<15} {result}".rstrip())
 
 
 def main() -> None:
@@ -111,13 +227,21 @@ def main() -> None:
     except (AttributeError, OSError):
         core = "not pinned"
     print(f"Brass engine bench: Python {platform.python_version()}, engine {ENGINE_VERSION}, "
-          f"{PLAYERS} players, {args.games} games per policy from seed {args.seed}, {core}")
-    for policy, title in (("uniform", "uniform random play (the issue's measure)"),
+          f"{PLAYERS} players, {args.games} games per policy from seed {args.seed}, {core}; "
+          "CPU time")
+    states: list[Game] = []
+    for policy, title in (("uniform", "uniform random play"),
                           ("rich", "rich random play: mostly build/network/sell, fuller "
-                           "boards (for information)")):
+                           "boards")):
         print(f"-- {title}")
-        for name, figure, target, ok in measure(policy, args.games, args.seed):
-            print(f"{name:<14} {figure:<92} target {target:<13} {verdict(ok)}")
+        rows, seen = measure(policy, args.games, args.seed)
+        show(rows)
+        states += [g for g in seen if not g.is_over]
+    print("-- listing and pricing the moves of every state above (old: legal_actions + quote "
+          "per distinct effect; new: legal_moves)")
+    show(listing(states))
+    print(f"-- worst-case corpus ({CORPUS})")
+    show(corpus_rows())
 
 
 if __name__ == "__main__":

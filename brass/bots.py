@@ -1,7 +1,8 @@
 """Bots: pure move choice on top of `brass.engine` (no I/O, no clock, no global random).
 
 `choose_action`, the server's bot, looks one move ahead: it applies each distinct legal move
-and values the position it leads to (`position_value`: VP scored and to come, the promise of
+(of `legal_moves`, growing a sale or a railway through `extensions`) and values the position
+it leads to (`position_value`: VP scored and to come, the promise of
 unsold goods, income, money), with a little seeded noise so games vary. It always returns a
 legal action while one exists, so a game of bots cannot stall.
 
@@ -14,10 +15,19 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from brass.engine import DATA, Game, Scout, apply_action, legal_actions
+from brass.engine import (
+    DATA,
+    Game,
+    Network,
+    Scout,
+    Sell,
+    apply_action,
+    extensions,
+    legal_moves,
+)
 from brass.engine.actions import Action
 from brass.engine.data import GOODS
 from brass.engine.graph import graph
@@ -111,13 +121,43 @@ def _card_value(action: Action) -> float:
 
 
 def choose_action(game: Game, rng: random.Random) -> Action:
-    """The bot's move for the player to move. Moves that differ only in the card played
-    are tried once (with the least valuable card); each is applied and the position valued.
-    Raises `ValueError` if there is no legal action."""
+    """The bot's move for the player to move, among `legal_moves` (bounded: never the full
+    product of sales or railways). Moves that differ only in the card played are tried once
+    (with the least valuable card); each is applied and the position valued. The best sale
+    and the best railway then grow greedily through `extensions` (one more sale, the second
+    link) while that values higher. Raises `ValueError` if there is no legal action."""
     seat = game.current_seat
-    actions = legal_actions(game)
-    if seat is None or not actions:
+    moves = legal_moves(game)
+    if seat is None or not moves:
         raise ValueError("no legal action")
+
+    def value(action: Action) -> float:
+        return (position_value(apply_action(game, action), seat) - _card_value(action)
+                + 0.3 * rng.random())
+
+    best, best_value = moves[-1].action, float("-inf")
+    growable: dict[str, tuple[float, Action]] = {}  # the best sale and the best railway
+    for action in _distinct(move.action for move in moves):
+        worth = value(action)
+        if worth > best_value:
+            best, best_value = action, worth
+        if isinstance(action, Sell | Network) and worth > growable.get(action.kind, (
+                float("-inf"),))[0]:
+            growable[action.kind] = (worth, action)
+    for worth, action in growable.values():
+        while isinstance(action, Sell | Network):
+            grown = max(((value(m.action), m.action) for m in extensions(game, action)),
+                        key=lambda option: option[0], default=None)
+            if grown is None or grown[0] <= worth:
+                break
+            worth, action = grown
+        if worth > best_value:
+            best, best_value = action, worth
+    return best
+
+
+def _distinct(actions: Iterable[Action]) -> list[Action]:
+    """One action per effect: the one that plays the least valuable card (scouts are one)."""
     by_effect: dict[str, Action] = {}
     for action in actions:
         effect = action.to_json()
@@ -126,13 +166,7 @@ def choose_action(game: Game, rng: random.Random) -> Action:
         known = by_effect.get(key)
         if known is None or _card_value(action) < _card_value(known):
             by_effect[key] = action
-    best, best_value = actions[-1], float("-inf")
-    for action in by_effect.values():
-        value = (position_value(apply_action(game, action), seat) - _card_value(action)
-                 + 0.3 * rng.random())
-        if value > best_value:
-            best, best_value = action, value
-    return best
+    return list(by_effect.values())
 
 
 def choose_entry(entries: Sequence[Mapping[str, Any]], rng: random.Random,

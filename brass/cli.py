@@ -9,29 +9,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from brass import terminal
-
-
-def serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from brass.server import Settings, create_app
-
-    overrides: dict[str, Any] = {}
-    if args.host is not None:
-        overrides["host"] = args.host
-    if args.port is not None:
-        overrides["port"] = args.port
-    if args.bot_delay is not None:
-        overrides["bot_delay"] = args.bot_delay
-    settings = Settings(**overrides)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level=args.log_level, ws_max_size=1024 * 1024,
-                ws_per_message_deflate=False, proxy_headers=settings.proxy_headers,
-                forwarded_allow_ips=settings.forwarded_allow_ips)
-    return 0
 
 
 def replay_file(path: Path) -> tuple[list[int], list[int] | None]:
@@ -116,15 +95,13 @@ def database_url(given: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from brass import __version__
+    from brass.server import launch
+
     parser = argparse.ArgumentParser(prog="brass", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"brass {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p_serve = sub.add_parser("serve", help="run the game server")
-    p_serve.add_argument("--host", default=None, help="default: BRASS_HOST or 127.0.0.1")
-    p_serve.add_argument("--port", type=int, default=None, help="default: BRASS_PORT or 8000")
-    p_serve.add_argument("--bot-delay", type=float, default=None,
-                         help="seconds a bot waits before moving (BRASS_BOT_DELAY, 0.5)")
-    p_serve.add_argument("--log-level", default="info")
-    p_serve.set_defaults(func=serve)
+    launch.add_parser(sub)
     p_play = sub.add_parser("play", help="play a game against bots on a running server")
     terminal.add_arguments(p_play)
     p_play.set_defaults(func=terminal.main)

@@ -26,10 +26,20 @@ from .actions import (
 )
 from .data import DATA, INDUSTRIES
 from .draft import Quote, Supply
+from .effects import (
+    EVENT_ADAPTER,
+    DrawEvent,
+    EraEndEvent,
+    Event,
+    GameEndEvent,
+    MoveEvent,
+    RoundEndEvent,
+    public_events,
+)
 from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
-from .legal import legal_actions
+from .legal import Move, extensions, legal_actions, legal_moves
 from .replay import replay
-from .rules import apply_action, quote
+from .rules import apply_action, play, quote
 from .setup import new_game
 from .state import Game, MerchantTile, PlayerState, Tile
 from .view import view
@@ -37,8 +47,44 @@ from .view import view
 ENGINE_VERSION = "1"
 
 __all__ = [
-    "ACTION_ADAPTER", "DATA", "ENGINE_VERSION", "INDUSTRIES", "Action", "Build", "DataError",
-    "Develop", "Game", "IllegalAction", "InvalidSetup", "Loan", "MalformedAction",
-    "MerchantTile", "Network", "Pass", "PlayerState", "Quote", "Sale", "Scout", "Sell", "Supply",
-    "Tile", "apply_action", "legal_actions", "new_game", "parse_action", "quote", "replay", "view",
+    "ACTION_ADAPTER",
+    "DATA",
+    "ENGINE_VERSION",
+    "EVENT_ADAPTER",
+    "INDUSTRIES",
+    "Action",
+    "Build",
+    "DataError",
+    "Develop",
+    "DrawEvent",
+    "EraEndEvent",
+    "Event",
+    "Game",
+    "GameEndEvent",
+    "IllegalAction",
+    "InvalidSetup",
+    "Loan",
+    "MalformedAction",
+    "MerchantTile",
+    "MoveEvent",
+    "Network",
+    "Pass",
+    "PlayerState",
+    "Quote",
+    "RoundEndEvent",
+    "Sale",
+    "Scout",
+    "Sell",
+    "Supply",
+    "Tile",
+    "apply_action",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "play",
+    "public_events",
+    "quote",
+    "replay",
+    "view",
 ]
+__all__ += ["Move", "extensions", "legal_moves"]

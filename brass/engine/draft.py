@@ -1,7 +1,8 @@
 """A mutable working copy of a `Game`, used while one action is carried out.
 
-Rules read and change a `Draft` step by step (pay, take a cube, flip a tile...) and record
-every supply in a `Quote`; `freeze()` returns the new immutable `Game`. The input game is
+Rules read and change a `Draft` step by step (pay, take a cube, flip a tile...); it records
+every supply (for the `Quote`) and every flip, in order (for the move's effect, effects.py);
+`freeze()` returns the new immutable `Game`. The input game is
 never touched, so a refused action (an `IllegalAction` raised half-way) changes nothing.
 """
 
@@ -96,6 +97,8 @@ class Draft:
         self.paid = 0
         self.received = 0
         self.supplies: list[Supply] = []
+        # every tile flipped, in order: (slot, the tile before, len(supplies) at that moment)
+        self.flips: list[tuple[int, Tile, int]] = []
         self._graph: Graph | None = None
 
     # -- reading -------------------------------------------------------------------------------
@@ -137,6 +140,7 @@ class Draft:
         other.wild_industry_left = self.wild_industry_left
         other.start_money, other.paid, other.received = self.start_money, self.paid, self.received
         other.supplies = list(self.supplies)
+        other.flips = list(self.flips)
         other._graph = self._graph
         return other
 
@@ -172,6 +176,7 @@ class Draft:
         if left == 0:
             self.tiles[slot] = replace(tile, resources=0, flipped=True)
             self.advance_income(tile.owner, tile.spec.income)
+            self.flips.append((slot, tile, len(self.supplies)))
         else:
             self.tiles[slot] = replace(tile, resources=left)
 
@@ -180,6 +185,7 @@ class Draft:
         assert tile is not None and not tile.flipped
         self.tiles[slot] = replace(tile, flipped=True)
         self.advance_income(tile.owner, tile.spec.income)
+        self.flips.append((slot, tile, len(self.supplies)))
 
     def take_from_mat(self, seat: int, industry: str, retire: bool) -> None:
         player = self.players[seat]

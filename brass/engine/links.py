@@ -14,21 +14,30 @@ def _link_name(index: int) -> str:
     return " – ".join(DATA.name(e) for e in DATA.links[index].ends[:2])
 
 
-def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
-    """Can the player to move place link `index` now (kind, free, touches `touching`)?"""
+def link_open(d: Draft, index: int, touching: frozenset[int] | None) -> bool:
+    """May the player to move place link `index` now: a link of the era's kind, free, and
+    touching `touching` (None: anywhere)? The rule `check_link` states; listing asks it."""
     link = DATA.links[index]
+    return (d.links[index] is None and (link.canal if d.era == "canal" else link.rail)
+            and (touching is None or not touching.isdisjoint(link.ends)))
+
+
+def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
+    """`link_open`, or an `IllegalAction` saying why not."""
+    if link_open(d, index, touching):
+        return
     if d.links[index] is not None:
         raise IllegalAction(f"The link {_link_name(index)} is already built")
-    if d.era == "canal" and not link.canal:
+    if d.era == "canal" and not DATA.links[index].canal:
         raise IllegalAction(f"{_link_name(index)} takes no canal")
-    if d.era == "rail" and not link.rail:
+    if d.era == "rail" and not DATA.links[index].rail:
         raise IllegalAction(f"{_link_name(index)} takes no railway")
-    if touching is not None and not touching.intersection(link.ends):
-        raise IllegalAction(f"{_link_name(index)} does not touch your network")
+    raise IllegalAction(f"{_link_name(index)} does not touch your network")
 
 
 def start_network(d: Draft, count: int) -> frozenset[int] | None:
-    """Check the number of links and pay their base cost; returns the player's network."""
+    """Check the number of links (and that a second railway could have a brewery's beer at
+    all) and pay their base cost; returns the player's network."""
     if d.era == "canal" and count != 1:
         raise IllegalAction("In the canal era a network action places one canal")
     if d.me.links_left < count:
@@ -40,6 +49,10 @@ def start_network(d: Draft, count: int) -> frozenset[int] | None:
     if d.me.money < cost:
         raise IllegalAction(f"{'A canal' if d.era == 'canal' else 'This'} costs £{cost}, "
                             f"and you have only £{d.me.money}")
+    if count == 2 and not any(t is not None and t.industry == "brewery" and t.resources
+                              for t in d.tiles):
+        raise IllegalAction("The second railway needs a beer from a brewery, and no brewery "
+                            "has any beer left")
     d.pay(cost)
     return d.network(d.seat)
 

@@ -1,7 +1,13 @@
-"""Replaying a game from its record: `(players, seed, setup, actions)` gives the same game."""
+"""Replaying a game from its record: `(players, seed, setup, actions)` gives the same game.
+
+`game_hash` names a state exactly: the golden games (tests/fixtures/golden) record the hash
+of every state, so any change of the rules' results shows.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,3 +24,9 @@ def replay(players: int, seed: int, setup: dict[str, Any] | None,
         game = apply_action(game, action if not isinstance(action, dict)
                             else parse_action(action))
     return game
+
+
+def game_hash(game: Game) -> str:
+    """The sha256 (hex) of the canonical JSON (sorted keys, no spaces) of `game.to_json()`."""
+    text = json.dumps(game.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

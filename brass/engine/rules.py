@@ -1,4 +1,4 @@
-"""`apply_action` and `quote`: one action carried out on a draft of the game."""
+"""`play`, `apply_action` and `quote`: one action carried out on a draft of the game."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .build import build
 from .data import DATA
 from .develop import develop
 from .draft import Draft, Quote
+from .effects import Event, move_event
 from .errors import IllegalAction
 from .links import network_action
 from .sell import sell
@@ -60,9 +61,24 @@ def carry_out(game: Game, action: Action) -> Draft:
     return d
 
 
+def play(game: Game, action: Action) -> tuple[Game, tuple[Event, ...]]:
+    """`apply_action` with its effect: the new `Game` and its events, in order: the `move`
+    event, then every event between turns it caused (effects.py)."""
+    events: list[Event] = []
+    return _apply(game, action, events), tuple(events)
+
+
 def apply_action(game: Game, action: Action) -> Game:
-    """Validate and apply one action of the player to move; returns a new `Game`."""
-    return finish_action(carry_out(game, action).freeze())
+    """Validate and apply one action of the player to move; returns a new `Game`
+    (`play(game, action)[0]`, without building the events)."""
+    return _apply(game, action, None)
+
+
+def _apply(game: Game, action: Action, events: list[Event] | None) -> Game:
+    d = carry_out(game, action)
+    if events is not None:
+        events.append(move_event(game, action, d))
+    return finish_action(d.freeze(), events)
 
 
 def quote(game: Game, action: Action) -> Quote:

@@ -9,7 +9,7 @@ from .develop import remove_from_mat
 from .draft import Draft, Supply
 from .errors import IllegalAction
 from .resources import take_brewery_beer
-from .state import MerchantTile
+from .state import MerchantTile, Tile
 
 
 def choose_merchant_tile(d: Draft, merchant: int, good: str) -> int | None:
@@ -26,6 +26,13 @@ def choose_merchant_tile(d: Draft, merchant: int, good: str) -> int | None:
     return None if best is None else best[2]
 
 
+def for_sale(tile: Tile | None, seat: int) -> bool:
+    """Is `tile` one that `seat` may sell: its own goods tile (cotton, manufactured goods,
+    pottery), not sold yet?"""
+    return (tile is not None and tile.owner == seat and tile.industry in GOODS
+            and not tile.flipped)
+
+
 def sell_one(d: Draft, sale: Sale) -> None:
     loc = DATA.location_index[sale.location]
     slot_index = DATA.locations[loc].slots[sale.slot]
@@ -34,10 +41,10 @@ def sell_one(d: Draft, sale: Sale) -> None:
     tile = d.tiles[slot_index]
     if tile is None or tile.owner != d.seat:
         raise IllegalAction(f"You have no tile in slot {sale.slot} of {where}")
-    if tile.industry not in GOODS:
-        raise IllegalAction(f"A {INDUSTRY_NAMES[tile.industry]} is not sold: only cotton mills, "
-                            "manufacturers and potteries are")
-    if tile.flipped:
+    if not for_sale(tile, d.seat):
+        if tile.industry not in GOODS:
+            raise IllegalAction(f"A {INDUSTRY_NAMES[tile.industry]} is not sold: only cotton "
+                                "mills, manufacturers and potteries are")
         raise IllegalAction(f"Your {tile_name(tile.spec)} in {where} is already sold")
     if not d.graph().connected(loc, merchant):
         raise IllegalAction(f"{where} is not connected to {DATA.name(merchant)}")

@@ -1,4 +1,5 @@
-"""The FastAPI application: migrations and game rebuild at start, routes, typed errors."""
+"""The FastAPI application: migrations and game rebuild at start, routes, typed errors,
+request ids (`logs.py`), health, readiness and metrics (`ops.py`, `metrics.py`)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import migrate, outbound, routes, ws
+from brass import __version__
+
+from . import logs, metrics, migrate, ops, outbound, routes, ws
 from .errors import ApiError
 from .ratelimit import RateLimiter
 from .service import GameService
@@ -61,29 +65,43 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate.upgrade, settings.database_url)
+        app.state.migration_heads = migrate.heads()
         storage = Storage(settings.database_url)
         service = GameService(storage, bot_delay=settings.bot_delay,
-                              workers=settings.workers)
+                              workers=settings.workers, waiting_expiry=settings.waiting_expiry,
+                              finished_listed=settings.finished_listed)
         app.state.service = service
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections
         # fewer, younger collections: a full one over 1000 sockets' objects pauses every game
         gc.set_threshold(20_000, 50, 100)
+        if settings.web_dist is None:
+            log.warning("the web client is not built: / shows a page saying so; %s",
+                        ops.BUILD_HINT)
+        log.info("brass %s: database %s, %d running games, web client %s", __version__,
+                 safe_url(settings.database_url), len(service.games),
+                 settings.web_dist or "missing")
         try:
             yield
         finally:
+            app.state.stopping = True
             await service.close()
             storage.close()
 
-    app = FastAPI(title="Brass: Birmingham server", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Brass: Birmingham server", version=__version__, lifespan=lifespan)
     app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
+    app.add_middleware(metrics.OpenSockets)
+    app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
     app.include_router(ws.router)
+    app.include_router(ops.router)
 
-    if settings.web_dist is not None and (settings.web_dist / "index.html").is_file():
+    if settings.web_dist is not None:
         # after the API and websocket routes, so it only answers what they do not
         app.mount("/", StaticFiles(directory=settings.web_dist, html=True), name="web")
+    else:
+        app.add_api_route("/", ops.no_client, methods=["GET"], include_in_schema=False)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -92,8 +110,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error", exc_info=exc)
+        # this handler runs outside the middleware: it echoes the request id itself
         return JSONResponse(outbound.error("internal", "Internal server error"),
-                            status_code=500)
+                            status_code=500,
+                            headers={"X-Request-ID": logs.REQUEST_ID.get() or ""})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -109,3 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(outbound.error(code, str(exc.detail)), status_code=exc.status_code)
 
     return app
+
+
+def safe_url(url: str) -> str:
+    """A database URL fit for a log line: its password hidden."""
+    return make_url(url).render_as_string(hide_password=True)

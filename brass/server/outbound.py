@@ -17,6 +17,7 @@ from typing import Any
 
 from brass.engine import Game, legal_actions, quote, view
 
+from . import metrics
 from .schemas import GameInfo, GameLog, LogEntry, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord
 
@@ -26,6 +27,7 @@ def dumps(payload: dict[str, Any]) -> str:
 
 
 def error(code: str, message: str, action_id: str | None = None) -> dict[str, Any]:
+    metrics.ERRORS.labels(code).inc()
     out: dict[str, Any] = {"code": code, "message": message}
     if action_id is not None:
         out["action_id"] = action_id
@@ -56,7 +58,8 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         id=record.id, name=record.name, players=record.players,
         status=record.status,  # type: ignore[arg-type]
         version=record.version, current_seat=None if game is None else game.current_seat,
-        seats=seats(record), scores=record.scores if record.status == "finished" else None)
+        seats=seats(record), scores=record.scores if record.status == "finished" else None,
+        listed=record.listed)
 
 
 def log(record: GameRecord, entries: list[ActionRecord]) -> GameLog:

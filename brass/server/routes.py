@@ -3,11 +3,11 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
-from . import outbound
+from . import listing, outbound
 from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
 from .schemas import (
@@ -17,11 +17,15 @@ from .schemas import (
     CreateGame,
     Error,
     GameInfo,
+    GameList,
     GameLog,
+    GameStatus,
     Join,
     Joined,
     LegalEntry,
+    Renewed,
     ReplayFrame,
+    SetListed,
     StateMessage,
     SubmitAction,
     UndoRequest,
@@ -58,17 +62,32 @@ router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
 async def create_game(body: CreateGame, service: Service) -> Created:
-    game_id, host_token = await service.create_game(body.players, body.name)
+    game_id, host_token = await service.create_game(body.players, body.name, body.listed)
     return Created(id=game_id, host_token=host_token)
 
 
-@router.get("/games", response_model=list[GameInfo])
-async def list_games(service: Service,
-                     status: Literal["waiting", "running", "finished"] | None = None,
-                     ) -> list[GameInfo]:
-    """The games on this server, newest first (optionally only those with `status`)."""
-    return [outbound.game_info(record, game) for record, game in await service.list_games()
-            if status is None or record.status == status]
+@router.get("/games", response_model=GameList)
+async def list_games(
+        service: Service, status: GameStatus | None = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 50,
+        cursor: Annotated[str | None, Query(max_length=200)] = None,
+        changed_after: Annotated[str | None, Query(max_length=200)] = None) -> GameList:
+    """The listed games, newest first, a page at a time (`cursor` from the previous page's
+    `next`); with `changed_after` (a page's `changes`), only the listed games that changed
+    since, oldest change first. Finished games leave the listing after a while (they stay
+    reachable by id); unlisted games are never listed."""
+    page = listing.query(limit, status, cursor, changed_after)
+    rows = await service.list_games(page.query)
+    return GameList(games=[outbound.game_info(record, game) for record, game in rows],
+                    next=listing.next_cursor(page, rows), changes=listing.changes(page, rows))
+
+
+@router.post("/games/{game_id}/listed", response_model=GameInfo)
+async def set_listed(game_id: str, body: SetListed, service: Service, token: Token) -> GameInfo:
+    """Host only: show the game in the listing, or take it out."""
+    await service.set_listed(game_id, token, body.listed)
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
 
 
 @router.get("/games/{game_id}", response_model=GameInfo)
@@ -93,6 +112,30 @@ async def state(game_id: str, service: Service, token: Token) -> dict[str, Any]:
 async def join(game_id: str, body: Join, service: Service) -> Joined:
     seat, token = await service.join(game_id, body.name)
     return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/renew", response_model=Renewed)
+async def renew(game_id: str, service: Service, token: Token) -> Renewed:
+    """A new secret for the seat (or host) link whose token is sent; the old one stops working.
+    Sockets opened with the old seat token go on as spectators."""
+    seat, fresh = await service.renew(game_id, token)
+    return Renewed(role="host" if seat is None else "seat", seat=seat, token=fresh)
+
+
+@router.delete("/games/{game_id}/seats/{seat}", response_model=GameInfo)
+async def remove_seat(game_id: str, seat: int, service: Service, token: Token) -> GameInfo:
+    """Host only, while the game waits: empty a seat (its player's token stops working)."""
+    await service.remove_seat(game_id, token, seat)
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
+
+
+@router.post("/games/{game_id}/cancel", response_model=GameInfo)
+async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
+    """Host only, while the game waits: call the game off."""
+    await service.cancel(game_id, token)
+    rt = await service.runtime(game_id)
+    return outbound.game_info(rt.record, rt.game)
 
 
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)

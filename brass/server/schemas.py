@@ -39,6 +39,13 @@ class CreateGame(BaseModel):
     model_config = _REQUEST
     players: int = Field(ge=2, le=4)
     name: PlayerName
+    listed: bool = Field(default=False, description="shown in GET /api/games; unlisted games "
+                         "are reached only through their link")
+
+
+class SetListed(BaseModel):
+    model_config = _REQUEST
+    listed: bool
 
 
 class Created(BaseModel):
@@ -54,6 +61,14 @@ class Join(BaseModel):
 class Joined(BaseModel):
     seat: int
     token: str = Field(description="The seat's secret; shown once. Send as `Bearer` token.")
+
+
+class Renewed(BaseModel):
+    """A renewed link's new secret: the old one stops working at once."""
+
+    role: Literal["seat", "host"]
+    seat: int | None = Field(description="the seat renewed; null for the host link")
+    token: str = Field(description="The new secret; shown once.")
 
 
 class AddBot(BaseModel):
@@ -72,15 +87,28 @@ class SeatInfo(BaseModel):
     taken: bool
 
 
+GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
+
+
 class GameInfo(BaseModel):
     id: str
     name: str
     players: int
-    status: Literal["waiting", "running", "finished"]
+    status: GameStatus
     version: int
     current_seat: int | None
     seats: list[SeatInfo]
     scores: list[int] | None = None
+    listed: bool
+
+
+class GameList(BaseModel):
+    """One page of the listing. `next`: the cursor of the following page (null at the end);
+    `changes`: pass it as `changed_after` to get only the games that changed since."""
+
+    games: list[GameInfo]
+    next: str | None
+    changes: str
 
 
 class SubmitAction(BaseModel):

@@ -13,6 +13,8 @@ it reaches back only within the player's current turn (the end of a turn draws c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import datetime as dt
 import logging
 import secrets
 from collections.abc import Callable
@@ -30,7 +32,7 @@ from brass.engine import (
     parse_action,
 )
 
-from . import outbound
+from . import logs, metrics, outbound
 from .auth import new_token, token_hash, token_matches
 from .errors import ApiError
 from .runtime import Runtime, Subscriber, replay_tail, same_turn
@@ -38,6 +40,7 @@ from .storage import (
     ActionRecord,
     DuplicateActionId,
     GameRecord,
+    ListQuery,
     SeatRecord,
     StaleVersion,
     Storage,
@@ -50,9 +53,13 @@ T = TypeVar("T")
 
 
 class GameService:
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
+                 waiting_expiry: float = 0.0, finished_listed: float = 0.0) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
+        self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
+        self._sweeper: asyncio.Task[None] | None = None
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
@@ -67,17 +74,31 @@ class GameService:
         """Start the worker processes, rebuild every running game from its log and let its
         bots play on."""
         await self.workers.start()
-        for record in await self._db(self.storage.list_games, "running"):
+        for record in await self._db(self.storage.running_games):
             try:
                 rt = await self.runtime(record.id)
             except Exception:
                 log.exception("cannot rebuild game %s", record.id)
                 continue
             self._kick_bots(rt)
+        if self.waiting_expiry > 0:
+            self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting")
+
+    async def _sweep(self) -> None:
+        """Expire idle waiting games, often enough that none lives a quarter longer."""
+        pause = min(60.0, max(0.5, self.waiting_expiry / 4))
+        while True:
+            try:
+                await self.expire_waiting(self.waiting_expiry)
+            except Exception:
+                log.exception("cannot expire waiting games")
+            await asyncio.sleep(pause)
 
     async def close(self) -> None:
         self._closing = True
         tasks = [rt.bot_task for rt in self.games.values() if rt.bot_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -116,22 +137,46 @@ class GameService:
         return rt
 
     # -- lobby ---------------------------------------------------------------------------------
-    async def list_games(self) -> list[tuple[GameRecord, Game | None]]:
-        records = await self._db(self.storage.list_games)
+    async def list_games(self, query: ListQuery) -> list[tuple[GameRecord, Game | None]]:
+        """A page of the listing (from the database; a game held here adds whose turn it is).
+        Finished games older than `finished_listed` are left out."""
+        if self.finished_listed > 0:
+            query = dataclasses.replace(
+                query, finished_since=now() - dt.timedelta(seconds=self.finished_listed))
         out = []
-        for r in records:
+        for r in await self._db(self.storage.list_games, query):
             rt = self.games.get(r.id)
-            out.append((rt.record, rt.game) if rt is not None else (r, None))
+            out.append((r, rt.game) if rt is not None else (r, None))
         return out
 
-    async def create_game(self, players: int, name: str) -> tuple[str, str]:
+    async def set_listed(self, game_id: str, host_token: str | None, listed: bool) -> None:
+        rt = await self.runtime(game_id)
+        if not token_matches(host_token, rt.record.host_token_hash):
+            raise ApiError("unauthorized", "Only the host (with the host token) can list a game")
+        await self._db(self.storage.set_listed, game_id, listed)
+        rt.record.listed = listed
+        self._publish(rt)
+
+    async def expire_waiting(self, idle: float) -> list[str]:
+        """Waiting games nobody joined for `idle` seconds expire (refused from then on)."""
+        ids = await self._db(self.storage.expire_waiting, now() - dt.timedelta(seconds=idle))
+        for game_id in ids:
+            rt = self.games.get(game_id)
+            if rt is not None:
+                async with rt.lock:
+                    if rt.record.status == "waiting":
+                        rt.record.status = "expired"
+                        self._publish(rt)
+        return ids
+
+    async def create_game(self, players: int, name: str, listed: bool = False) -> tuple[str, str]:
         host_token = new_token()
         stamp = now()
         record = GameRecord(
             id=secrets.token_urlsafe(9), name=name, players=players, status="waiting",
             seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
             host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
-            seats=[SeatRecord(seat=s) for s in range(players)])
+            seats=[SeatRecord(seat=s) for s in range(players)], listed=listed)
         await self._db(self.storage.create_game, record)
         self.games[record.id] = Runtime(record=record)
         return record.id, host_token
@@ -140,6 +185,74 @@ class GameService:
         token = new_token()
         seat = await self._claim(game_id, None, name, token_hash(token), bot=False)
         return seat, token
+
+    async def renew(self, game_id: str, token: str | None) -> tuple[int | None, str]:
+        """A new secret for the seat (or the host) whose token this is; the old one stops
+        working at once, and sockets opened with it go on as spectators. Returns (seat or
+        None for the host, new token)."""
+        rt = await self.runtime(game_id)
+        async with rt.lock:
+            seat = rt.seat_of(token)
+            is_host = seat is None and token_matches(token, rt.record.host_token_hash)
+            if seat is None and not is_host:
+                raise ApiError("unauthorized", "A valid seat or host token is needed")
+            old = (rt.record.host_token_hash if seat is None
+                   else rt.record.seats[seat].token_hash)
+            fresh = new_token()
+            assert old is not None
+            if not await self._db(self.storage.renew_token, game_id, seat, old,
+                                  token_hash(fresh)):
+                raise ApiError("unauthorized", "This link was renewed meanwhile")
+            if seat is None:
+                rt.record.host_token_hash = token_hash(fresh)
+                return None, fresh
+            rt.record.seats[seat].token_hash = token_hash(fresh)
+            for sub in [s for s in rt.subscribers if s.seat == seat]:
+                sub.seat = None  # the old link's sockets may watch, not play
+                sub.send(outbound.dumps(outbound.ws_error(
+                    "unauthorized", "This seat's link was renewed: open the new link to play")))
+                sub.send(self.render(rt, None))
+            return seat, fresh
+
+    async def _hosted_waiting(self, game_id: str, host_token: str | None, what: str) -> Runtime:
+        rt = await self.runtime(game_id)
+        if not token_matches(host_token, rt.record.host_token_hash):
+            raise ApiError("unauthorized", f"Only the host (with the host token) can {what}")
+        if rt.record.status != "waiting":
+            raise ApiError("game_not_running", f"Game {game_id} is {rt.record.status}: only a "
+                           f"waiting game's host can {what}")
+        return rt
+
+    async def remove_seat(self, game_id: str, host_token: str | None, seat: int) -> None:
+        """The host empties a taken seat of a waiting game: its player's token stops working
+        (their sockets go on as spectators), a bot leaves."""
+        rt = await self._hosted_waiting(game_id, host_token, "remove a player")
+        async with rt.lock:
+            record = rt.record
+            if record.status != "waiting":
+                raise ApiError("game_not_running", "The game has started")
+            if not 0 <= seat < len(record.seats):
+                raise ApiError("not_found", f"No seat {seat}")
+            if not record.seats[seat].taken:
+                raise ApiError("illegal", f"Seat {seat} is already free")
+            if not await self._db(self.storage.free_seat, game_id, seat):
+                raise ApiError("game_not_running", "The game has started")
+            record.seats[seat] = SeatRecord(seat=seat)
+            for sub in [s for s in rt.subscribers if s.seat == seat]:
+                sub.seat = None
+                sub.send(outbound.dumps(outbound.ws_error(
+                    "unauthorized", "The host removed you from this game")))
+            self._publish(rt)
+
+    async def cancel(self, game_id: str, host_token: str | None) -> None:
+        """The host calls a waiting game off: nobody can join it any more."""
+        rt = await self._hosted_waiting(game_id, host_token, "cancel the game")
+        async with rt.lock:
+            if rt.record.status != "waiting" or not await self._db(
+                    self.storage.cancel_game, game_id):
+                raise ApiError("game_not_running", "The game has started")
+            rt.record.status = "cancelled"
+            self._publish(rt)
 
     async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
         rt = await self.runtime(game_id)
@@ -152,9 +265,15 @@ class GameService:
         rt = await self.runtime(game_id)
         async with rt.lock:
             record = rt.record
+            if record.status == "expired":
+                raise ApiError("game_not_running", "This game expired: nobody joined it in time")
+            if record.status == "cancelled":
+                raise ApiError("game_not_running", "The host called this game off")
             if record.status != "waiting":
                 raise ApiError("game_not_running", "The game has started: every seat is taken")
             free = [s.seat for s in record.seats if not s.taken]
+            if not free:
+                raise ApiError("seat_taken", "Every seat is taken")
             if seat is None:
                 seat = free[0]
             elif not 0 <= seat < len(record.seats):
@@ -185,6 +304,7 @@ class GameService:
             raise ApiError("unauthorized", "A valid seat token is needed to act")
         return await self.submit_as(rt, seat, action_json, expected_version, action_id)
 
+    @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: dict[str, Any],
                      expected_version: int, action_id: str) -> int:
         try:
@@ -225,6 +345,7 @@ class GameService:
             if scores is not None:
                 rt.record.status, rt.record.scores = "finished", scores
             self._publish(rt)
+            metrics.MOVES.labels(action.kind).inc()
         self._kick_bots(rt)
         self._evict_if_done(rt)
         return row.seq
@@ -292,7 +413,8 @@ class GameService:
         cached = rt.legal_cache
         if cached is not None and cached[:2] == (version, seat):
             return cached[2]
-        text = await self.workers.compute(outbound.legal, game, seat)
+        with metrics.LEGAL_SECONDS.time():
+            text = await self.workers.compute(outbound.legal, game, seat)
         if rt.record.version == version:
             rt.legal_cache = (version, seat, text)
         return text
@@ -342,7 +464,8 @@ class GameService:
             return
         if rt.record.status == "running" and rt.game is not None and rt.is_bot(
                 rt.game.current_seat):
-            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}")
+            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}",
+                                              context=logs.background())
 
     async def _bot_loop(self, rt: Runtime) -> None:
         failures = 0

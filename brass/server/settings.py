@@ -1,12 +1,9 @@
 """Server configuration from the environment (pydantic-settings).
 
-`DATABASE_URL` picks the database (default: an SQLite file under `./var/`); `BRASS_HOST`,
-`BRASS_PORT` where `brass serve` listens; `BRASS_BOT_DELAY` how long a bot waits before it
-moves (seconds; 0 in tests, a human-friendly pause by default); `BRASS_WORKERS` how many
-worker processes compute legal actions and bot moves (default: one less than the CPUs; 0 =
-in the server process); `BRASS_WEB_DIST` the built web client served at `/` (default
-`web/dist` when it is built); `BRASS_JOIN_LIMIT` games created plus seats joined per minute
-from one client address (default 30; 0 = no limit).
+Each field is one setting, read from `BRASS_<NAME>` (the database also from `DATABASE_URL`);
+`brass serve --help` lists them from these fields, with their variables and defaults, and
+takes each as an option too (`--bot-delay 0`). A new setting needs only a field here, with a
+`description` (and `json_schema_extra={"default_help": ...}` when its default is computed).
 
 Behind a reverse proxy (docs/HOSTING.md): `BRASS_PROXY_HEADERS=1` makes `brass serve` take the
 client address and scheme from `X-Forwarded-For`/`-Proto`, trusted only from
@@ -18,38 +15,70 @@ client address and scheme from `X-Forwarded-For`/`-Proto`, trusted only from
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal, get_args
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import URL
 
 DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "brass.db")
+PACKAGE = Path(__file__).resolve().parents[1]
+LogLevel = Literal["critical", "error", "warning", "info", "debug"]
+LogFormat = Literal["text", "json"]
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="BRASS_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="BRASS_", extra="ignore",
+                                      populate_by_name=True)
 
     database_url: str = Field(
-        default=DEFAULT_SQLITE, validation_alias=AliasChoices("DATABASE_URL", "BRASS_DATABASE_URL"))
-    host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=1, le=65535)
-    bot_delay: float = Field(default=0.5, ge=0.0, le=60.0)
+        default=DEFAULT_SQLITE,
+        validation_alias=AliasChoices("DATABASE_URL", "BRASS_DATABASE_URL"),
+        description="the database: postgresql://user:password@host:5432/db or "
+                    "sqlite:///path/to/file.db")
+    host: str = Field(default="127.0.0.1", description="the address the server listens on")
+    port: int = Field(default=8000, ge=1, le=65535, description="the port it listens on")
+    bot_delay: float = Field(default=0.5, ge=0.0, le=60.0,
+                             description="seconds a bot waits before it moves")
+    workers: int = Field(
+        default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64,
+        description="processes that compute legal moves and bot moves (0: in the server "
+                    "process)", json_schema_extra={"default_help": "CPUs - 1"})
     web_dist: Path | None = Field(
-        default_factory=lambda: _default_web_dist(),
-        description="the built web client, served at / (BRASS_WEB_DIST; default web/dist)")
+        default_factory=lambda: default_web_dist(),
+        description="the built web client (a folder with index.html), served at /",
+        json_schema_extra={"default_help": "the one in the package, else web/dist"})
     join_limit: int = Field(
         default=30, ge=0,
         description="games created plus seats joined per minute per client address "
-                    "(BRASS_JOIN_LIMIT; 0 = no limit)")
-    workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64)
-    proxy_headers: bool = False
-    forwarded_allow_ips: str = "127.0.0.1"
-    db_host: str | None = None
-    db_port: int = Field(default=5432, ge=1, le=65535)
-    db_user: str = "brass"
-    db_password: str | None = None
-    db_name: str = "brass"
+                    "(0: no limit)")
+    waiting_expiry: float = Field(
+        default=86_400.0, ge=0.0,
+        description="seconds a waiting game nobody joins stays open (0: never expires)")
+    finished_listed: float = Field(
+        default=604_800.0, ge=0.0,
+        description="seconds a finished game stays in the listing (0: for ever); it stays "
+                    "reachable by id")
+    log_level: LogLevel = Field(default="info", description="the least severe level logged")
+    log_format: LogFormat = Field(
+        default="text", description="text: one readable line per event; json: one JSON "
+                                    "object per line")
+    proxy_headers: bool = Field(
+        default=False, description="take the client address and scheme from X-Forwarded-For "
+                                   "and -Proto, sent by a proxy in forwarded_allow_ips")
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="the reverse proxy's addresses or networks, "
+                                         "comma-separated: only they may set forwarded headers")
+    db_host: str | None = Field(
+        default=None, description="the Postgres host, instead of database_url: the database "
+                                  "from db_host, db_port, db_user, db_password, db_name")
+    db_port: int = Field(default=5432, ge=1, le=65535, description="the Postgres port")
+    db_user: str = Field(default="brass", description="the Postgres user")
+    db_password: str | None = Field(
+        default=None, description="the Postgres password (any characters: it is URL-encoded)")
+    db_name: str = Field(default="brass", description="the Postgres database")
 
     @field_validator("database_url")
     @classmethod
@@ -67,11 +96,26 @@ class Settings(BaseSettings):
             ).render_as_string(hide_password=False)
         return self
 
+    @field_validator("web_dist")
+    @classmethod
+    def _built_client(cls, folder: Path | None) -> Path | None:
+        if folder is not None and not (folder / "index.html").is_file():
+            raise ValueError(f"{folder} has no index.html: build the client with `make web` "
+                             "(or cd web && npm ci && npm run build)")
+        return folder
 
-def _default_web_dist() -> Path | None:
-    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
-        if (root / "web" / "dist" / "index.html").is_file():
-            return root / "web" / "dist"
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+
+def default_web_dist() -> Path | None:
+    """The built client: in the installed package (`brass/_web`), else the checkout's
+    `web/dist`; None when neither is built."""
+    for folder in (PACKAGE / "_web", PACKAGE.parent / "web" / "dist"):
+        if (folder / "index.html").is_file():
+            return folder
     return None
 
 
@@ -84,3 +128,38 @@ def normalise_database_url(url: str) -> str:
     if url.startswith(("postgresql+psycopg://", "sqlite://")):
         return url
     raise ValueError("DATABASE_URL must be a postgresql:// or sqlite:// URL")
+
+
+@dataclass(frozen=True)
+class SettingInfo:
+    """One setting as the command line shows it."""
+
+    name: str
+    env: str
+    default: str
+    description: str
+    choices: tuple[str, ...] | None
+
+
+def setting_infos() -> list[SettingInfo]:
+    out = []
+    prefix = Settings.model_config.get("env_prefix", "")
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        env = (str(alias.choices[0]) if isinstance(alias, AliasChoices)
+               else f"{prefix}{name}".upper())
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        default = str(extra.get("default_help", field.default))
+        choices = get_args(field.annotation) if _is_literal(field.annotation) else None
+        out.append(SettingInfo(name=name, env=env, default=default,
+                               description=field.description or "", choices=choices))
+    return out
+
+
+def _is_literal(annotation: Any) -> bool:
+    return getattr(annotation, "__origin__", None) is Literal
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a setting (`port` -> `BRASS_PORT`)."""
+    return next(info.env for info in setting_infos() if info.name == field)

@@ -17,7 +17,7 @@ worker thread so the event loop never waits on the database.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,15 +30,18 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     SmallInteger,
     String,
     Table,
     UniqueConstraint,
+    and_,
     create_engine,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -53,7 +56,8 @@ games = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False),
     Column("players", SmallInteger, nullable=False),
-    Column("status", String(16), nullable=False, index=True),  # waiting | running | finished
+    # waiting, running, finished; or expired, cancelled (never played)
+    Column("status", String(16), nullable=False, index=True),
     Column("seed", BigInteger, nullable=False),
     Column("setup", JSON, nullable=True),
     Column("version", Integer, nullable=False, default=0),
@@ -63,6 +67,11 @@ games = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("listed", Boolean, nullable=False, default=False),  # shown in GET /api/games
+    Index("ix_games_listing", "listed", "created_at", "id"),
+    Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
+    Index("ix_games_updated", "listed", "updated_at"),
+    Index("ix_games_waiting", "status", "updated_at"),
 )
 
 seats = Table(
@@ -130,6 +139,21 @@ class GameRecord:
     finished_at: dt.datetime | None = None
     scores: list[int] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
+    listed: bool = False
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """One page of the public listing: newest first, after the `before` (created_at, id)
+    cursor; or, with `changed_after`, the listed games updated since then (oldest change
+    first), for a client that already holds a page. Finished games older than
+    `finished_since` are left out (they stay reachable by id)."""
+
+    limit: int
+    status: str | None = None
+    before: tuple[dt.datetime, str] | None = None
+    changed_after: dt.datetime | None = None
+    finished_since: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +199,7 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at),
         finished_at=None if row.finished_at is None else _utc(row.finished_at),
-        scores=row.scores,
+        scores=row.scores, listed=row.listed,
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot)
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
@@ -207,7 +231,8 @@ class Storage:
                 id=record.id, name=record.name, players=record.players, status=record.status,
                 seed=record.seed, setup=record.setup, version=record.version,
                 engine_version=record.engine_version, host_token_hash=record.host_token_hash,
-                created_at=record.created_at, updated_at=record.updated_at))
+                created_at=record.created_at, updated_at=record.updated_at,
+                listed=record.listed))
             conn.execute(insert(seats), [
                 {"game_id": record.id, "seat": s.seat, "name": s.name,
                  "token_hash": s.token_hash, "bot": s.bot} for s in record.seats])
@@ -220,20 +245,110 @@ class Storage:
             seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
         return _game_record(row, list(seat_rows))
 
-    def list_games(self, status: str | None = None) -> list[GameRecord]:
+    def running_games(self) -> list[GameRecord]:
+        """Every running game (the server resumes them all at start)."""
         with self._tx() as conn:
-            query = select(games).order_by(games.c.created_at.desc())
-            if status is not None:
-                query = query.where(games.c.status == status)
-            rows = conn.execute(query).all()
-            seat_query = select(seats)
-            if status is not None:
-                seat_query = seat_query.join(games).where(games.c.status == status)
-            seat_rows = conn.execute(seat_query).all()
-        by_game: dict[str, list[Any]] = {}
-        for s in seat_rows:
-            by_game.setdefault(s.game_id, []).append(s)
-        return [_game_record(r, by_game.get(r.id, [])) for r in rows]
+            rows = conn.execute(select(games).where(games.c.status == "running")).all()
+            return self._with_seats(conn, rows)
+
+    def list_games(self, query: ListQuery) -> list[GameRecord]:
+        """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), joined
+        with its seats: one round trip."""
+        c = games.c
+        sql = select(games).where(c.listed.is_(True)).limit(query.limit)
+        if query.status is not None:
+            sql = sql.where(c.status == query.status)
+        elif query.changed_after is None:  # a page shows open games; changes tell of closed ones
+            sql = sql.where(c.status.in_(("waiting", "running", "finished")))
+        if query.finished_since is not None:
+            sql = sql.where(or_(c.status != "finished", c.finished_at >= query.finished_since))
+        if query.changed_after is not None:
+            sql = sql.where(c.updated_at > query.changed_after)
+        elif query.before is not None:
+            created, game_id = query.before
+            sql = sql.where(or_(c.created_at < created,
+                                and_(c.created_at == created, c.id < game_id)))
+
+        def order(t: Any) -> list[Any]:
+            if query.changed_after is not None:
+                return [t.updated_at, t.id]  # oldest change first
+            return [t.created_at.desc(), t.id.desc()]  # newest first
+
+        page = sql.order_by(*order(c)).subquery("page")
+        joined = (select(page, seats.c.seat.label("seat_no"), seats.c.name.label("seat_name"),
+                         seats.c.token_hash.label("seat_token"), seats.c.bot.label("seat_bot"))
+                  .select_from(page.outerjoin(seats, seats.c.game_id == page.c.id))
+                  .order_by(*order(page.c), seats.c.seat))
+        with self._tx() as conn:
+            rows = conn.execute(joined).all()
+        pages: dict[str, tuple[Any, list[Any]]] = {}
+        for r in rows:
+            seat_rows = pages.setdefault(r.id, (r, []))[1]
+            if r.seat_no is not None:
+                seat_rows.append(SeatRecord(seat=r.seat_no, name=r.seat_name,
+                                            token_hash=r.seat_token, bot=r.seat_bot))
+        return [_game_record(r, seat_rows) for r, seat_rows in pages.values()]
+
+    @staticmethod
+    def _with_seats(conn: Connection, rows: Sequence[Any]) -> list[GameRecord]:
+        by_game: dict[str, list[Any]] = {r.id: [] for r in rows}
+        if by_game:
+            for s in conn.execute(select(seats).where(seats.c.game_id.in_(list(by_game)))):
+                by_game[s.game_id].append(s)
+        return [_game_record(r, by_game[r.id]) for r in rows]
+
+    def set_listed(self, game_id: str, listed: bool) -> None:
+        with self._tx() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(listed=listed, updated_at=now()))
+
+    def expire_waiting(self, idle_since: dt.datetime) -> list[str]:
+        """Waiting games with no activity since `idle_since` become `expired`; their ids."""
+        with self._tx() as conn:
+            ids = [r.id for r in conn.execute(select(games.c.id).where(
+                games.c.status == "waiting", games.c.updated_at < idle_since))]
+            if ids:
+                conn.execute(update(games).where(games.c.id.in_(ids),
+                                                 games.c.status == "waiting")
+                             .values(status="expired", updated_at=now()))
+        return ids
+
+    def renew_token(self, game_id: str, seat: int | None, old_hash: str, new_hash: str) -> bool:
+        """Replace a seat's token hash (`seat` None: the host's), only if it is still `old_hash`:
+        of two renewals racing with the same link, one wins."""
+        with self._tx() as conn:
+            if seat is None:
+                sql = update(games).where(games.c.id == game_id,
+                                          games.c.host_token_hash == old_hash
+                                          ).values(host_token_hash=new_hash)
+            else:
+                sql = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                          seats.c.token_hash == old_hash
+                                          ).values(token_hash=new_hash)
+            return conn.execute(sql).rowcount == 1
+
+    def free_seat(self, game_id: str, seat: int) -> bool:
+        """Empty a taken seat of a waiting game (the host removed its player or bot)."""
+        try:
+            with self._tx() as conn:
+                moved = conn.execute(
+                    update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                    .values(updated_at=now())).rowcount
+                freed = conn.execute(
+                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                    .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
+                if moved != 1 or freed != 1:
+                    raise StaleVersion(game_id)  # rolls the transaction back
+        except StaleVersion:
+            return False
+        return True
+
+    def cancel_game(self, game_id: str) -> bool:
+        """A waiting game is called off by its host; False if it is no longer waiting."""
+        with self._tx() as conn:
+            return conn.execute(
+                update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                .values(status="cancelled", updated_at=now())).rowcount == 1
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
                    bot: bool, start: bool) -> bool:

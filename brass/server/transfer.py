@@ -3,7 +3,8 @@
 `brass export GAME` writes a finished game's record: the JSON of `GET /api/games/{id}/log`
 (format `brass-game-log/1`: seed, setup, seats and every action), read from a server over HTTP
 (`--url`) or straight from a database. `brass import FILE` stores such a record in a database as
-a finished game, which then lists, replays and downloads like any game played there.
+a finished game, which then opens by id, replays and downloads like any game played there
+(unlisted, as a new game is).
 
 An import is checked before anything is written: the record must be a finished game's (a
 running game's log has no seed: it cannot be replayed, and its seed is a secret until the end),

@@ -19,7 +19,9 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from brass.bots import choose_action
-from brass.engine import Game, legal_actions, new_game
+from brass.engine import Game, legal_actions, legal_moves, new_game
+
+from . import metrics
 
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
@@ -49,7 +51,8 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count, mp_context=get_context("spawn"),
                                              initializer=_worker_init, initargs=(os.getpid(),))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+            with metrics.WORKER_QUEUE.track_inprogress():
+                return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:
             log.exception("the worker pool broke; starting a new one")
             self._pool = None
@@ -81,6 +84,6 @@ def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
     """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
     rng = random.Random(seed)
     if fallback:  # the heuristic keeps failing: any legal action will do
-        candidates = legal_actions(game)
-        return candidates[rng.randrange(len(candidates))].to_json()
+        candidates = legal_moves(game)
+        return candidates[rng.randrange(len(candidates))].action.to_json()
     return choose_action(game, rng).to_json()

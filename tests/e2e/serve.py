@@ -1,9 +1,7 @@
 """Run the game server with the built web client at `/`, for the browser tests.
 
-`python tests/e2e/serve.py PORT` serves `brass.server.create_app()` on 127.0.0.1:PORT. If the
-app does not serve the client itself yet (no route at `/`), web/dist is mounted here the way the
-server should do it: StaticFiles with html=True at `/`, after the API and websocket routes.
-BRASS_E2E_SEED fixes the deal of new games.
+`python tests/e2e/serve.py PORT` serves `brass.server.create_app()` on 127.0.0.1:PORT, with the
+checkout's web/dist at `/`. BRASS_E2E_SEED fixes the deal of new games.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ import types
 from pathlib import Path
 
 import uvicorn
-from fastapi.staticfiles import StaticFiles
 
 from brass.server import Settings, create_app
 
@@ -33,11 +30,8 @@ def fix_seed(seed: int) -> None:
 def build_app(port: int):  # type: ignore[no-untyped-def]
     if os.environ.get("BRASS_E2E_SEED"):
         fix_seed(int(os.environ["BRASS_E2E_SEED"]))
-    app = create_app(Settings(port=port, join_limit=0))  # every browser is 127.0.0.1 here
-    serves_root = any(getattr(r, "path", None) in ("/", "") for r in app.routes)
-    if not serves_root:
-        app.mount("/", StaticFiles(directory=DIST, html=True), name="web")
-    return app
+    # every browser is 127.0.0.1 here: no join limit
+    return create_app(Settings(port=port, join_limit=0, web_dist=DIST))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -109,6 +108,14 @@ def tiles(page: Page) -> list[str]:
         "[data-tile]", "els => els.map(e => e.dataset.tile + '/' + e.dataset.owner)"))
 
 
+def wait_tiles(page: Page, expected: list[str]) -> None:
+    """Wait until the board shows exactly these tiles ("location:slot/owner")."""
+    page.wait_for_function(
+        """want => JSON.stringify([...document.querySelectorAll("[data-tile]")]
+             .map(e => e.dataset.tile + "/" + e.dataset.owner).sort()) === JSON.stringify(want)""",
+        arg=sorted(expected))
+
+
 def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[int, list[Any]],
                                      shots_dir: Path) -> None:
     _, steps = plan
@@ -183,9 +190,9 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     phone.screenshot(path=str(shots_dir / "spectator-phone-zoomed.png"))
 
     # a dropped connection shows "reconnecting…", and the reconnect brings the full state,
-    # including a move made meanwhile
+    # including a move made meanwhile (the spectator stays away until it is told to resume)
     n = actions_done(alice)
-    spectator.evaluate("window.__brass.drop(3000)")
+    spectator.evaluate("window.__brass.drop(600000)")
     expect(spectator.locator("[data-testid=conn]")).to_have_text("Reconnecting…")
     mover = next(p for p in (alice, bob) if p.locator("[data-testid=action-panel]").count())
     refuse_once(mover)
@@ -197,6 +204,8 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)
+    assert actions_done(spectator) == n  # still away
+    spectator.evaluate("window.__brass.resume()")
     expect(spectator.locator("[data-testid=conn]")).to_have_count(0, timeout=10000)
     wait_actions(spectator, n + 1)
     assert tiles(spectator) == tiles(alice)
@@ -215,11 +224,9 @@ def test_bot_game_replays(browser: Browser, server: str, shots_dir: Path) -> Non
     host.click("[data-testid=add-bot]")
     expect(host.locator("[data-testid=game]")).to_be_visible(timeout=10000)
     game_id = host.url.rsplit("/", 1)[1]
-    deadline = time.time() + 120
-    while get(server, f"/api/games/{game_id}")["status"] != "finished":
-        assert time.time() < deadline, "the bots did not finish the game"
-        time.sleep(0.5)
-    expect(host.locator("[data-testid=summary]")).to_be_visible(timeout=10000)
+    # the bots play the game to its end: the page shows the summary
+    expect(host.locator("[data-testid=summary]")).to_be_visible(timeout=180000)
+    assert get(server, f"/api/games/{game_id}")["status"] == "finished"
     host.screenshot(path=str(shots_dir / "game-over.png"))
     total = len(get(server, f"/api/games/{game_id}/log")["actions"])
 
@@ -227,7 +234,7 @@ def test_bot_game_replays(browser: Browser, server: str, shots_dir: Path) -> Non
     controls = replay.locator("[data-testid=replay]")
     expect(controls).to_have_attribute("data-n", "0")
     expect(replay.locator("[data-testid=position]")).to_have_text(f"move 0 / {total}")
-    assert replay.locator("[data-tile]").count() == 0
+    expect(replay.locator("[data-tile]")).to_have_count(0)
     for n in (1, 2, 3):
         replay.click("[data-testid=step-forward]")
         expect(controls).to_have_attribute("data-n", str(n))
@@ -236,11 +243,15 @@ def test_bot_game_replays(browser: Browser, server: str, shots_dir: Path) -> Non
     expect(controls).to_have_attribute("data-n", "2")
     replay.locator("[data-testid=log] li[data-n='20']").click()
     expect(controls).to_have_attribute("data-n", "20")
-    assert replay.locator("[data-tile]").count() > 0
+    # data-n moves at the click, the board once frame 20 has loaded: wait for its tiles
+    frame = get(server, f"/api/games/{game_id}/replay/20")["view"]["industries"]
+    assert frame, "the bots built nothing in 20 moves"
+    wait_tiles(replay, [f"{t['location']}:{t['slot']}/{t['owner']}" for t in frame])
     replay.click("[data-testid=play]")
-    replay.wait_for_timeout(1600)
+    replay.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=replay]').dataset.n) >= 22")
     replay.click("[data-testid=play]")
-    assert int(controls.get_attribute("data-n") or 0) > 20
+    assert int(controls.get_attribute("data-n") or 0) >= 22
     replay.select_option("[data-testid=hand-seat]", "0")
     expect(replay.locator("[data-testid=hand]")).to_be_visible()
     replay.screenshot(path=str(shots_dir / "replay.png"))

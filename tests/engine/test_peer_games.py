@@ -1,6 +1,6 @@
 """Recorded games: seven complete games played on another implementation, replayed on ours.
 
-The fixtures (`<repo>/../shared/fixtures/peer-games/*.json`) were recorded by Quasrain's
+The fixtures (`tests/fixtures/peer-games/*.json`) were recorded by Quasrain's
 open-source Brass: Birmingham engine and converted into our `setup` + action format; every file's
 `about` explains how. Each game is replayed with `new_game(players, seed=0, setup)` and
 `apply_action`, one recorded move at a time.
@@ -83,7 +83,7 @@ from brass.engine import (
     view,
 )
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "peer-games"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "peer-games"
 FIGURES = ("money", "vp", "income_space", "income_level")
 LINK_TILES = 14
 
@@ -124,8 +124,7 @@ AI_GAME = "quasrain-4p-ai-heuristic.json"
 @cache
 def load(name: str) -> dict[str, Any]:
     if not FIXTURES.is_dir():
-        pytest.fail(f"The recorded games are missing: {FIXTURES} is not a folder. They live in "
-                    "shared/fixtures/peer-games beside the repository's folder.")
+        pytest.fail(f"The recorded games are missing: {FIXTURES} is not a folder")
     path = FIXTURES / name
     if not path.is_file():
         pytest.fail(f"The recorded game {path} is missing")

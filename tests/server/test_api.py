@@ -42,10 +42,13 @@ def error_of(reply: httpx.Response, status: int, code: str) -> str:
 
 def test_create_list_and_public_info(http: httpx.Client) -> None:
     table = make_game(http, players=3, humans=1)
-    listed = {g["id"]: g for g in http.get("/api/games").json()}
+    assert http.post(table.url("/listed"), json={"listed": True},
+                     headers=auth(table.host)).status_code == 200
+    listed = {g["id"]: g for g in http.get("/api/games").json()["games"]}
     assert listed[table.id]["status"] == "waiting"
-    assert table.id in {g["id"] for g in http.get("/api/games?status=waiting").json()}
-    assert table.id not in {g["id"] for g in http.get("/api/games?status=running").json()}
+    assert table.id in {g["id"] for g in http.get("/api/games?status=waiting").json()["games"]}
+    assert table.id not in {
+        g["id"] for g in http.get("/api/games?status=running").json()["games"]}
     public = info(http, table)
     assert public["players"] == 3 and public["version"] == 0 and public["current_seat"] is None
     assert [s["taken"] for s in public["seats"]] == [True, False, False]
@@ -238,7 +241,7 @@ def test_the_built_web_client_is_served_at_the_root(tmp_path: Path) -> None:
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'web.db'}", web_dist=dist)
     with LiveServer(settings) as live, httpx.Client(base_url=live.base) as client:
         assert "<title>Brass</title>" in client.get("/").text
-        assert client.get("/api/games").json() == []
+        assert client.get("/api/games").json()["games"] == []
         missing = client.get("/api/nothing-here")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 

@@ -92,8 +92,9 @@ def test_a_failed_backup_prunes_nothing(tmp_path: Path, postgres_url: str) -> No
         assert wrong.returncode == 2 and "BACKUP_KEEP must be a whole number" in wrong.stderr
 
 
-def games_of(http: httpx.Client) -> dict[str, dict[str, Any]]:
-    return {g["id"]: g for g in http.get("/api/games").json()}
+def games_of(http: httpx.Client, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Each game as `GET /api/games/{id}` shows it (the games are unlisted)."""
+    return {game_id: http.get(f"/api/games/{game_id}").json() for game_id in ids}
 
 
 def test_restore_into_a_fresh_database_serves_the_same_games(
@@ -108,7 +109,8 @@ def test_restore_into_a_fresh_database_serves_the_same_games(
         assert act(http, running, seat, legal(http, running, seat)[0]["action"],
                    0).status_code == 200
         waiting = make_game(http, players=3, humans=1)
-        listed = games_of(http)
+        ids = [finished.id, running.id, waiting.id]
+        listed = games_of(http, ids)
         finished_log = http.get(finished.url("/log")).json()
         running_state = http.get(running.url("/state"),
                                  headers=auth(running.tokens[seat])).json()
@@ -124,7 +126,7 @@ def test_restore_into_a_fresh_database_serves_the_same_games(
         settings = Settings(database_url=target, bot_delay=0.0, workers=0, join_limit=0)
         with LiveServer(settings) as server, \
                 httpx.Client(base_url=server.base, timeout=60) as http:
-            assert games_of(http) == listed
+            assert games_of(http, ids) == listed
             assert http.get(finished.url("/log")).json() == finished_log
             mine = auth(running.tokens[seat])
             assert http.get(running.url("/state"), headers=mine).json() == running_state
@@ -142,7 +144,7 @@ def test_restore_into_a_fresh_database_serves_the_same_games(
         with LiveServer(settings) as server, \
                 httpx.Client(base_url=server.base, timeout=60) as http:
             assert http.get(running.url("/state"), headers=mine).json() == running_state
-            assert games_of(http) == listed
+            assert games_of(http, ids) == listed
 
 
 def test_restore_needs_a_dump(tmp_path: Path) -> None:

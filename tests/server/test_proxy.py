@@ -44,7 +44,7 @@ class Stack:
 
 def _answers(client: httpx.Client) -> bool:
     try:
-        return client.get("/api/games").status_code == 200
+        return client.get("/ready").status_code == 200
     except httpx.TransportError:
         return False
 

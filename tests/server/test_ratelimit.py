@@ -16,18 +16,20 @@ from .conftest import LiveServer
 def test_joins_and_new_games_beyond_the_limit_get_a_typed_429(tmp_path: Path) -> None:
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'limit.db'}", join_limit=3)
     with LiveServer(settings) as live, httpx.Client(base_url=live.base) as client:
-        created = client.post("/api/games", json={"players": 2, "name": "limited"})
+        created = client.post("/api/games",
+                              json={"players": 2, "name": "limited", "listed": True})
         assert created.status_code == 201
         game = created.json()["id"]
         assert client.post(f"/api/games/{game}/join", json={"name": "a"}).status_code == 201
         assert client.post(f"/api/games/{game}/join", json={"name": "b"}).status_code == 201
-        refused = client.post("/api/games", json={"players": 2, "name": "one too many"})
+        refused = client.post("/api/games",
+                              json={"players": 2, "name": "one too many", "listed": True})
         assert refused.status_code == 429
         assert refused.json()["code"] == "rate_limited"
         assert "try again" in refused.json()["message"]
         # reading and playing are not limited, and the game is untouched
         assert client.get(f"/api/games/{game}").json()["status"] == "running"
-        assert len(client.get("/api/games").json()) == 1
+        assert len(client.get("/api/games").json()["games"]) == 1
 
 
 def test_the_window_slides_and_each_client_has_its_own() -> None:

@@ -66,13 +66,13 @@ def test_export_then_import_moves_a_finished_game(
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"imported game {game_id} ({len(finished['actions'])} actions")
 
-    # a server on the target database: listed, the same log, the same replay frames
+    # a server on the target database: the game, the same log, the same replay frames
     with LiveServer(Settings(database_url=target, bot_delay=0.0, workers=0)) as other, \
             httpx.Client(base_url=other.base, timeout=60) as http, \
             httpx.Client(base_url=server.base, timeout=60) as source:
-        listed = {g["id"]: g for g in http.get("/api/games?status=finished").json()}
-        assert listed[game_id]["scores"] == finished["scores"]
-        assert all(seat["taken"] for seat in listed[game_id]["seats"])
+        imported = http.get(f"/api/games/{game_id}").json()
+        assert imported["status"] == "finished" and imported["scores"] == finished["scores"]
+        assert all(seat["taken"] for seat in imported["seats"])
         assert http.get(f"/api/games/{game_id}/log").json() == finished
         n_actions = len(finished["actions"])
         for n in (0, 7, n_actions // 2, n_actions):

@@ -3,6 +3,7 @@ import type {
   Action,
   Created,
   GameInfo,
+  GameList,
   GameLog,
   Joined,
   LegalEntry,
@@ -34,8 +35,23 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
 }
 
 export const api = {
-  listGames: () => call<GameInfo[]>("GET", "/api/games"),
-  createGame: (players: number, name: string) => call<Created>("POST", "/api/games", { players, name }),
+  /** A page of the listing (`cursor`: the previous page's `next`), or with `changedAfter` (a
+   * page's `changes`) only the listed games that changed since. */
+  listGames: (opts: { cursor?: string; changedAfter?: string } = {}) => {
+    const q = new URLSearchParams({ limit: "50" });
+    if (opts.cursor) q.set("cursor", opts.cursor);
+    if (opts.changedAfter) q.set("changed_after", opts.changedAfter);
+    return call<GameList>("GET", `/api/games?${q}`);
+  },
+  createGame: (players: number, name: string, listed: boolean) =>
+    call<Created>("POST", "/api/games", { players, name, listed }),
+  setListed: (id: string, hostToken: string, listed: boolean) =>
+    call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
+  removeSeat: (id: string, hostToken: string, seat: number) =>
+    call<GameInfo>("DELETE", `/api/games/${id}/seats/${seat}`, undefined, hostToken),
+  cancel: (id: string, hostToken: string) => call<GameInfo>("POST", `/api/games/${id}/cancel`, {}, hostToken),
+  renew: (id: string, token: string) =>
+    call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
   join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
@@ -57,6 +73,8 @@ export interface SeatToken {
   name: string;
 }
 const KEY = "brass.seats";
+/** Fired on `window` whenever a seat or host token is stored (a join, a link opened, a renewal). */
+export const SEATS_CHANGED = "brass-seats-changed";
 function readAll(): Record<string, SeatToken> {
   try {
     return JSON.parse(localStorage.getItem(KEY) ?? "{}");
@@ -68,9 +86,15 @@ export const seats = {
   get: (game: string): SeatToken | null => readAll()[game] ?? null,
   set(game: string, s: SeatToken) {
     localStorage.setItem(KEY, JSON.stringify({ ...readAll(), [game]: s }));
+    dispatchEvent(new Event(SEATS_CHANGED));
   },
+  /** Every game this browser holds a seat in, by game id. */
+  all: (): Record<string, SeatToken> => readAll(),
   hostToken: (game: string): string | null => localStorage.getItem(`brass.host.${game}`),
-  setHostToken: (game: string, token: string) => localStorage.setItem(`brass.host.${game}`, token),
+  setHostToken: (game: string, token: string) => {
+    localStorage.setItem(`brass.host.${game}`, token);
+    dispatchEvent(new Event(SEATS_CHANGED));
+  },
   lastName: () => localStorage.getItem("brass.name") ?? "",
   setLastName: (n: string) => localStorage.setItem("brass.name", n),
 };
@@ -146,6 +170,15 @@ export class GameSocket {
   drop(holdMs = 0) {
     this.holdUntil = Date.now() + holdMs;
     this.ws?.close();
+  }
+
+  /** For tests and debugging: end a `drop`'s hold now and reconnect at once. */
+  resume() {
+    this.holdUntil = 0;
+    if (this.ws || this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.open();
   }
 
   close() {

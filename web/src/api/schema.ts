@@ -11,7 +11,10 @@ export interface paths {
         };
         /**
          * List Games
-         * @description The games on this server, newest first (optionally only those with `status`).
+         * @description The listed games, newest first, a page at a time (`cursor` from the previous page's
+         *     `next`); with `changed_after` (a page's `changes`), only the listed games that changed
+         *     since, oldest change first. Finished games leave the listing after a while (they stay
+         *     reachable by id); unlisted games are never listed.
          */
         get: operations["list_games_api_games_get"];
         put?: never;
@@ -74,6 +77,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel
+         * @description Host only, while the game waits: call the game off.
+         */
+        post: operations["cancel_api_games__game_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/join": {
         parameters: {
             query?: never;
@@ -111,6 +134,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/listed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Listed
+         * @description Host only: show the game in the listing, or take it out.
+         */
+        post: operations["set_listed_api_games__game_id__listed_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/log": {
         parameters: {
             query?: never;
@@ -122,6 +165,27 @@ export interface paths {
         get: operations["game_log_api_games__game_id__log_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew
+         * @description A new secret for the seat (or host) link whose token is sent; the old one stops working.
+         *     Sockets opened with the old seat token go on as spectators.
+         */
+        post: operations["renew_api_games__game_id__renew_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -143,6 +207,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/seats/{seat}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Seat
+         * @description Host only, while the game waits: empty a seat (its player's token stops working).
+         */
+        delete: operations["remove_seat_api_games__game_id__seats__seat__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -245,6 +329,12 @@ export interface components {
         };
         /** CreateGame */
         CreateGame: {
+            /**
+             * Listed
+             * @description shown in GET /api/games; unlisted games are reached only through their link
+             * @default false
+             */
+            listed: boolean;
             /** Name */
             name: string;
             /** Players */
@@ -292,6 +382,8 @@ export interface components {
             current_seat: number | null;
             /** Id */
             id: string;
+            /** Listed */
+            listed: boolean;
             /** Name */
             name: string;
             /** Players */
@@ -304,9 +396,22 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "waiting" | "running" | "finished";
+            status: "waiting" | "running" | "finished" | "expired" | "cancelled";
             /** Version */
             version: number;
+        };
+        /**
+         * GameList
+         * @description One page of the listing. `next`: the cursor of the following page (null at the end);
+         *     `changes`: pass it as `changed_after` to get only the games that changed since.
+         */
+        GameList: {
+            /** Changes */
+            changes: string;
+            /** Games */
+            games: components["schemas"]["GameInfo"][];
+            /** Next */
+            next: string | null;
         };
         /**
          * GameLog
@@ -540,6 +645,27 @@ export interface components {
             /** Received */
             received: number;
         };
+        /**
+         * Renewed
+         * @description A renewed link's new secret: the old one stops working at once.
+         */
+        Renewed: {
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "seat" | "host";
+            /**
+             * Seat
+             * @description the seat renewed; null for the host link
+             */
+            seat: number | null;
+            /**
+             * Token
+             * @description The new secret; shown once.
+             */
+            token: string;
+        };
         /** ReplayFrame */
         ReplayFrame: {
             /** Actions */
@@ -596,6 +722,11 @@ export interface components {
             kind: "sell";
             /** Sales */
             sales: components["schemas"]["Sale"][];
+        };
+        /** SetListed */
+        SetListed: {
+            /** Listed */
+            listed: boolean;
         };
         /**
          * StateMessage
@@ -792,7 +923,10 @@ export interface operations {
     list_games_api_games_get: {
         parameters: {
             query?: {
-                status?: ("waiting" | "running" | "finished") | null;
+                status?: ("waiting" | "running" | "finished" | "expired" | "cancelled") | null;
+                limit?: number;
+                cursor?: string | null;
+                changed_after?: string | null;
             };
             header?: never;
             path?: never;
@@ -806,7 +940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GameInfo"][];
+                    "application/json": components["schemas"]["GameList"];
                 };
             };
             /** @description Bad Request */
@@ -1183,6 +1317,84 @@ export interface operations {
             };
         };
     };
+    cancel_api_games__game_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameInfo"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     join_api_games__game_id__join_post: {
         parameters: {
             query?: never;
@@ -1341,6 +1553,88 @@ export interface operations {
             };
         };
     };
+    set_listed_api_games__game_id__listed_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetListed"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameInfo"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     game_log_api_games__game_id__log_get: {
         parameters: {
             query?: never;
@@ -1359,6 +1653,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameLog"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renew_api_games__game_id__renew_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Renewed"];
                 };
             };
             /** @description Bad Request */
@@ -1438,6 +1810,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayFrame"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remove_seat_api_games__game_id__seats__seat__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameInfo"];
                 };
             };
             /** @description Bad Request */

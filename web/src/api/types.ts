@@ -15,6 +15,7 @@ export type ScoutAction = S["Scout"];
 export type PassAction = S["Pass"];
 export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
+export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
 export type Created = S["Created"];
 export type Joined = S["Joined"];

@@ -1,10 +1,15 @@
 // Hash routes, so the server only has to serve index.html at `/`:
 // #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id}
+// #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
+// secret is stored in this browser, then the address loses it.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { api, SEATS_CHANGED, seats } from "../api/client";
+import { parseLink } from "../logic/links";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ReplayScreen } from "./Replay";
+import { SeatLinks } from "./SeatLink";
 
 export function route(hash: string): { page: "home" } | { page: "game" | "replay"; id: string } {
   const m = /^#\/(game|replay)\/([^/?#]+)/.exec(hash);
@@ -12,15 +17,63 @@ export function route(hash: string): { page: "home" } | { page: "game" | "replay
   return { page: "home" };
 }
 
+/** Take the seat (or host role) a personal link holds; false if the server refuses it. */
+async function claim(hash: string): Promise<string | null> {
+  const link = parseLink(hash);
+  if (!link) return null;
+  if (link.role === "host") {
+    seats.setHostToken(link.game, link.token);
+    return null;
+  }
+  try {
+    const st = await api.state(link.game, link.token);
+    if (st.seat === null) return "This seat link does not hold a seat";
+    const info = await api.game(link.game);
+    const name = info.seats[st.seat]?.name ?? "";
+    seats.set(link.game, { seat: st.seat, token: link.token, name });
+    return null;
+  } catch (err) {
+    return err instanceof Error ? `This seat link no longer works: ${err.message}` : String(err);
+  }
+}
+
 export function App(): JSX.Element {
   const [hash, setHash] = useState(location.hash);
+  const [, setHeld] = useState(0); // bumps when a seat or host token is stored: render again
+  const [linkError, setLinkError] = useState<string | null>(null);
   useEffect(() => {
     const on = () => setHash(location.hash);
+    const bump = () => setHeld((k) => k + 1);
     addEventListener("hashchange", on);
-    return () => removeEventListener("hashchange", on);
+    addEventListener(SEATS_CHANGED, bump);
+    return () => {
+      removeEventListener("hashchange", on);
+      removeEventListener(SEATS_CHANGED, bump);
+    };
   }, []);
+  const link = parseLink(hash);
+  useEffect(() => {
+    if (!link) return;
+    claim(hash).then((error) => {
+      setLinkError(error);
+      // the secret leaves the address bar (and this page's history entry)
+      history.replaceState(null, "", `${location.pathname}#/game/${encodeURIComponent(link.game)}`);
+      setHash(location.hash);
+    });
+  }, [hash]);
+  if (link) return <div class="page" data-testid="claiming">Taking your seat…</div>;
   const r = route(hash);
-  if (r.page === "game") return <GameScreen key={r.id} id={r.id} />;
+  if (r.page === "game") {
+    const mine = seats.get(r.id);
+    const host = seats.hostToken(r.id);
+    return (
+      <>
+        {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}
+        <SeatLinks id={r.id} mine={mine} host={host} />
+        <GameScreen key={`${r.id}:${mine?.token ?? ""}`} id={r.id} />
+      </>
+    );
+  }
   if (r.page === "replay") return <ReplayScreen key={r.id} id={r.id} />;
   return <Home />;
 }

@@ -90,8 +90,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
       },
     });
     socket.current = s;
-    // a hook for the browser tests: `__brass.drop(ms)` cuts the connection for a while
-    (window as unknown as { __brass?: unknown }).__brass = { drop: (ms: number) => s.drop(ms) };
+    // a hook for the browser tests: `__brass.drop(ms)` cuts the connection for a while,
+    // `__brass.resume()` ends that while now
+    (window as unknown as { __brass?: unknown }).__brass = {
+      drop: (ms: number) => s.drop(ms),
+      resume: () => s.resume(),
+    };
     return () => s.close();
   }, [id, token]);
 
@@ -234,7 +238,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const lastMine = actedThisTurn && log.length > 0 && log[log.length - 1].seat === mySeat;
 
   return (
-    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count}>
+    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>

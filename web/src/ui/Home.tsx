@@ -1,28 +1,115 @@
-// Home: create a game; this server's games to join, spectate or replay.
+// Home: create a game; the listed games to join, spectate or replay. The first page is loaded
+// once; after that only the games that changed are fetched (the server's `changes` token), and
+// older pages on demand.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, seats } from "../api/client";
-import type { GameInfo } from "../api/types";
+import type { GameInfo, GameList } from "../api/types";
+
+const POLL_MS = 5000;
+
+/** An expired or cancelled game: nobody will ever play it. */
+const closed = (g: GameInfo) => g.status === "expired" || g.status === "cancelled";
+
+/** Merge changed games into the list: newest first, closed games dropped. */
+export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
+  const byId = new Map(list.map((g) => [g.id, g]));
+  const fresh: GameInfo[] = [];
+  for (const g of changed) {
+    if (byId.has(g.id)) byId.set(g.id, g);
+    else fresh.push(g);
+  }
+  return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => !closed(g));
+}
+
+/** The games this browser holds a seat in, refreshed as often as the listing; those where it
+ * is this seat's turn come first and are marked. */
+function MyGames(): JSX.Element | null {
+  const [infos, setInfos] = useState<GameInfo[]>([]);
+  useEffect(() => {
+    let stop = false;
+    const load = () => {
+      const ids = Object.keys(seats.all()).slice(-30);
+      Promise.all(ids.map((id) => api.game(id).catch(() => null))).then((found) => {
+        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && !closed(g)));
+      });
+    };
+    load();
+    const t = setInterval(load, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, []);
+  if (!infos.length) return null;
+  const mine = seats.all();
+  const turn = (g: GameInfo) => g.status === "running" && g.current_seat === mine[g.id]?.seat;
+  const ordered = [...infos].sort((a, b) => Number(turn(b)) - Number(turn(a)));
+  return (
+    <section class="my-games panel" data-testid="my-games">
+      <h2>My games</h2>
+      <ul>
+        {ordered.map((g) => (
+          <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
+            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}>{g.name}</a>{" "}
+            <span class="muted">{g.status}</span>
+            {turn(g) && <b data-testid="my-turn"> · your turn</b>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 export function Home(): JSX.Element {
   const [games, setGames] = useState<GameInfo[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
   const [players, setPlayers] = useState(2);
   const [name, setName] = useState("");
+  const [listed, setListed] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const changes = useRef<string | null>(null);
 
-  const load = () => api.listGames().then(setGames).catch((e) => setError(e.message));
   useEffect(() => {
-    load();
-    const t = setInterval(load, 5000);
-    return () => clearInterval(t);
+    let stop = false;
+    const fail = (e: Error) => setError(e.message);
+    api.listGames().then((page: GameList) => {
+      if (stop) return;
+      setGames(page.games.filter((g) => !closed(g)));
+      setNext(page.next);
+      changes.current = page.changes;
+    }).catch(fail);
+    const t = setInterval(() => {
+      if (changes.current === null) return;
+      api.listGames({ changedAfter: changes.current }).then((page) => {
+        if (stop) return;
+        changes.current = page.changes;
+        if (page.games.length) setGames((list) => mergeGames(list ?? [], page.games));
+      }).catch(fail);
+    }, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
   }, []);
+
+  async function more() {
+    if (!next) return;
+    try {
+      const page = await api.listGames({ cursor: next });
+      setGames((list) => [...(list ?? []), ...page.games.filter((g) => !closed(g))]);
+      setNext(page.next);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
 
   async function create(e: Event) {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || "Brass game");
+      const c = await api.createGame(players, name.trim() || "Brass game", listed);
       seats.setHostToken(c.id, c.host_token);
       location.hash = `#/game/${c.id}`;
     } catch (err) {
@@ -31,7 +118,6 @@ export function Home(): JSX.Element {
     }
   }
 
-  const sorted = games ?? []; // the server lists the newest first
   return (
     <div class="page home" data-testid="home">
       <h1>Brass: Birmingham</h1>
@@ -43,15 +129,20 @@ export function Home(): JSX.Element {
             {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
           </select>
         </label>
+        <label title="Unlisted games are reached only through their link">
+          <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
+          List on this server's home page
+        </label>
         <button type="submit" disabled={busy} data-testid="create">Create game</button>
       </form>
       {error && <div class="message bad">{error}</div>}
+      <MyGames />
       <h2>Games on this server</h2>
-      {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No games yet.</p> : (
+      {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No listed games yet.</p> : (
         <table class="games" data-testid="games">
           <thead><tr><th>Game</th><th>Players</th><th>Status</th><th></th></tr></thead>
           <tbody>
-            {sorted.map((g) => {
+            {games.map((g) => {
               const free = g.seats.filter((s) => !s.taken).length;
               const mine = seats.get(g.id);
               return (
@@ -70,6 +161,7 @@ export function Home(): JSX.Element {
           </tbody>
         </table>
       )}
+      {next && <button type="button" onClick={more} data-testid="more-games">More games</button>}
     </div>
   );
 }

@@ -24,6 +24,11 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const host = seats.hostToken(id);
   const link = inviteLink(id);
   const free = info ? info.seats.filter((s) => !s.taken).length : 0;
+  // a seat this browser held but the host emptied (or gave to someone else) is not ours now
+  const held = mine && info?.seats[mine.seat]?.taken && info.seats[mine.seat].name === mine.name ? mine : null;
+  const expired = info?.status === "expired";
+  const cancelled = info?.status === "cancelled";
+  const closed = expired || cancelled;
 
   async function join(e: Event) {
     e.preventDefault();
@@ -39,17 +44,18 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
       setBusy(false);
     }
   }
-  async function addBot() {
-    if (!host) return;
+  async function hostDo(step: () => Promise<unknown>) {
     setBusy(true);
+    setError(null);
     try {
-      await api.addBot(id, host);
+      await step();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }
   }
+  const setListed = (listed: boolean) => host && hostDo(() => api.setListed(id, host, listed));
   async function copy() {
     try {
       await navigator.clipboard.writeText(link);
@@ -65,10 +71,13 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
     <div class="page lobby" data-testid="lobby">
       <a href="#/">← All games</a>
       <h1>{info?.name ?? "Game"}</h1>
-      <p>
-        Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
-        {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
-      </p>
+      {closed ? <p class="message bad" data-testid="closed">
+        {expired ? "This game expired: nobody joined it in time." : "The host called this game off."}</p> : (
+        <p>
+          Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
+          {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
+        </p>
+      )}
       <div class="invite">
         <label>Invite link: <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
         <button type="button" onClick={copy} data-testid="copy-invite">{copied ? "Copied ✓" : "Copy invite link"}</button>
@@ -77,19 +86,34 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
-            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{mine?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+            {host && s.taken && !closed && (
+              <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
+                onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>Remove</button>
+            )}
           </li>
         ))}
       </ul>
-      {!mine && free > 0 && (
+      {!held && free > 0 && !closed && (
         <form onSubmit={join} class="join">
           <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
         </form>
       )}
-      {mine && <p>You are seated as {PLAYER_NAMES[mine.seat]} ({mine.name}).</p>}
-      {host && free > 0 && (
-        <button type="button" onClick={addBot} disabled={busy} data-testid="add-bot">Add a bot</button>
+      {held && <p>You are seated as {PLAYER_NAMES[held.seat]} ({held.name}).</p>}
+      {host && free > 0 && !closed && (
+        <label class="listed">
+          <input type="checkbox" checked={info?.listed ?? false} disabled={busy} data-testid="listed"
+            onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
+          Listed on this server's home page
+        </label>
+      )}
+      {host && free > 0 && !closed && (
+        <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host))} disabled={busy} data-testid="add-bot">Add a bot</button>
+      )}
+      {host && !closed && (
+        <button type="button" disabled={busy} data-testid="cancel-game"
+          onClick={() => confirm("Call this game off? Nobody will be able to join it.") && hostDo(() => api.cancel(id, host))}>Cancel the game</button>
       )}
       {error && <div class="message bad">{error}</div>}
     </div>

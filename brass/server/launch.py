@@ -1,0 +1,112 @@
+"""`brass serve`: the settings (options, else the environment, else the defaults), logging,
+the checks that must pass before the server starts (the settings are valid, the database
+answers and is migrated), then uvicorn.
+
+A setting or a database that is wrong stops the start with one line on stderr that says what
+to fix, and a non-zero exit (2: a bad setting; 1: the database); no traceback (with
+`--log-level debug`, the traceback is logged too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from pydantic import ValidationError
+
+from .settings import SettingInfo, Settings, setting_infos
+
+log = logging.getLogger("brass.server")
+BAD_SETTING, NO_DATABASE = 2, 1
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """The `serve` subcommand: one option per setting, its help made from the setting."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "serve", help="run the game server",
+        description="Run the game server. Each setting is an option, or else an environment "
+                    "variable, or else its default; the database is migrated at start.")
+    for info in setting_infos():
+        parser.add_argument(f"--{info.name.replace('_', '-')}", dest=info.name, default=None,
+                            choices=info.choices, metavar=_metavar(info),
+                            help=f"{info.description} (env {info.env}; default {info.default})")
+    parser.set_defaults(func=serve)
+    return parser
+
+
+def _metavar(info: SettingInfo) -> str | None:
+    return "{" + ",".join(info.choices) + "}" if info.choices else info.name.upper()
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings, options first; raises `BadSetting` with one line saying what is wrong."""
+    infos = setting_infos()
+    given = {info.name: getattr(args, info.name) for info in infos
+             if getattr(args, info.name, None) is not None}
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        raise BadSetting(describe(exc, infos, set(given))) from None
+
+
+class BadSetting(Exception):
+    pass
+
+
+def describe(exc: ValidationError, infos: list[SettingInfo], given: set[str]) -> str:
+    """One line for the first problem: which setting, where it came from, what is wrong."""
+    problem = exc.errors()[0]
+    key = str(problem["loc"][0]) if problem["loc"] else ""
+    info = next((i for i in infos if key in (i.name, i.env)), None)
+    if info is None:  # a check of several settings together
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        return f"bad setting {key}: {message}" if key else f"bad settings: {message}"
+    where = f"--{info.name.replace('_', '-')}" if info.name in given else info.env
+    message = str(problem["msg"]).removeprefix("Value error, ")
+    if info.name == "database_url":  # it may hold a password: do not repeat it
+        return f"bad setting {where}: {message}"
+    return f"bad setting {where}={problem.get('input')!r}: {message}"
+
+
+def check_database(url: str) -> None:
+    """Connect and migrate to head; raises `NoDatabase` with one line if that fails."""
+    from . import migrate
+    from .app import safe_url
+
+    try:
+        migrate.upgrade(url)
+    except Exception as exc:
+        log.debug("the database check failed", exc_info=exc)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise NoDatabase(f"cannot use the database {safe_url(url)}: "
+                         f"{type(exc).__name__}: {first}") from None
+
+
+class NoDatabase(Exception):
+    pass
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from . import logs
+    from .app import create_app
+
+    try:
+        settings = settings_from(args)
+    except BadSetting as exc:
+        print(f"brass serve: {exc}", file=sys.stderr)
+        return BAD_SETTING
+    logs.configure(settings.log_level, settings.log_format)
+    try:
+        check_database(settings.database_url)
+    except NoDatabase as exc:
+        log.critical("%s", exc)
+        return NO_DATABASE
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                log_config=None, log_level=settings.log_level, ws_max_size=1024 * 1024,
+                ws_per_message_deflate=False, proxy_headers=settings.proxy_headers,
+                forwarded_allow_ips=settings.forwarded_allow_ips)
+    return 0

@@ -1,0 +1,89 @@
+"""Prometheus metrics (prometheus_client), served at `/metrics` by `ops.py`.
+
+They count what this server process does (with several server processes, each has its own;
+the worker processes report nothing themselves, their work is timed here). The call sites are
+one line each: `MOVES.labels(kind).inc()`, `@timed(MOVE_SECONDS)`, `with LEGAL_SECONDS.time()`,
+`with WORKER_QUEUE.track_inprogress()`, `ERRORS.labels(code).inc()`; the gauges of games and
+sockets are read when scraped (`observe`) or kept by the `OpenSockets` middleware.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+from prometheus_client import Counter, Gauge, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+LIVE_GAMES = Gauge("brass_live_games", "Running games this server holds")
+OPEN_SOCKETS = Gauge("brass_open_sockets", "Open game websockets")
+MOVES = Counter("brass_moves", "Moves committed, by kind of action", ["kind"])
+MOVE_SECONDS = Histogram(
+    "brass_move_seconds", "Time from receiving an accepted move to its commit and broadcast",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+LEGAL_SECONDS = Histogram(
+    "brass_legal_moves_seconds", "Time to compute a seat's legal moves with their prices "
+    "(in a worker process, waiting included)",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+WORKER_QUEUE = Gauge("brass_worker_queue_depth",
+                     "Engine computations waiting for or running in a worker process")
+ERRORS = Counter("brass_errors", "Typed errors sent to clients (HTTP and websocket), by code",
+                 ["code"])
+
+
+def timed(histogram: Histogram) -> Callable[[Callable[P, Awaitable[T]]],
+                                            Callable[P, Awaitable[T]]]:
+    """Decorate a coroutine function: observe how long each call that returns takes (a call
+    that raises, e.g. a refused move, is not observed)."""
+
+    def decorate(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+        @functools.wraps(fn)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+            start = time.perf_counter()
+            result = await fn(*args, **kwargs)
+            histogram.observe(time.perf_counter() - start)
+            return result
+
+        return wrapper
+
+    return decorate
+
+
+def observe(service: GameService) -> None:
+    """Set the gauges that are read from the service (called when /metrics is scraped)."""
+    LIVE_GAMES.set(sum(1 for rt in list(service.games.values())
+                       if rt.record.status == "running"))
+
+
+class OpenSockets:
+    """ASGI middleware: counts the websockets accepted and not yet closed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        accepted = False
+
+        async def counting(message: Message) -> None:
+            nonlocal accepted
+            await send(message)
+            if message["type"] == "websocket.accept" and not accepted:
+                accepted = True
+                OPEN_SOCKETS.inc()
+
+        try:
+            await self.app(scope, receive, counting)
+        finally:
+            if accepted:
+                OPEN_SOCKETS.dec()

@@ -1,0 +1,40 @@
+"""The host controls the lobby in a real browser: removes a player (whose page offers to join
+again) and calls the game off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from .test_browser import open_page
+
+
+def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
+                                                shots_dir: Path) -> None:
+    host = open_page(browser, server + "/")
+    host.fill("input[name=game-name]", "Lobby control")
+    host.select_option("select[name=players]", "3")
+    host.click("[data-testid=create]")
+    expect(host.locator("[data-testid=lobby]")).to_be_visible()
+    invite = host.input_value("#invite")
+
+    guest = open_page(browser, invite)
+    guest.fill("input[name=name]", "Mallory")
+    guest.click("[data-testid=join]")
+    expect(host.locator("[data-testid=seats]")).to_contain_text("Mallory")
+    expect(guest.locator("[data-testid=seats]")).to_contain_text("you")
+
+    host.click("[data-testid=remove-0]")
+    expect(host.locator("[data-testid=seats]")).not_to_contain_text("Mallory")
+    expect(guest.locator("[data-testid=join]")).to_be_visible()  # no longer seated
+    host.screenshot(path=str(shots_dir / "lobby-removed.png"))
+
+    host.once("dialog", lambda d: d.accept())
+    host.click("[data-testid=cancel-game]")
+    expect(host.locator("[data-testid=closed]")).to_contain_text("called this game off")
+    expect(guest.locator("[data-testid=closed]")).to_be_visible()
+    expect(guest.locator("[data-testid=join]")).to_have_count(0)
+    for page in (host, guest):
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

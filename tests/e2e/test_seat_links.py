@@ -1,0 +1,78 @@
+"""Seat links in a real browser: a player takes their seat back from another browser (a new
+context: no shared storage) with their seat link and plays on; renewing the link turns the
+other browser into a spectator; the home page's "my games" lists the seat."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from .test_browser import actions_done, click_action, open_page, wait_actions
+
+
+def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers=headers, method="POST")
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+def get(base: str, path: str, token: str) -> Any:
+    request = urllib.request.Request(base + path, headers={"authorization": f"Bearer {token}"})
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+def test_a_seat_link_takes_the_seat_back_in_another_browser(
+        browser: Browser, server: str, shots_dir: Path) -> None:
+    created = post(server, "/api/games", {"players": 2, "name": "Seat link game"})
+    game = created["id"]
+    joined = post(server, f"/api/games/{game}/join", {"name": "Alice"})
+    post(server, f"/api/games/{game}/bots", {}, created["host_token"])
+    link = f"{server}/#/game/{game}/seat/{joined['token']}"
+
+    phone = open_page(browser, link)  # a new browser: nothing in its storage
+    expect(phone.locator("[data-testid=game]")).to_be_visible(timeout=15000)
+    expect(phone.locator("[data-testid=hand]")).to_be_visible()
+    expect(phone.locator("[data-testid=spectating]")).to_have_count(0)
+    assert joined["token"] not in phone.url  # the secret left the address bar
+    stored = json.loads(phone.evaluate("localStorage.getItem('brass.seats')"))
+    assert stored[game]["seat"] == joined["seat"]
+
+    # play on: the bot moves at once, so it is soon this seat's turn
+    expect(phone.locator("[data-testid=game]")).to_have_attribute(
+        "data-current", str(joined["seat"]), timeout=15000)
+    n = actions_done(phone)
+    entries = get(server, f"/api/games/{game}/legal", joined["token"])
+    loan = next((e["action"] for e in entries if e["action"]["kind"] == "loan"),
+                entries[0]["action"])
+    click_action(phone, loan)
+    phone.click("[data-testid=confirm]")
+    wait_actions(phone, n + 1)
+    phone.screenshot(path=str(shots_dir / "seat-link.png"))
+
+    # the first browser holds the same seat; renewing on the phone makes it a spectator
+    desk = open_page(browser, link)
+    expect(desk.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
+    phone.once("dialog", lambda d: d.accept())
+    phone.click("[data-testid=renew-seat-link]")
+    shown = phone.locator("[data-testid=seat-link]")
+    expect(shown).not_to_have_value(link)  # the renewed link is shown...
+    expect(shown).to_have_value(re.compile(f"/#/game/{game}/seat/"))
+    renewed = phone.evaluate(f"JSON.parse(localStorage.getItem('brass.seats'))['{game}'].token")
+    assert renewed != joined["token"] and shown.input_value().endswith(renewed)  # ...and kept
+    expect(desk.locator("[data-testid=spectating]")).to_be_visible(timeout=15000)
+    expect(phone.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
+    expect(phone.locator("[data-testid=spectating]")).to_have_count(0)
+
+    phone.goto(f"{server}/#/")
+    expect(phone.locator(f"[data-testid=my-games] [data-game='{game}']")).to_be_visible()
+    for page in (phone, desk):
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

@@ -1,0 +1,60 @@
+// Always at hand on a game page: copy my seat link (and the host link), or renew it (the old
+// link stops working at once). Opening a link in any browser takes the seat back (App.tsx).
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { api, type SeatToken, seats } from "../api/client";
+import { seatLink, type LinkRole } from "../logic/links";
+
+function link(game: string, role: LinkRole, token: string): string {
+  return seatLink(location.origin, location.pathname, game, role, token);
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function SeatLinks({ id, mine, host }: { id: string; mine: SeatToken | null; host: string | null }): JSX.Element | null {
+  const [copied, setCopied] = useState<LinkRole | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!mine && !host) return null;
+
+  async function copy(role: LinkRole, token: string) {
+    const url = link(id, role, token);
+    setShown(url); // visible (and selectable) where the clipboard is not allowed
+    setCopied((await copyText(url)) ? role : null);
+  }
+  async function renew(role: LinkRole, token: string) {
+    if (!confirm(`Renew your ${role === "seat" ? "seat" : "host"} link? The old link stops working on every device.`)) return;
+    setError(null);
+    try {
+      const r = await api.renew(id, token);
+      if (r.role === "seat" && mine) seats.set(id, { ...mine, token: r.token });
+      else seats.setHostToken(id, r.token);
+      setShown(link(id, role, r.token));
+      setCopied(null);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return (
+    <div class="seat-links" data-testid="seat-links">
+      {mine && <>
+        <button type="button" onClick={() => copy("seat", mine.token)} data-testid="copy-seat-link"
+          title="Open this link on any device to play this seat">{copied === "seat" ? "Copied ✓" : "Copy my seat link"}</button>
+        <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">Renew</button>
+      </>}
+      {host && <>
+        <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? "Copied ✓" : "Copy host link"}</button>
+        <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">Renew</button>
+      </>}
+      {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" onFocus={(e) => (e.target as HTMLInputElement).select()} />}
+      {error && <span class="message bad">{error}</span>}
+    </div>
+  );
+}
