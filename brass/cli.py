@@ -1,6 +1,7 @@
 """The `brass` command: `brass serve` runs the server; `brass play` plays a game against bots
 on a running server, in the terminal; `brass replay FILE` replays a finished game's downloaded
-log (`GET /api/games/{id}/log`) and checks its final scores."""
+log (`GET /api/games/{id}/log`) and checks its final scores; `brass export GAME` writes a
+finished game's record and `brass import FILE` stores one in a server's database."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+
+from brass import terminal
 
 
 def replay_file(path: Path) -> tuple[list[int], list[int] | None]:
@@ -36,75 +38,60 @@ def replay_cmd(args: argparse.Namespace) -> int:
     return 0 if recorded is None or scores == recorded else 1
 
 
-class Api:
-    """A tiny client of the HTTP API (standard library only)."""
+def export_cmd(args: argparse.Namespace) -> int:
+    from brass.server import transfer
 
-    def __init__(self, url: str, token: str | None = None) -> None:
-        self.url, self.token = url.rstrip("/"), token
-
-    def __call__(self, method: str, path: str, body: dict[str, Any] | None = None,
-                 token: str | None = None) -> Any:
-        import urllib.error
-        import urllib.request
-
-        headers = {"content-type": "application/json"}
-        if token or self.token:
-            headers["authorization"] = f"Bearer {token or self.token}"
-        request = urllib.request.Request(
-            self.url + path, method=method, headers=headers,
-            data=None if body is None else json.dumps(body).encode())
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                return json.loads(reply.read())
-        except urllib.error.HTTPError as exc:
-            return json.loads(exc.read())
-
-
-def play(args: argparse.Namespace) -> int:
-    import random
-    import time
-    import uuid
-
-    from brass.bots import choose_entry
-
-    api = Api(args.url)
-    game = api("POST", "/api/games", {"players": args.players, "name": "you vs bots"})
-    gid = game["id"]
-    me = api("POST", f"/api/games/{gid}/join", {"name": "you"})
-    api.token = me["token"]
-    for _ in range(args.players - 1):
-        api("POST", f"/api/games/{gid}/bots", {}, token=game["host_token"])
-    print(f"game {gid}: you are seat {me['seat']}; watch: {args.url}/api/games/{gid}/log")
-    rng, shown = random.Random(), 0
-    while True:
-        state = api("GET", f"/api/games/{gid}/state")
-        for entry in api("GET", f"/api/games/{gid}/log")["actions"][shown:]:
-            print(f"  #{entry['seq']} seat {entry['seat']}: {json.dumps(entry['action'])}")
-            shown += 1
-        view = state["view"]
-        if state["status"] == "finished":
-            print("final scores (VP by seat):", [p["vp"] for p in view["players"]])
-            return 0
-        if view["current_seat"] != me["seat"]:
-            time.sleep(0.3)
-            continue
-        mine = view["players"][me["seat"]]
-        print(f"\n{view['era']} round {view['round']}: money {mine['money']}, "
-              f"VP {mine['vp']}, hand {mine['hand']}")
-        entries = api("GET", f"/api/games/{gid}/legal")
-        if args.auto:
-            pick = choose_entry(entries, rng, mine["money"])
+    try:
+        if args.url is not None:
+            record = transfer.export_from_server(args.url, args.game)
         else:
-            for i, entry in enumerate(entries):
-                print(f"{i:4} {json.dumps(entry['action'])}  costs {entry['quote']['money']}")
-            choice = input("your action (number; empty = the bot's choice): ").strip()
-            pick = (entries[int(choice)] if choice.isdigit() and int(choice) < len(entries)
-                    else choose_entry(entries, rng, mine["money"]))
-        done = api("POST", f"/api/games/{gid}/actions", {
-            "action": pick["action"], "expected_version": state["version"],
-            "action_id": str(uuid.uuid4())})
-        if "code" in done:
-            print(f"refused: {done['code']}: {done['message']}")
+            record = transfer.export_from_database(database_url(args.database), args.game)
+    except ValueError as exc:  # TransferError, or a bad setting
+        print(f"brass export: {exc}", file=sys.stderr)
+        return 2
+    text = json.dumps(record, indent=1) + "\n"
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text)
+    return 0
+
+
+def import_cmd(args: argparse.Namespace) -> int:
+    from brass.server import transfer
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+        record = json.loads(text)
+        url = database_url(args.database)
+        game_id = transfer.import_record(url, record, new_id=args.new_id)
+    except OSError as exc:
+        print(f"brass import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"brass import: {args.file} is not JSON ({exc})", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # TransferError, or a bad setting
+        print(f"brass import: {exc}", file=sys.stderr)
+        return 2
+    print(f"imported game {game_id} ({len(record['actions'])} actions, scores "
+          f"{record['scores']}) into {transfer.shown(url)}")
+    return 0
+
+
+def database_url(given: str | None) -> str:
+    """`--database`, else the server's own setting (DATABASE_URL or BRASS_DB_*)."""
+    from pydantic import ValidationError
+
+    from brass.server import Settings
+    from brass.server.settings import normalise_database_url
+
+    if given is not None:
+        return normalise_database_url(given)
+    try:
+        return Settings().database_url
+    except ValidationError as exc:
+        raise ValueError(f"bad setting: {exc.errors()[0]['msg']}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,13 +103,27 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     launch.add_parser(sub)
     p_play = sub.add_parser("play", help="play a game against bots on a running server")
-    p_play.add_argument("--url", default="http://127.0.0.1:8000")
-    p_play.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
-    p_play.add_argument("--auto", action="store_true", help="let the bot heuristic play for you")
-    p_play.set_defaults(func=play)
+    terminal.add_arguments(p_play)
+    p_play.set_defaults(func=terminal.main)
     p_replay = sub.add_parser("replay", help="replay a finished game's log file")
     p_replay.add_argument("file")
     p_replay.set_defaults(func=replay_cmd)
+    p_export = sub.add_parser("export", help="write a finished game's record (JSON)")
+    p_export.add_argument("game", help="the game's id")
+    source = p_export.add_mutually_exclusive_group()
+    source.add_argument("--url", help="read it from this server (e.g. https://games.example.com)")
+    source.add_argument("--database", help="read it from this database URL (default: the "
+                        "server's setting, DATABASE_URL or BRASS_DB_*)")
+    p_export.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    p_export.set_defaults(func=export_cmd)
+    p_import = sub.add_parser("import", help="store a finished game's record in the database")
+    p_import.add_argument("file", help="a record from `brass export` or GET /api/games/GAME/log "
+                          "(- reads standard input)")
+    p_import.add_argument("--database", help="the database URL (default: the server's setting, "
+                          "DATABASE_URL or BRASS_DB_*)")
+    p_import.add_argument("--new-id", action="store_true",
+                          help="if a game there has this game's id, store it under a new id")
+    p_import.set_defaults(func=import_cmd)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

@@ -60,8 +60,9 @@ def describe(exc: ValidationError, infos: list[SettingInfo], given: set[str]) ->
     problem = exc.errors()[0]
     key = str(problem["loc"][0]) if problem["loc"] else ""
     info = next((i for i in infos if key in (i.name, i.env)), None)
-    if info is None:
-        return f"bad setting {key}: {problem['msg']}"
+    if info is None:  # a check of several settings together
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        return f"bad setting {key}: {message}" if key else f"bad settings: {message}"
     where = f"--{info.name.replace('_', '-')}" if info.name in given else info.env
     message = str(problem["msg"]).removeprefix("Value error, ")
     if info.name == "database_url":  # it may hold a password: do not repeat it

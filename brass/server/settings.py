@@ -4,6 +4,12 @@ Each field is one setting, read from `BRASS_<NAME>` (the database also from `DAT
 `brass serve --help` lists them from these fields, with their variables and defaults, and
 takes each as an option too (`--bot-delay 0`). A new setting needs only a field here, with a
 `description` (and `json_schema_extra={"default_help": ...}` when its default is computed).
+
+Behind a reverse proxy (docs/HOSTING.md): `BRASS_PROXY_HEADERS=1` makes `brass serve` take the
+client address and scheme from `X-Forwarded-For`/`-Proto`, trusted only from
+`BRASS_FORWARDED_ALLOW_IPS` (the proxy's addresses or networks, comma-separated). Instead of
+`DATABASE_URL`, `BRASS_DB_HOST` (with `BRASS_DB_PORT`, `BRASS_DB_USER`, `BRASS_DB_PASSWORD`,
+`BRASS_DB_NAME`) gives the Postgres database in parts: any password works, it is URL-encoded.
 """
 
 from __future__ import annotations
@@ -13,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy import URL
 
 DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "brass.db")
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -67,11 +74,36 @@ class Settings(BaseSettings):
     request_timeout: float = Field(
         default=10.0, gt=0.0, le=300.0,
         description="seconds a client has to send a whole HTTP request, headers and body")
+    proxy_headers: bool = Field(
+        default=False, description="take the client address and scheme from X-Forwarded-For "
+                                   "and -Proto, sent by a proxy in forwarded_allow_ips")
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="the reverse proxy's addresses or networks, "
+                                         "comma-separated: only they may set forwarded headers")
+    db_host: str | None = Field(
+        default=None, description="the Postgres host, instead of database_url: the database "
+                                  "from db_host, db_port, db_user, db_password, db_name")
+    db_port: int = Field(default=5432, ge=1, le=65535, description="the Postgres port")
+    db_user: str = Field(default="brass", description="the Postgres user")
+    db_password: str | None = Field(
+        default=None, description="the Postgres password (any characters: it is URL-encoded)")
+    db_name: str = Field(default="brass", description="the Postgres database")
 
     @field_validator("database_url")
     @classmethod
     def _normalise_url(cls, url: str) -> str:
         return normalise_database_url(url)
+
+    @model_validator(mode="after")
+    def _database_from_parts(self) -> Settings:
+        if self.db_host:
+            if "database_url" in self.model_fields_set:
+                raise ValueError("set DATABASE_URL or BRASS_DB_HOST, not both")
+            self.database_url = URL.create(
+                "postgresql+psycopg", username=self.db_user, password=self.db_password,
+                host=self.db_host, port=self.db_port, database=self.db_name,
+            ).render_as_string(hide_password=False)
+        return self
 
     @field_validator("web_dist")
     @classmethod

@@ -125,4 +125,7 @@ def uvicorn_options(settings: Settings, impl: str = "auto") -> dict[str, Any]:
     """The keyword arguments of `uvicorn.run` / `uvicorn.Config` for this server."""
     return {"http": http_protocol(settings.request_timeout, impl),
             "h11_max_incomplete_event_size": MAX_HEAD,
-            "ws_max_size": 1024 * 1024, "ws_per_message_deflate": False}
+            "ws_max_size": 1024 * 1024, "ws_per_message_deflate": False,
+            # forwarded headers only from the proxy, and only when one is said to be there
+            "proxy_headers": settings.proxy_headers,
+            "forwarded_allow_ips": settings.forwarded_allow_ips}

@@ -1,39 +1,147 @@
 """docker-compose.yml is valid (checked with `docker compose config` or `docker-compose config`,
-whichever is installed; no Docker engine needed) and has what the README promises: the app and
-Postgres, a healthcheck, the app starting after a healthy database, a named volume, port 8000."""
+whichever is installed; no Docker engine needed) and has what the README and docs/HOSTING.md
+promise: Postgres with a password that has no default (compose refuses to start without one)
+and reaches the app unchanged whatever its characters, pinned images, the app's healthcheck on
+`/ready` (never the games listing), the app after a healthy database, Caddy in the profile `tls`
+with deploy/Caddyfile and a fixed address the app alone trusts for forwarded headers, and the
+backup service running deploy/backup.sh. What these services run is tested with the same
+programs started directly: test_proxy.py (Caddy) and test_backup.py (pg_dump, restore)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from .conftest import repo_root
 
+PASSWORD = "p@ss:w/rd%?#&"  # every character a database URL would trip on
 
-def compose_command() -> list[str] | None:
+
+def compose_command() -> list[str]:
     docker = shutil.which("docker")
     if docker and subprocess.run([docker, "compose", "version"], capture_output=True,
                                  check=False).returncode == 0:
         return [docker, "compose"]
     legacy = shutil.which("docker-compose")
-    return [legacy] if legacy else None
+    if legacy:
+        return [legacy]
+    missing = "neither `docker compose` nor `docker-compose` is installed"
+    if os.environ.get("CI"):  # .ci/run installs Debian's docker-compose: never skipped in CI
+        pytest.fail(missing)
+    pytest.skip(missing)
 
 
-def test_docker_compose_config_is_valid() -> None:
-    command = compose_command()
-    if command is None:  # .ci/run installs Debian's docker-compose: never skipped in CI
-        missing = "neither `docker compose` nor `docker-compose` is installed"
-        if os.environ.get("CI"):
-            pytest.fail(missing)
-        pytest.skip(missing)
-    done = subprocess.run([*command, "-f", "docker-compose.yml", "config"], cwd=repo_root(),
-                          capture_output=True, text=True, timeout=120, check=False)
+def compose_config(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("POSTGRES_", "BRASS_", "BACKUP_", "COMPOSE_"))}
+    return subprocess.run([*compose_command(), "-f", "docker-compose.yml", "config"],
+                          cwd=repo_root(), capture_output=True, text=True, timeout=120,
+                          env={**clean, **env}, check=False)
+
+
+@pytest.fixture(scope="module")
+def config() -> dict[str, Any]:
+    done = compose_config(POSTGRES_PASSWORD=PASSWORD)
     assert done.returncode == 0, done.stderr
-    config = done.stdout
-    for expected in ["app:", "db:", "image: postgres", "healthcheck:", "pg_isready",
-                     "condition: service_healthy", "pgdata:", "8000",
-                     "DATABASE_URL: postgresql+psycopg://"]:
-        assert expected in config, expected
+    parsed: dict[str, Any] = yaml.safe_load(done.stdout)
+    return parsed
+
+
+def environment(service: dict[str, Any]) -> dict[str, str]:
+    env = service.get("environment") or {}
+    if isinstance(env, list):
+        env = dict(item.split("=", 1) for item in env)
+    return {k: str(v).replace("$$", "$") for k, v in env.items()}
+
+
+def test_no_password_no_start() -> None:
+    done = compose_config()
+    assert done.returncode != 0
+    assert "set POSTGRES_PASSWORD" in done.stderr
+
+
+def test_the_password_reaches_every_service_unchanged(config: dict[str, Any]) -> None:
+    services = config["services"]
+    assert environment(services["db"])["POSTGRES_PASSWORD"] == PASSWORD
+    app = environment(services["app"])
+    assert app["BRASS_DB_PASSWORD"] == PASSWORD and app["BRASS_DB_HOST"] == "db"
+    assert "DATABASE_URL" not in app  # the app URL-encodes the parts itself (settings.py)
+    assert environment(services["backup"])["PGPASSWORD"] == PASSWORD
+
+
+def test_images_are_pinned(config: dict[str, Any]) -> None:
+    images = {name: s["image"] for name, s in config["services"].items() if "image" in s}
+    assert images["db"].startswith("postgres:16.") and images["backup"] == images["db"]
+    assert images["proxy"].startswith("caddy:2.")
+    for image in images.values():
+        tag = image.partition(":")[2]
+        assert tag.count(".") >= 1, f"{image}: pin a version"
+
+
+def test_the_app_waits_for_the_database_and_is_checked_on_ready(
+        config: dict[str, Any]) -> None:
+    app = config["services"]["app"]
+    assert app["depends_on"]["db"]["condition"] == "service_healthy"
+    check = " ".join(app["healthcheck"]["test"])
+    assert "/ready" in check and "/api/games" not in check
+    assert "pg_isready" in " ".join(config["services"]["db"]["healthcheck"]["test"])
+    assert any(str(p.get("target") if isinstance(p, dict) else p).endswith("8000")
+               for p in app["ports"])
+    assert "pgdata" in config["volumes"]
+
+
+def test_the_proxy_is_a_profile_the_app_trusts_alone(config: dict[str, Any]) -> None:
+    services = config["services"]
+    proxy = services["proxy"]
+    assert proxy["profiles"] == ["tls"]
+    sources = {mount(v)[1]: mount(v)[0] for v in proxy["volumes"]}
+    assert sources["/etc/caddy/Caddyfile"].endswith("deploy/Caddyfile")
+    address = proxy["networks"]["front"]["ipv4_address"]
+    app = environment(services["app"])
+    assert app["BRASS_PROXY_HEADERS"] == "1" and app["BRASS_FORWARDED_ALLOW_IPS"] == address
+    assert environment(proxy)["BRASS_UPSTREAM"] == "app"  # every app instance, by DNS
+    assert "profiles" not in services["app"] and "profiles" not in services["backup"]
+
+
+def test_the_backup_service_runs_the_backup_script(config: dict[str, Any]) -> None:
+    backup = config["services"]["backup"]
+    assert backup["entrypoint"] == ["bash", "/deploy/backup.sh"]
+    assert backup["command"] == ["loop"]
+    env = environment(backup)
+    assert env["PGHOST"] == "db" and env["BACKUP_DIR"] == "/backups"
+    mounts = {mount(v)[1]: mount(v)[0] for v in backup["volumes"]}
+    assert mounts["/backups"].endswith("/backups")
+    assert mounts["/deploy"].endswith("/deploy")
+
+
+def mount(volume: str | dict[str, Any]) -> tuple[str, str]:
+    """(source, target) of a volume as either tool prints it (long or short syntax)."""
+    if isinstance(volume, dict):
+        return str(volume.get("source")), str(volume["target"])
+    source, target = volume.split(":")[:2]
+    return source, target
+
+
+def test_the_example_env_file_works(tmp_path: Path) -> None:
+    example = (repo_root() / "deploy" / "env.example").read_text()
+    assert "\nPOSTGRES_PASSWORD=\n" in example  # no password is shipped
+    env_file = tmp_path / ".env"
+    env_file.write_text(example.replace("\nPOSTGRES_PASSWORD=\n",
+                                        f"\nPOSTGRES_PASSWORD={PASSWORD}\n"))
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("POSTGRES_", "BRASS_", "BACKUP_", "COMPOSE_"))}
+    done = subprocess.run([*compose_command(), "--env-file", str(env_file), "-f",
+                           "docker-compose.yml", "config"], cwd=repo_root(),
+                          capture_output=True, text=True, timeout=120, env=clean, check=False)
+    assert done.returncode == 0, done.stderr
+    services = yaml.safe_load(done.stdout)["services"]
+    assert environment(services["proxy"])["BRASS_SITE"] == "games.example.com"
+    (port,) = services["app"]["ports"]
+    published = port if isinstance(port, str) else f"{port['host_ip']}:{port['published']}"
+    assert published.startswith("127.0.0.1:8000")
