@@ -32,6 +32,11 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     engine = make_engine(_url())
     with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # A batch migration recreates a table (copy, drop, rename): with foreign keys on,
+            # dropping `games` would cascade-delete every seat and action row.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(connection=connection, target_metadata=target_metadata,
                           render_as_batch=True)
         with context.begin_transaction():
