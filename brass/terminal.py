@@ -464,7 +464,8 @@ class Player:
             if index is None:
                 pick = choose_entry(entries, self.rng, me["money"])
             else:
-                pick = self.pick_card(choices[index])
+                pick = grow(self.api, self.game_id, self.pick_card(choices[index]), view,
+                            self.seat, self.names, version, self.ask, self.say)
         self.say(f"you: {action_words(pick['action'], view, self.seat)} "
                  f"({', '.join(card_name(c) for c in cards_of(pick['action']))})")
         action_id = str(uuid.uuid4())
@@ -482,6 +483,30 @@ class Player:
         index = self.ask.number("which card", len(choice.entries), bot_key=False)
         assert index is not None
         return choice.entries[index]
+
+
+def grow(api: Api, game_id: str, pick: Mapping[str, Any], view: Mapping[str, Any], seat: int,
+         names: Sequence[str], version: int, ask: Prompter,
+         say: Callable[[str], None]) -> Mapping[str, Any]:
+    """A sale can take more tiles and a railway a second link: offer what the server says may
+    be added (`POST /legal/extend`), until the player stops or nothing more fits."""
+    while pick["action"]["kind"] in ("sell", "network"):
+        reply = api("POST", f"/api/games/{game_id}/legal/extend",
+                    {"action": pick["action"], "version": version})
+        moves = reply.get("moves") if isinstance(reply, dict) else None
+        if not moves:
+            return pick
+        choices = group_moves(moves, view, seat, names)
+        say(f"so far: {action_words(pick['action'], view, seat)}; add to it:")
+        for line in move_lines(choices):
+            say(line)
+        say(f"  {len(choices) + 1:>{len(str(len(choices)))}}  no more: play it as it is")
+        index = ask.number("add", len(choices) + 1, bot_key=False)
+        assert index is not None
+        if index == len(choices):
+            return pick
+        pick = choices[index].entries[0]  # the card stays the one chosen
+    return pick
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
