@@ -53,6 +53,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -295,14 +296,14 @@ class Storage:
             return self._with_seats(conn, rows)
 
     def list_games(self, query: ListQuery) -> list[GameRecord]:
-        """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), joined
-        with its seats: one round trip."""
+        """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), and
+        their seats (by primary key: a join would repeat every game row once per seat)."""
         c = games.c
-        sql = select(games).where(c.listed.is_(True)).limit(query.limit)
+        sql = select(games).where(c.listed == true()).limit(query.limit)  # "= true": indexed
         if query.status is not None:
             sql = sql.where(c.status == query.status)
         elif query.changed_after is None:  # a page shows open games; changes tell of closed ones
-            sql = sql.where(c.status.in_(("waiting", "running", "finished")))
+            sql = sql.where(c.status.not_in(("expired", "cancelled")))
         if query.finished_since is not None:
             sql = sql.where(or_(c.status != "finished", c.finished_at >= query.finished_since))
         if query.changed_after is not None:
@@ -311,26 +312,12 @@ class Storage:
             created, game_id = query.before
             sql = sql.where(or_(c.created_at < created,
                                 and_(c.created_at == created, c.id < game_id)))
-
-        def order(t: Any) -> list[Any]:
-            if query.changed_after is not None:
-                return [t.updated_at, t.id]  # oldest change first
-            return [t.created_at.desc(), t.id.desc()]  # newest first
-
-        page = sql.order_by(*order(c)).subquery("page")
-        joined = (select(page, seats.c.seat.label("seat_no"), seats.c.name.label("seat_name"),
-                         seats.c.token_hash.label("seat_token"), seats.c.bot.label("seat_bot"))
-                  .select_from(page.outerjoin(seats, seats.c.game_id == page.c.id))
-                  .order_by(*order(page.c), seats.c.seat))
+        if query.changed_after is not None:
+            sql = sql.order_by(c.updated_at, c.id)  # oldest change first
+        else:
+            sql = sql.order_by(c.created_at.desc(), c.id.desc())  # newest first
         with self._tx() as conn:
-            rows = conn.execute(joined).all()
-        pages: dict[str, tuple[Any, list[Any]]] = {}
-        for r in rows:
-            seat_rows = pages.setdefault(r.id, (r, []))[1]
-            if r.seat_no is not None:
-                seat_rows.append(SeatRecord(seat=r.seat_no, name=r.seat_name,
-                                            token_hash=r.seat_token, bot=r.seat_bot))
-        return [_game_record(r, seat_rows) for r, seat_rows in pages.values()]
+            return self._with_seats(conn, conn.execute(sql).all())
 
     @staticmethod
     def _with_seats(conn: Connection, rows: Sequence[Any]) -> list[GameRecord]:
