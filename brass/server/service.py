@@ -63,6 +63,14 @@ T = TypeVar("T")
 SNAPSHOT_CACHE = 64  # snapshots kept in memory for replay frames, over all games
 
 
+def new_game_id() -> str:
+    """72 random bits as URL-safe text, never starting with "-" (a command line would take
+    it for an option: `brass export -x...`)."""
+    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return game_id
+
+
 class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0) -> None:
@@ -199,7 +207,7 @@ class GameService:
         host_token = new_token()
         stamp = now()
         record = GameRecord(
-            id=secrets.token_urlsafe(9), name=name, players=players, status="waiting",
+            id=new_game_id(), name=name, players=players, status="waiting",
             seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
             host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
             seats=[SeatRecord(seat=s) for s in range(players)], listed=listed)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
-import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -43,6 +42,7 @@ from brass.engine import (
 from . import migrate, outbound
 from .auth import new_token, token_hash
 from .schemas import GameLog
+from .service import new_game_id
 from .storage import Storage, actions, games, seats
 
 FORMAT = "brass-game-log/1"
@@ -203,7 +203,7 @@ def import_record(url: str, record: Any, new_id: bool = False) -> str:
                     raise TransferError(
                         f"a game {game_id!r} is already in {shown(url)} (imported before?); "
                         "--new-id stores this one under a new id")
-                game_id = secrets.token_urlsafe(9)
+                game_id = new_game_id()
             times = [_when(entry.time) for entry in log.actions]
             started = times[0] if times else dt.datetime.now(dt.UTC)
             ended = times[-1] if times else started
