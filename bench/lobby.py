@@ -21,7 +21,6 @@ import asyncio
 import datetime as dt
 import os
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,16 +33,10 @@ from sqlalchemy import create_engine, insert, text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.server import free_port, percentile  # noqa: E402  (one of each for the benches)
 from brass.server.storage import games, seats  # noqa: E402
 
 POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def fill(url: str, n: int) -> None:
@@ -69,11 +62,6 @@ def fill(url: str, n: int) -> None:
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("ANALYZE"))  # as autovacuum would, long before 10,000 games
     engine.dispose()
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
 def listing_latency(base: str, calls: int) -> tuple[list[float], list[float]]:
@@ -173,9 +161,9 @@ def main() -> int:
         pages, changes = listing_latency(base, args.calls)
         print(f"GET /api/games?limit=50 with {args.games} games (Postgres), {args.calls} calls: "
               f"p50 {statistics.median(pages) * 1000:.1f} ms, "
-              f"p99 {percentile(pages, 0.99) * 1000:.1f} ms (goal p99 <= 20 ms)")
+              f"p99 {percentile(pages, 99) * 1000:.1f} ms (goal p99 <= 20 ms)")
         print(f"GET /api/games?changed_after=...: p50 {statistics.median(changes) * 1000:.1f} ms,"
-              f" p99 {percentile(changes, 0.99) * 1000:.1f} ms")
+              f" p99 {percentile(changes, 99) * 1000:.1f} ms")
         lone, busy, calls = asyncio.run(move_rates(base, args.bots, args.seconds,
                                                    args.pollers, args.poll))
         alone = statistics.mean(lone)
