@@ -80,7 +80,8 @@ def test_game_starts_when_every_seat_is_taken_and_joining_stops(http: httpx.Clie
     assert info(http, table)["status"] == "waiting"
     http.post(table.url("/join"), json={"name": "late", "invite": table.invite})
     assert info(http, table)["status"] == "running"
-    error_of(http.post(table.url("/join"), json={"name": "later", "invite": table.invite}), 409, "game_not_running")
+    error_of(http.post(table.url("/join"), json={"name": "later", "invite": table.invite}),
+             409, "game_not_running")
 
 
 def test_host_token_is_needed_to_add_bots(http: httpx.Client) -> None:

@@ -135,7 +135,8 @@ def test_restore_into_a_fresh_database_serves_the_same_games(
             move = legal(http, running, other)[0]["action"]
             assert act(http, running, other, move, 1).status_code == 200
             # the waiting game still takes players
-            joined = http.post(waiting.url("/join"), json={"name": "late", "invite": waiting.invite})
+            joined = http.post(waiting.url("/join"),
+                               json={"name": "late", "invite": waiting.invite})
             assert joined.status_code == 201
 
         # restoring again replaces what the database holds: that move is gone

@@ -55,7 +55,8 @@ def test_names_with_invisible_or_direction_characters_are_refused(http: httpx.Cl
     for name in ("Al\u202eice", "Bob\u200b", "\u2028", "   ", "Eve\x7f"):
         reply = http.post(table.url("/join"), json={"name": name, "invite": table.invite})
         assert reply.status_code == 400 and reply.json()["code"] == "malformed", name
-    assert http.post(table.url("/join"), json={"name": "Zoë Ōkubo", "invite": table.invite}).status_code == 201
+    assert http.post(table.url("/join"),
+                     json={"name": "Zoë Ōkubo", "invite": table.invite}).status_code == 201
 
 
 def test_wrong_types_are_malformed_not_converted(http: httpx.Client) -> None:
