@@ -86,11 +86,13 @@ export function Clocks({ id, st, mine, names }: {
   const [error, setError] = useState<string | null>(null);
   const { clock, seats } = st;
   const view = st.view;
-  if (!view || st.status !== "running") return null;
-  const mover = view.current_seat;
+  if (!view) return null;
+  const running = st.status === "running";
+  const mover = running ? view.current_seat : null;
   const me = st.seat;
   const mySeat = me !== null ? seats[me] : null;
   const anyStandIn = seats.some((s) => s.stand_in);
+  if (!running && !anyStandIn) return null;
   if (clock.kind === "none" && !clock.handoff_after && me === null && !anyStandIn) return null;
 
   async function run(step: () => Promise<unknown>) {
@@ -107,7 +109,7 @@ export function Clocks({ id, st, mine, names }: {
   const token = mine?.token ?? null;
   const time = (seat: number): string | null => {
     const s = seats[seat];
-    if (s.bot || s.stand_in) return null;
+    if (s.bot || s.stand_in || !running) return null;
     if (seat === mover && clock.deadline !== null) return duration(clock.deadline - now);
     if (clock.kind === "live" && s.reserve !== null && s.reserve !== undefined) return duration(s.reserve);
     return null;
@@ -136,11 +138,11 @@ export function Clocks({ id, st, mine, names }: {
           );
         })}
       </ul>
-      {token && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
+      {running && token && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
         <button type="button" disabled={busy} data-testid="take-over" onClick={() => run(() => api.takeOver(id, token))}>
           I'm back: take my seat</button>
       )}
-      {token && mySeat && !mySeat.stand_in && (
+      {running && token && mySeat && !mySeat.stand_in && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
           onClick={() => confirm("Resign? A bot plays your seat to the end.") && run(() => api.resign(id, token, st.version))}>
           Resign</button>

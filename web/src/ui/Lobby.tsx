@@ -110,7 +110,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
           </li>
         ))}
       </ul>
-      {!held && free > 0 && !closed && (
+      {!held && free > 0 && !closed && (invite || info?.listed) && (
         <form onSubmit={join} class="join">
           <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
