@@ -357,9 +357,9 @@ class GameService:
             try:
                 after, events = play(game, action)
             except IllegalAction as exc:
-                raise ApiError("illegal", str(exc)) from None
+                raise ApiError.refused(exc) from None
             except MalformedAction as exc:
-                raise ApiError("malformed", str(exc)) from None
+                raise ApiError.refused(exc) from None
             effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
             count = len(rt.actions) + 1
@@ -510,7 +510,7 @@ class GameService:
             return await self.workers.compute(outbound.extensions, game, action,
                                               rt.record.version)
         except IllegalAction as exc:
-            raise ApiError("illegal", str(exc)) from None
+            raise ApiError.refused(exc) from None
 
     async def replay_frame(self, rt: Runtime, n: int, seat: int | None) -> ReplayFrame:
         """The view after the first `n` actions of the log: rebuilt in a worker from the
@@ -681,7 +681,7 @@ def checked(action: Action | dict[str, Any]) -> Action:
     try:
         return parse_action(action if isinstance(action, dict) else action.to_json())
     except MalformedAction as exc:
-        raise ApiError("malformed", str(exc)) from None
+        raise ApiError.refused(exc) from None
 
 
 def _consume(future: asyncio.Future[Any]) -> None:

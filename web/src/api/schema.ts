@@ -487,6 +487,18 @@ export interface components {
             code: string;
             /** Message */
             message: string;
+            /**
+             * Params
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Reason
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             */
+            reason?: string | null;
         };
         Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
         /**
@@ -1405,6 +1417,18 @@ export interface components {
             code: string;
             /** Message */
             message: string;
+            /**
+             * Params
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Reason
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             */
+            reason?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
