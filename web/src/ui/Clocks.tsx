@@ -8,6 +8,7 @@ import { api, type SeatToken } from "../api/client";
 import type { ClockChoice, ClockView, StateMessage } from "../api/types";
 import { PLAYER_NAMES } from "../logic/names";
 import "./Clocks.css";
+import { useBusy } from "./useBusy";
 
 /** Seconds as a short duration: 1:05, 12:00, 3 h 20 min, 2 d 4 h. */
 export function duration(seconds: number): string {
@@ -82,8 +83,7 @@ export function Clocks({ id, st, mine, names }: {
   names: (string | null)[];
 }): JSX.Element | null {
   const now = useServerNow(st);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useBusy();
   const { clock, seats } = st;
   const view = st.view;
   if (!view) return null;
@@ -95,17 +95,6 @@ export function Clocks({ id, st, mine, names }: {
   if (!running && !anyStandIn) return null;
   if (clock.kind === "none" && !clock.handoff_after && me === null && !anyStandIn) return null;
 
-  async function run(step: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await step();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
   const token = mine?.token ?? null;
   const time = (seat: number): string | null => {
     const s = seats[seat];

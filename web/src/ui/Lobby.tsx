@@ -8,6 +8,7 @@ import { seatLink } from "../logic/links";
 import { PLAYER_NAMES } from "../logic/names";
 import { clockText } from "./Clocks";
 import { Chip } from "./Panels";
+import { useBusy } from "./useBusy";
 
 /** The link that lets someone join: with the invite secret if this browser knows it (a listed
  * game needs none: its plain link is enough). */
@@ -24,9 +25,8 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   onJoined: (s: SeatToken) => void;
 }): JSX.Element {
   const [name, setName] = useState(seats.lastName());
-  const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run: hostDo } = useBusy();
   const host = seats.hostToken(id);
   const invite = seats.invite(id);
   const link = inviteLink(id, invite);
@@ -37,30 +37,13 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const cancelled = info?.status === "cancelled";
   const closed = expired || cancelled;
 
-  async function join(e: Event) {
+  function join(e: Event) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    return hostDo(async () => {
       const j = await api.join(id, name.trim(), invite);
       seats.setLastName(name.trim());
       onJoined({ seat: j.seat, token: j.token, name: name.trim() });
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-  async function hostDo(step: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await step();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const setListed = (listed: boolean) => host && hostDo(() => api.setListed(id, host, listed));
   const renewInvite = () => host && confirm("Make a new invite link? The old one stops working.") &&
