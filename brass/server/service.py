@@ -313,7 +313,7 @@ class GameService:
                 raise ApiError("illegal", f"Seat {seat} is already free")
             if not await self._db(self.storage.free_seat, game_id, seat):
                 raise ApiError("game_not_running", "The game has started")
-            record.seats[seat] = SeatRecord(seat=seat)
+            record.seats[seat] = SeatRecord(seat=seat, reserve=record.seats[seat].reserve)
             for sub in [s for s in rt.subscribers if s.seat == seat]:
                 sub.seat = None
                 sub.send(outbound.dumps(outbound.ws_error(

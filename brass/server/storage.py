@@ -467,7 +467,8 @@ class Storage:
                     .values(updated_at=now())).rowcount
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                    .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
+                    .values(name=None, token_hash=None, bot=False, joined_at=None,
+                            browser_hash=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
         except StaleVersion:
@@ -508,7 +509,8 @@ class Storage:
                 if start is not None:
                     values["status"] = "running"
                     if first is not None:
-                        timing = _turn_timing(first, _db_now(conn))
+                        timing = _turn_timing(first, _db_now(conn) if _timed(first.clock)
+                                              else now())
                         values.update(deadline=timing.deadline,
                                       turn_started_at=timing.turn_started_at)
                 moved = conn.execute(
@@ -623,7 +625,7 @@ class Storage:
         try:
             with self._tx() as conn:
                 if turn is not None:
-                    timing = _turn_timing(turn, _db_now(conn))
+                    timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
                     values.update(deadline=None if scores is not None else timing.deadline,
                                   turn_started_at=timing.turn_started_at)
                 moved = conn.execute(
@@ -694,6 +696,13 @@ def _db_now(conn: Connection) -> dt.datetime:
     if conn.dialect.name == "postgresql":
         return _utc(conn.execute(select(func.now())).scalar_one())
     return now()
+
+
+def _timed(clock: Clock) -> bool:
+    """Are this game's turn times compared (a deadline, or a hand-over after idle time)? Then
+    they are the database's; otherwise the turn's start is only shown, and this process's
+    clock saves a round trip."""
+    return clock.timed or clock.handoff_after > 0
 
 
 def _turn_timing(turn: TurnStart, at: dt.datetime) -> Timing:

@@ -118,6 +118,9 @@ def test_one_browser_takes_one_seat_unless_the_screen_is_shared(clocked: httpx.C
     other = http.post(table.url("/join"), json={**me, "name": "c", "browser": "c" * 24})
     assert other.status_code == 201
     error_of(http.post(table.url("/join"), json={**me, "browser": "short"}), 400, "malformed")
+    # a player the host removed may join again from the same browser
+    assert http.delete(table.url("/seats/0"), headers=auth(table.host)).status_code == 200
+    assert http.post(table.url("/join"), json={**me, "name": "back"}).json()["seat"] == 0
     shared = new_table(http, humans=0, players=2, shared_screen=True)
     assert http.get(shared.url()).json()["shared_screen"] is True
     for name in ("left", "right"):
