@@ -87,7 +87,7 @@ class Error(BaseModel):
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
-Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)]
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
 StandIn = Literal["timeout", "resigned", "handover"]
 
 
