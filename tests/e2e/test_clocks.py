@@ -28,13 +28,16 @@ def api(base: str, path: str, token: str | None = None) -> Any:
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
-def create(page: Page, name: str, clock: str | None = None, per_turn_min: str = "") -> str:
+def create(page: Page, name: str, clock: str | None = None, per_turn_min: str = "",
+           handoff_min: str = "") -> str:
     """Create a 2-player game from the home page, join it as `name`; its id."""
     page.fill("input[name=game-name]", name)
     page.select_option("select[name=players]", "2")
     if clock:
         page.select_option("select[name=clock]", clock)
         page.fill("input[name=per-turn]", per_turn_min)
+    if handoff_min:
+        page.fill("input[name=handoff-after]", handoff_min)
     page.click("[data-testid=create]")
     expect(page.locator("[data-testid=lobby]")).to_be_visible()
     page.fill("input[name=name]", name)
@@ -125,3 +128,34 @@ def test_a_player_resigns_and_a_bot_plays_their_seat(
     alice.screenshot(path=str(shots_dir / "clock-resigned.png"))
     assert not alice.errors  # type: ignore[attr-defined]
     alice.context.close()
+
+
+def test_an_idle_seat_is_handed_to_a_bot_and_taken_back(
+        browser: Browser, server: str, shots_dir: Path) -> None:
+    alice = open_page(browser, server + "/")
+    game_id = create(alice, "Idle", handoff_min="0.02")  # no clock; idle 1.2 s: to a bot
+    bob = open_page(browser, alice.input_value("#invite"))
+    bob.fill("input[name=name]", "Bob")
+    bob.click("[data-testid=join]")
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=game]")).to_be_visible()
+    current = int(alice.get_attribute("[data-testid=game]", "data-current") or "-1")
+    pages = {token_of(p, game_id)[0]: p for p in (alice, bob)}
+    idle, other = pages[current], pages[1 - current]
+    expect(idle.locator(f"[data-testid=hand-over-{current}]")).to_have_count(0)  # not oneself
+    other.click(f"[data-testid=hand-over-{current}]", timeout=LONG)  # shown once idle enough
+    for p in (idle, other):
+        expect(p.locator(f"[data-testid=stand-in-{current}]")).to_contain_text("was away")
+    wait_actions(other, 1)  # the bot moved for the idle seat
+    entries = api(server, f"/api/games/{game_id}/log")["actions"]
+    assert entries[0]["seat"] == current and entries[0]["stand_in"] == "handover"
+    idle.click("[data-testid=take-over]")
+    for p in (idle, other):
+        expect(p.locator(f"[data-testid=stand-in-{current}]")).to_have_count(0)
+    other.screenshot(path=str(shots_dir / "clock-handed-back.png"))
+    changes = api(server, f"/api/games/{game_id}/log")["seat_changes"]
+    assert [c["change"] for c in changes] == ["handover", "returned"]
+    for p in (alice, bob):
+        assert not p.errors  # type: ignore[attr-defined]
+        p.context.close()
+
