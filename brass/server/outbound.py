@@ -67,7 +67,8 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None) -> str:
 
 
 def seats(record: GameRecord) -> list[SeatInfo]:
-    return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken) for s in record.seats]
+    return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
+                     bot_level=s.level if s.bot else None) for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:

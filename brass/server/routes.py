@@ -143,7 +143,8 @@ async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
 async def add_bot(game_id: str, service: Service, token: Token,
                   body: AddBot | None = None) -> BotAdded:
-    seat = await service.add_bot(game_id, token, None if body is None else body.seat)
+    seat = await service.add_bot(game_id, token, None if body is None else body.seat,
+                                 "easy" if body is None else body.level)
     return BotAdded(seat=seat)
 
 

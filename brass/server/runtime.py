@@ -73,6 +73,10 @@ class Runtime:
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and self.record.seats[seat].bot
 
+    def bot_level(self, seat: int) -> str:
+        """The level the bot playing `seat` plays at."""
+        return self.record.seats[seat].level
+
 
 
 def rebuild(players: int, seed: int, setup: dict[str, Any] | None,

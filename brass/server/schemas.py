@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
+from brass.bots import LevelName
 from brass.engine import actions as _actions
 from brass.engine import effects as _effects
 
@@ -119,6 +120,9 @@ class AddBot(BaseModel):
     model_config = _REQUEST
     seat: SeatNumber | None = Field(
         default=None, description="a free seat; default the first")
+    level: LevelName = Field(
+        default="easy", description="easy: one move ahead; medium: searches its own turn; "
+                                    "hard: searches its turn and the others' next ones")
 
 
 class BotAdded(BaseModel):
@@ -130,6 +134,7 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: bool
     taken: bool
+    bot_level: LevelName | None = Field(default=None, description="a bot seat's level")
 
 
 GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from brass.bots import LevelName
 from brass.engine import (
     ENGINE_VERSION,
     Action,
@@ -73,9 +74,11 @@ def new_game_id() -> str:
 
 class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
-                 waiting_expiry: float = 0.0, finished_listed: float = 0.0) -> None:
+                 waiting_expiry: float = 0.0, finished_listed: float = 0.0,
+                 bot_budget: float = 1.0) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget  # seconds a search bot thinks per move
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
         self._sweeper: asyncio.Task[None] | None = None
@@ -288,14 +291,15 @@ class GameService:
             rt.record.status = "cancelled"
             self._publish(rt)
 
-    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
+    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None,
+                      level: LevelName = "easy") -> int:
         rt = await self.runtime(game_id)
         if not token_matches(host_token, rt.record.host_token_hash):
             raise ApiError("unauthorized", "Only the host (with the host token) can add bots")
-        return await self._claim(game_id, seat, None, None, bot=True)
+        return await self._claim(game_id, seat, None, None, bot=True, bot_level=level)
 
     async def _claim(self, game_id: str, seat: int | None, name: str | None,
-                     hashed: str | None, bot: bool) -> int:
+                     hashed: str | None, bot: bool, bot_level: LevelName | None = None) -> int:
         rt = await self.runtime(game_id)
         async with rt.lock:
             record = rt.record
@@ -318,9 +322,10 @@ class GameService:
             first = (new_game(record.players, record.seed, record.setup) if len(free) == 1
                      else None)
             if not await self._db(self.storage.claim_seat, game_id, seat, name, hashed, bot,
-                                  None if first is None else first.to_json()):
+                                  None if first is None else first.to_json(), bot_level):
                 raise ApiError("seat_taken", f"Seat {seat} is not free")
-            record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot)
+            record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot,
+                                            bot_level=bot_level)
             if first is not None:
                 record.status = "running"
                 rt.turn, rt.snapshots = [first], [0]
@@ -665,7 +670,9 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
+        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback,
+                                            rt.bot_level(seat), self.bot_budget,
+                                            [r.effects for r in rt.actions])
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}")
 

@@ -61,6 +61,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
+from brass.bots import LEVELS, LevelName
+
 metadata = MetaData()
 DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
 
@@ -94,6 +96,7 @@ seats = Table(
     Column("name", String(80), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False, default=False),
+    Column("bot_level", String(8), nullable=True),  # a bot seat's level (brass.bots.LEVELS)
     Column("joined_at", DateTime(timezone=True), nullable=True),
 )
 
@@ -141,6 +144,12 @@ class SeatRecord:
     name: str | None = None
     token_hash: str | None = None
     bot: bool = False
+    bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
+
+    @property
+    def level(self) -> LevelName:
+        """The level a bot plays this seat at (brass.bots.LEVELS)."""
+        return self.bot_level or "easy"
 
     @property
     def taken(self) -> bool:
@@ -239,8 +248,13 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         updated_at=_utc(row.updated_at),
         finished_at=None if row.finished_at is None else _utc(row.finished_at),
         scores=row.scores, listed=row.listed,
-        seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot)
+        seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
+                          bot_level=_level(s.bot_level))
                for s in sorted(seat_rows, key=lambda s: s.seat)])
+
+
+def _level(stored: str | None) -> LevelName | None:
+    return stored if stored in LEVELS else None
 
 
 def _text(document: Any) -> str | None:
@@ -279,7 +293,8 @@ class Storage:
                 listed=record.listed))
             conn.execute(insert(seats), [
                 {"game_id": record.id, "seat": s.seat, "name": s.name,
-                 "token_hash": s.token_hash, "bot": s.bot} for s in record.seats])
+                 "token_hash": s.token_hash, "bot": s.bot, "bot_level": s.bot_level}
+                for s in record.seats])
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
@@ -366,7 +381,8 @@ class Storage:
                     .values(updated_at=now())).rowcount
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                    .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
+                    .values(name=None, token_hash=None, bot=False, bot_level=None,
+                            joined_at=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
         except StaleVersion:
@@ -381,7 +397,8 @@ class Storage:
                 .values(status="cancelled", updated_at=now())).rowcount == 1
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
-                   bot: bool, start: dict[str, Any] | None) -> bool:
+                   bot: bool, start: dict[str, Any] | None, bot_level: str | None = None
+                   ) -> bool:
         """Take a free seat of a waiting game; with `start` (the first state), the game starts
         in the same transaction. False if the seat was taken or the game is no longer
         waiting."""
@@ -391,7 +408,8 @@ class Storage:
                     update(seats)
                     .where(seats.c.game_id == game_id, seats.c.seat == seat,
                            seats.c.token_hash.is_(None), seats.c.bot.is_(False))
-                    .values(name=name, token_hash=token_hash, bot=bot, joined_at=now()))
+                    .values(name=name, token_hash=token_hash, bot=bot, bot_level=bot_level,
+                            joined_at=now()))
                 values: dict[str, Any] = {"updated_at": now()}
                 if start is not None:
                     values["status"] = "running"
