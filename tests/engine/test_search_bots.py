@@ -50,7 +50,8 @@ def play_out(players: int, seed: int, levels: list[LevelName], budget: float,
              stop_after: int | None = None) -> tuple[Game, list[Any], Counter[str]]:
     """A game where seat s plays at `levels[s]`; every move checked against the listed
     ones. Stops after `stop_after` actions when given."""
-    game, log, rng, kinds = new_game(players, seed), [], random.Random(seed), Counter[str]()
+    game, rng, kinds = new_game(players, seed), random.Random(seed), Counter[str]()
+    log: list[Any] = []
     while not game.is_over and (stop_after is None or game.action_count < stop_after):
         seat = game.current_seat
         assert seat is not None
@@ -140,7 +141,8 @@ def test_a_determinisation_is_the_game_its_seat_sees() -> None:
     """At every decision of a 3-player game, for every seat: the same view, the same cards in
     all (hands, discards, face-down, deck), the same legal moves for the seat to move; the
     log's account of discards and wild cards agrees with the view."""
-    game, log, rng = new_game(3, 21), [], random.Random(2)
+    game, rng = new_game(3, 21), random.Random(2)
+    log: list[Any] = []
     while not game.is_over:
         for seat in range(3):
             observation: Observation = observe(game, seat, log)
