@@ -1,6 +1,7 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import type {
   Action,
+  BotLevel,
   Created,
   GameInfo,
   GameList,
@@ -53,7 +54,8 @@ export const api = {
     call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
   join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
-  addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
+  addBot: (id: string, hostToken: string, level: BotLevel = "easy") =>
+    call<{ seat: number }>("POST", `/api/games/${id}/bots`, { level }, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),

@@ -326,6 +326,13 @@ export interface components {
         /** AddBot */
         AddBot: {
             /**
+             * Level
+             * @description easy: one move ahead; medium: searches its own turn; hard: searches its turn and the others' next ones
+             * @default easy
+             * @enum {string}
+             */
+            level: "easy" | "medium" | "hard";
+            /**
              * Seat
              * @description a free seat; default the first
              */
@@ -1154,6 +1161,11 @@ export interface components {
         SeatInfo: {
             /** Bot */
             bot: boolean;
+            /**
+             * Bot Level
+             * @description a bot seat's level
+             */
+            bot_level?: ("easy" | "medium" | "hard") | null;
             /** Name */
             name: string | null;
             /** Seat */

@@ -17,6 +17,8 @@ export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
 export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
+/** A bot seat's level, picked by the host. */
+export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;
 export type Created = S["Created"];
 export type Joined = S["Joined"];
 export type GameLog = S["GameLog"];
