@@ -57,8 +57,44 @@ class OutOfTime(Exception):
     pass
 
 
+@dataclass
+class Evaluation:
+    """What a search found: its candidate moves, the sum of their play-outs' outcomes, how
+    many play-outs each had, and per move how often each seat came out on top."""
+
+    moves: list[Action]
+    totals: list[float]
+    counts: list[int]
+    tops: list[list[int]]
+    alive: list[int]
+
+    def mean(self, i: int) -> float:
+        return self.totals[i] / self.counts[i] if self.counts[i] else float("-inf")
+
+    def best(self) -> int:
+        """The preferred move: the best mean among those kept to the end (the easy bot's
+        best when no round was played)."""
+        if not any(self.counts):
+            return 0
+        return max(self.alive, key=self.mean)
+
+    def win_chances(self, i: int) -> list[float]:
+        """Each seat's estimated chance of winning after move `i`: how often it led at the
+        end of a play-out (smoothed toward even)."""
+        seats = len(self.tops[i])
+        return [(top + 1 / seats) / (self.counts[i] + 1) for top in self.tops[i]]
+
+
 def search(observation: Observation, level: Level, clock: Clock, rng: random.Random) -> Action:
     """The move the search prefers for the observing seat (which must be the one to move)."""
+    found = evaluate(observation, level, clock, rng)
+    return found.moves[found.best()]
+
+
+def evaluate(observation: Observation, level: Level, clock: Clock, rng: random.Random,
+             keep: Action | None = None) -> Evaluation:
+    """The search (see the module's docstring); `keep` (a legal move, e.g. the one a player
+    made) is among the candidates and never dropped, so it is judged with the best."""
     known = knowledge(observation)
     seat = observation["view"]["viewer"]
     world = determinize(observation, rng, known)
@@ -66,10 +102,12 @@ def search(observation: Observation, level: Level, clock: Clock, rng: random.Ran
         raise ValueError("the observing seat is not the one to move")
     ranked = sorted(valued_moves(world, rng), key=lambda option: -option[0])
     moves = [action for _, action in ranked[:level.candidates]]
-    if len(moves) == 1:
-        return moves[0]
-    totals = [0.0] * len(moves)
-    alive = list(range(len(moves)))
+    if keep is not None and keep not in moves:
+        moves.append(keep)
+    kept = moves.index(keep) if keep is not None else None
+    found = Evaluation(moves, [0.0] * len(moves), [0] * len(moves),
+                       [[0] * world.num_players for _ in moves], list(range(len(moves))))
+    alive = found.alive
     rounds = 0
     while len(alive) > 1 and not clock.out() and (clock.rounds is None
                                                    or rounds < clock.rounds):
@@ -80,21 +118,22 @@ def search(observation: Observation, level: Level, clock: Clock, rng: random.Ran
                                   clock) for i in alive}
         except OutOfTime:
             break
-        for i, value in results.items():
-            totals[i] += value
+        for i, values in results.items():
+            found.totals[i] += outcome(values, seat)
+            found.counts[i] += 1
+            found.tops[i][max(range(len(values)), key=values.__getitem__)] += 1
         rounds += 1
         if rounds & (rounds - 1) == 0 and rounds >= 2 and len(alive) > 2:
-            alive.sort(key=lambda i: -totals[i])
-            alive = alive[:max(2, len(alive) // 2)]
-    if rounds == 0:
-        return moves[0]
-    return moves[max(alive, key=lambda i: totals[i])]
+            alive.sort(key=lambda i: -found.totals[i])
+            keep_n = max(2, len(alive) // 2)
+            alive[:] = alive[:keep_n] + [i for i in alive[keep_n:] if i == kept]
+    return found
 
 
 def playout(game: Game, move: Action, seat: int, horizon: int, rng: random.Random,
-            clock: Clock) -> float:
-    """`outcome` for `seat` after `move` and easy play until `seat` starts its
-    `horizon`-th next turn (or the game ends)."""
+            clock: Clock) -> list[float]:
+    """`values` after `move` and easy play until `seat` starts its `horizon`-th next turn
+    (or the game ends)."""
     game = apply_action(game, move)
     turns = 0
     while not game.is_over:
@@ -108,7 +147,7 @@ def playout(game: Game, move: Action, seat: int, horizon: int, rng: random.Rando
         if clock.out():
             raise OutOfTime
         game = apply_action(game, choose_action(game, rng))
-    return outcome(game, seat)
+    return values(game)
 
 
 def _turn_starts(game: Game) -> bool:
@@ -118,11 +157,14 @@ def _turn_starts(game: Game) -> bool:
                                                  else "actions_per_turn"])
 
 
-def outcome(game: Game, seat: int) -> float:
-    """How good `game` is for `seat`, in VP: its final VP (or its position's value) less
-    the best opponent's."""
+def values(game: Game) -> list[float]:
+    """Each seat's worth in VP: final VP once the game is over (income breaks ties), else
+    the easy bot's `position_value`."""
     if game.is_over:
-        values = [float(p.vp) + 0.01 * p.income_level for p in game.players]
-    else:
-        values = [position_value(game, s) for s in range(game.num_players)]
+        return [float(p.vp) + 0.01 * p.income_level for p in game.players]
+    return [position_value(game, s) for s in range(game.num_players)]
+
+
+def outcome(values: list[float], seat: int) -> float:
+    """How good `values` are for `seat`: its worth less the best opponent's."""
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)

@@ -3,7 +3,7 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
@@ -12,6 +12,7 @@ from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
+    Analysis,
     BotAdded,
     Created,
     CreateGame,
@@ -186,6 +187,18 @@ async def game_log(game_id: str, service: Service) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
     rt = await service.runtime(game_id)
     return _json(outbound.log_text(rt.record, rt.actions))
+
+
+@router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
+async def start_analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
+    return await service.analyses.start(await service.runtime(game_id))
+
+
+@router.get("/games/{game_id}/analysis", response_model=Analysis)
+async def analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """A finished game's analysis: every move judged, once computed (`POST` starts it)."""
+    return await service.analyses.status(await service.runtime(game_id))
 
 
 @router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)

@@ -136,6 +136,28 @@ class BotAdded(BaseModel):
     seat: int
 
 
+class MoveJudged(BaseModel):
+    """The hard bot's judgement of one move, from what its player could see then."""
+
+    seq: int = Field(description="the move's place in the log, from 1")
+    seat: int
+    played: dict[str, Any] = Field(description="the action made")
+    preferred: dict[str, Any] = Field(description="the action the bot preferred")
+    loss: float = Field(description="how much better (in VP) the bot judged its preferred "
+                                    "move; 0 when it is the move made")
+    win: list[float] = Field(description="each seat's estimated chance of winning after "
+                                         "the move made")
+
+
+class Analysis(BaseModel):
+    status: Literal["none", "running", "done", "failed"] = Field(
+        description="none: not asked for (POST starts it); failed: the log does not replay "
+                    "here (POST retries)")
+    done: int = Field(description="moves judged so far")
+    total: int
+    moves: list[MoveJudged]
+
+
 class SeatInfo(BaseModel):
     seat: int
     name: str | None

@@ -43,6 +43,7 @@ from brass.engine import (
 )
 
 from . import logs, metrics, outbound
+from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .errors import ApiError
 from .runtime import Runtime, Subscriber, ends_round, rebuild, step
@@ -75,7 +76,7 @@ def new_game_id() -> str:
 class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0,
-                 bot_budget: float = 1.0) -> None:
+                 bot_budget: float = 1.0, analysis_budget: float = 0.5) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.bot_budget = bot_budget  # seconds a search bot thinks per move
@@ -86,6 +87,7 @@ class GameService:
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self.workers = Workers(workers)
+        self.analyses = Analyses(storage, self.workers, self._db, analysis_budget)
         self._closing = False
         self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
@@ -127,6 +129,7 @@ class GameService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.analyses.close()
         self._pool.shutdown(wait=True)
         self.workers.close()
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,6 +114,13 @@ actions = Table(
     Column("undone_at", Integer, nullable=True),  # the version of the undo that took it back
     UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),
     UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+)
+
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 snapshots = Table(
@@ -295,6 +302,21 @@ class Storage:
                 {"game_id": record.id, "seat": s.seat, "name": s.name,
                  "token_hash": s.token_hash, "bot": s.bot, "bot_level": s.bot_level}
                 for s in record.seats])
+
+    def save_analysis(self, game_id: str, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Store a finished game's analysis once (a second one for the game is ignored)."""
+        try:
+            with self._tx() as conn:
+                conn.execute(insert(analyses).values(game_id=game_id, moves=list(moves),
+                                                     created_at=now()))
+        except IntegrityError:
+            pass  # computed twice (two instances): the first one stays
+
+    def load_analysis(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self._tx() as conn:
+            row = conn.execute(select(analyses.c.moves).where(
+                analyses.c.game_id == game_id)).first()
+        return None if row is None else list(row.moves)
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
