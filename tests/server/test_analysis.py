@@ -24,7 +24,7 @@ from .test_bots import watch_to_the_end
 def analysis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     url = f"sqlite:///{tmp_path_factory.mktemp('analysis') / 'brass.db'}"
     with LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0, workers=1,
-                             analysis_budget=0.15)) as live:
+                             analysis_budget=0.1)) as live:
         yield live
 
 

@@ -1,6 +1,7 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import type {
   Action,
+  Analysis,
   BotLevel,
   Created,
   GameInfo,
@@ -62,6 +63,8 @@ export const api = {
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
+  analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
 };

@@ -61,4 +61,7 @@ export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
 export type Extensions = S["Extensions"];
+/** A finished game's analysis by the hard bot, and one move's judgement. */
+export type Analysis = S["Analysis"];
+export type MoveJudged = S["MoveJudged"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions;
