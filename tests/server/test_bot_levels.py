@@ -39,7 +39,7 @@ def test_the_host_picks_each_bots_level_and_the_game_plays_to_the_end(
         assert [(s["bot"], s["bot_level"]) for s in seats] == [(True, "hard"),
                                                                (True, "medium")]
         last = watch_to_the_end(levels_server, game)
-        assert last["view"]["is_over"]
+        assert last["status"] == "finished"
         log = http.get(f"/api/games/{game}/log").json()
         assert len(log["actions"]) == last["version"]
     stored = Storage(levels_server.settings.database_url)
