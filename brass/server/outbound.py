@@ -101,7 +101,8 @@ def seat_change(c: SeatChange) -> dict[str, Any]:
 def seats(record: GameRecord) -> list[SeatInfo]:
     return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
                      stand_in=s.stand_in,  # type: ignore[arg-type]
-                     reserve=s.reserve) for s in record.seats]
+                     reserve=s.reserve,
+                     bot_level=s.level if s.bot else None) for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:

@@ -3,7 +3,7 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
@@ -13,6 +13,7 @@ from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
+    Analysis,
     BotAdded,
     Created,
     CreateGame,
@@ -182,7 +183,8 @@ async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
 async def add_bot(game_id: str, service: Service, token: Token,
                   body: AddBot | None = None) -> BotAdded:
-    seat = await service.add_bot(game_id, token, None if body is None else body.seat)
+    seat = await service.add_bot(game_id, token, None if body is None else body.seat,
+                                 "easy" if body is None else body.level)
     return BotAdded(seat=seat)
 
 
@@ -224,6 +226,18 @@ async def game_log(game_id: str, service: Service) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
     rt = await service.runtime(game_id)
     return _json(outbound.log_text(rt.record, rt.actions, rt.seat_changes))
+
+
+@router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
+async def start_analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
+    return await service.analyses.start(await service.runtime(game_id))
+
+
+@router.get("/games/{game_id}/analysis", response_model=Analysis)
+async def analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """A finished game's analysis: every move judged, once computed (`POST` starts it)."""
+    return await service.analyses.status(await service.runtime(game_id))
 
 
 @router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)

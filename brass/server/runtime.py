@@ -77,6 +77,10 @@ class Runtime:
         (timed out, resigned, handed over)."""
         return seat is not None and self.record.seats[seat].played_by_bot
 
+    def bot_level(self, seat: int) -> str:
+        """The level the bot playing `seat` plays at."""
+        return self.record.seats[seat].level
+
 
 
 def rebuild(players: int, seed: int, setup: dict[str, Any] | None,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
+from brass.bots import LevelName
 from brass.engine import actions as _actions
 from brass.engine import effects as _effects
 
@@ -196,10 +197,35 @@ class AddBot(BaseModel):
     model_config = _REQUEST
     seat: SeatNumber | None = Field(
         default=None, description="a free seat; default the first")
+    level: LevelName = Field(
+        default="easy", description="easy: one move ahead; medium: searches its own turn; "
+                                    "hard: searches its turn and the others' next ones")
 
 
 class BotAdded(BaseModel):
     seat: int
+
+
+class MoveJudged(BaseModel):
+    """The hard bot's judgement of one move, from what its player could see then."""
+
+    seq: int = Field(description="the move's place in the log, from 1")
+    seat: int
+    played: dict[str, Any] = Field(description="the action made")
+    preferred: dict[str, Any] = Field(description="the action the bot preferred")
+    loss: float = Field(description="how much better (in VP) the bot judged its preferred "
+                                    "move; 0 when it is the move made")
+    win: list[float] = Field(description="each seat's estimated chance of winning after "
+                                         "the move made")
+
+
+class Analysis(BaseModel):
+    status: Literal["none", "running", "done", "failed"] = Field(
+        description="none: not asked for (POST starts it); failed: the log does not replay "
+                    "here (POST retries)")
+    done: int = Field(description="moves judged so far")
+    total: int
+    moves: list[MoveJudged]
 
 
 class SeatInfo(BaseModel):
@@ -207,6 +233,7 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: bool
     taken: bool
+    bot_level: LevelName | None = Field(default=None, description="a bot seat's level")
     stand_in: StandIn | None = Field(
         default=None, description="a bot plays for this seat's player: why (null: they play)")
     reserve: float | None = Field(

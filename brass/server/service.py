@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from brass.bots import LevelName
 from brass.engine import (
     ENGINE_VERSION,
     Action,
@@ -42,6 +43,7 @@ from brass.engine import (
 )
 
 from . import clocks, logs, metrics, outbound
+from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .errors import ApiError
@@ -79,10 +81,12 @@ def new_game_id() -> str:
 class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0,
-                 clock_minimum: float = 30.0) -> None:
+                 clock_minimum: float = 30.0,
+                 bot_budget: float = 1.0, analysis_budget: float = 0.5) -> None:
         self.storage = storage
         self.clock_minimum = clock_minimum  # seconds: the shortest turn, reserve or hand-over
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget  # seconds a search bot thinks per move
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
         self._sweeper: asyncio.Task[None] | None = None
@@ -90,6 +94,7 @@ class GameService:
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self.workers = Workers(workers)
+        self.analyses = Analyses(storage, self.workers, self._db, analysis_budget)
         self._closing = False
         self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
@@ -132,6 +137,7 @@ class GameService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.analyses.close()
         self._pool.shutdown(wait=True)
         self.workers.close()
 
@@ -330,14 +336,16 @@ class GameService:
             rt.record.status = "cancelled"
             self._publish(rt)
 
-    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
+    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None,
+                      level: LevelName = "easy") -> int:
         rt = await self.runtime(game_id)
         if not token_matches(host_token, rt.record.host_token_hash):
             raise ApiError("unauthorized", "Only the host (with the host token) can add bots")
-        return await self._claim(game_id, seat, None, None, bot=True)
+        return await self._claim(game_id, seat, None, None, bot=True, bot_level=level)
 
     async def _claim(self, game_id: str, seat: int | None, name: str | None,
-                     hashed: str | None, bot: bool, browser: str | None = None) -> int:
+                     hashed: str | None, bot: bool, browser: str | None = None,
+                     bot_level: LevelName | None = None) -> int:
         rt = await self.runtime(game_id)
         async with rt.lock:
             record = rt.record
@@ -360,7 +368,8 @@ class GameService:
             first = (new_game(record.players, record.seed, record.setup) if len(free) == 1
                      else None)
             seated = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot,
-                                reserve=record.seats[seat].reserve, browser_hash=browser)
+                                reserve=record.seats[seat].reserve, browser_hash=browser,
+                                bot_level=bot_level)
             turn = None
             if first is not None and first.current_seat is not None:
                 mover = first.current_seat
@@ -371,7 +380,7 @@ class GameService:
                 timing = await self._db(
                     self.storage.claim_seat, game_id, seat, name, hashed, bot,
                     None if first is None else first.to_json(), browser, turn,
-                    not record.shared_screen)
+                    not record.shared_screen, bot_level)
             except BrowserSeated:
                 raise ApiError("one_seat_per_browser", "This browser already holds a seat in "
                                "this game, and the host did not allow a shared screen") from None
@@ -896,7 +905,9 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
+        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback,
+                                            rt.bot_level(seat), self.bot_budget,
+                                            [r.effects for r in rt.actions])
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +62,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
+
+from brass.bots import LEVELS, LevelName
 
 from .clocks import Clock, reserve_after, turn_deadline
 
@@ -106,6 +108,7 @@ seats = Table(
     Column("name", String(80), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False, default=False),
+    Column("bot_level", String(8), nullable=True),  # a bot seat's level (brass.bots.LEVELS)
     Column("joined_at", DateTime(timezone=True), nullable=True),
     # 0005: a live clock's reserve (seconds at the start of the seat's turn); why a bot plays
     # for this player's seat (timeout, resigned, handover; None: they play); the hash of the
@@ -140,6 +143,14 @@ seat_changes = Table(
     Column("version", Integer, primary_key=True),  # the version this change made
     Column("seat", SmallInteger, nullable=False),
     Column("change", String(16), nullable=False),  # timeout, resigned, handover, returned
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# 0006: a finished game's analysis by the hard bot, stored once computed
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
@@ -178,6 +189,12 @@ class SeatRecord:
     reserve: float | None = None  # a live clock's seconds left at the start of its turn
     stand_in: str | None = None  # why a bot plays for this player (None: they play)
     browser_hash: str | None = None
+    bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
+
+    @property
+    def level(self) -> LevelName:
+        """The level a bot plays this seat at (brass.bots.LEVELS)."""
+        return self.bot_level or "easy"
 
     @property
     def taken(self) -> bool:
@@ -333,12 +350,17 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
         turn_started_at=_maybe_utc(row.turn_started_at),
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                          reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash)
+                          reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash,
+                          bot_level=_level(s.bot_level))
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
 
 def _maybe_utc(stamp: dt.datetime | None) -> dt.datetime | None:
     return None if stamp is None else _utc(stamp)
+
+
+def _level(stored: str | None) -> LevelName | None:
+    return stored if stored in LEVELS else None
 
 
 def _text(document: Any) -> str | None:
@@ -379,8 +401,24 @@ class Storage:
                 invite_hash=record.invite_hash))
             conn.execute(insert(seats), [
                 {"game_id": record.id, "seat": s.seat, "name": s.name,
-                 "token_hash": s.token_hash, "bot": s.bot, "reserve": s.reserve}
+                 "token_hash": s.token_hash, "bot": s.bot, "reserve": s.reserve,
+                 "bot_level": s.bot_level}
                 for s in record.seats])
+
+    def save_analysis(self, game_id: str, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Store a finished game's analysis once (a second one for the game is ignored)."""
+        try:
+            with self._tx() as conn:
+                conn.execute(insert(analyses).values(game_id=game_id, moves=list(moves),
+                                                     created_at=now()))
+        except IntegrityError:
+            pass  # computed twice (two instances): the first one stays
+
+    def load_analysis(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self._tx() as conn:
+            row = conn.execute(select(analyses.c.moves).where(
+                analyses.c.game_id == game_id)).first()
+        return None if row is None else list(row.moves)
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
@@ -468,7 +506,7 @@ class Storage:
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                     .values(name=None, token_hash=None, bot=False, joined_at=None,
-                            browser_hash=None)).rowcount
+                            browser_hash=None, bot_level=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
         except StaleVersion:
@@ -485,7 +523,8 @@ class Storage:
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
                    bot: bool, start: dict[str, Any] | None,
                    browser_hash: str | None = None, first: TurnStart | None = None,
-                   one_per_browser: bool = False) -> Timing | None:
+                   one_per_browser: bool = False,
+                   bot_level: str | None = None) -> Timing | None:
         """Take a free seat of a waiting game; with `start` (the first state), the game starts
         in the same transaction (and `first`, its first turn, gets its deadline). With
         `one_per_browser`, a browser that holds a seat of the game cannot take another. None if
@@ -503,7 +542,7 @@ class Storage:
                     .where(seats.c.game_id == game_id, seats.c.seat == seat,
                            seats.c.token_hash.is_(None), seats.c.bot.is_(False))
                     .values(name=name, token_hash=token_hash, bot=bot, joined_at=now(),
-                            browser_hash=browser_hash))
+                            browser_hash=browser_hash, bot_level=bot_level))
                 values: dict[str, Any] = {"updated_at": now()}
                 timing = Timing(None, None)
                 if start is not None:

@@ -99,6 +99,7 @@ def server(server_db: str, plan: tuple[int, list[Any]],
     _build_web()
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
+           "BRASS_ANALYSIS_BUDGET": "0.05",  # CPU seconds per move: a quick analysis
            "BRASS_E2E_SEED": str(plan[0]), "BRASS_CLOCK_MINIMUM": "1",
            # this checkout's brass, not whichever the interpreter has installed
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}

@@ -34,7 +34,7 @@ def test_the_host_removes_a_bot_and_only_the_host_may(http: httpx.Client) -> Non
     assert http.delete(table.url("/seats/1"), headers=auth(table.host)).status_code == 200
     assert info(http, table)["seats"][1] == {"seat": 1, "name": None, "bot": False,
                                               "taken": False, "stand_in": None,
-                                              "reserve": None}
+                                              "reserve": None, "bot_level": None}
     error_of(http.delete(table.url("/seats/1"), headers=auth(table.host)), 409, "illegal")
     error_of(http.delete(table.url("/seats/7"), headers=auth(table.host)), 404, "not_found")
 

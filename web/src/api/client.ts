@@ -1,6 +1,8 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import type {
   Action,
+  Analysis,
+  BotLevel,
   ClockChoice,
   Created,
   GameInfo,
@@ -63,13 +65,16 @@ export const api = {
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
   join: (id: string, name: string, invite: string | null) =>
     call<Joined>("POST", `/api/games/${id}/join`, { name, invite, browser: browserId() }),
-  addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
+  addBot: (id: string, hostToken: string, level: BotLevel = "easy") =>
+    call<{ seat: number }>("POST", `/api/games/${id}/bots`, { level }, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
+  analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
 };

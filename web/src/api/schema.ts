@@ -59,6 +59,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analysis
+         * @description A finished game's analysis: every move judged, once computed (`POST` starts it).
+         */
+        get: operations["analysis_api_games__game_id__analysis_get"];
+        put?: never;
+        /**
+         * Start Analysis
+         * @description Start the hard bot's analysis of a finished game (once: it is stored); the progress.
+         */
+        post: operations["start_analysis_api_games__game_id__analysis_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/bots": {
         parameters: {
             query?: never;
@@ -412,10 +436,35 @@ export interface components {
         /** AddBot */
         AddBot: {
             /**
+             * Level
+             * @description easy: one move ahead; medium: searches its own turn; hard: searches its turn and the others' next ones
+             * @default easy
+             * @enum {string}
+             */
+            level: "easy" | "medium" | "hard";
+            /**
              * Seat
              * @description a free seat; default the first
              */
             seat?: number | null;
+        };
+        /** Analysis */
+        Analysis: {
+            /**
+             * Done
+             * @description moves judged so far
+             */
+            done: number;
+            /** Moves */
+            moves: components["schemas"]["MoveJudged"][];
+            /**
+             * Status
+             * @description none: not asked for (POST starts it); failed: the log does not replay here (POST retries)
+             * @enum {string}
+             */
+            status: "none" | "running" | "done" | "failed";
+            /** Total */
+            total: number;
         };
         /**
          * Bonus
@@ -1076,6 +1125,43 @@ export interface components {
              */
             type: "move";
         };
+        /**
+         * MoveJudged
+         * @description The hard bot's judgement of one move, from what its player could see then.
+         */
+        MoveJudged: {
+            /**
+             * Loss
+             * @description how much better (in VP) the bot judged its preferred move; 0 when it is the move made
+             */
+            loss: number;
+            /**
+             * Played
+             * @description the action made
+             */
+            played: {
+                [key: string]: unknown;
+            };
+            /**
+             * Preferred
+             * @description the action the bot preferred
+             */
+            preferred: {
+                [key: string]: unknown;
+            };
+            /** Seat */
+            seat: number;
+            /**
+             * Seq
+             * @description the move's place in the log, from 1
+             */
+            seq: number;
+            /**
+             * Win
+             * @description each seat's estimated chance of winning after the move made
+             */
+            win: number[];
+        };
         /** Network */
         Network: {
             /** Card */
@@ -1387,6 +1473,11 @@ export interface components {
         SeatInfo: {
             /** Bot */
             bot: boolean;
+            /**
+             * Bot Level
+             * @description a bot seat's level
+             */
+            bot_level?: ("easy" | "medium" | "hard") | null;
             /** Name */
             name: string | null;
             /**
@@ -1956,6 +2047,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    analysis_api_games__game_id__analysis_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    start_analysis_api_games__game_id__analysis_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
                 };
             };
             /** @description Bad Request */

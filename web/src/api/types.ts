@@ -17,6 +17,8 @@ export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
 export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
+/** A bot seat's level, picked by the host. */
+export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;
 export type Created = S["Created"];
 export type Joined = S["Joined"];
 /** A game's turn clock as chosen at creation, and as the server shows it (with the deadline). */
@@ -63,4 +65,7 @@ export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
 export type Extensions = S["Extensions"];
+/** A finished game's analysis by the hard bot, and one move's judgement. */
+export type Analysis = S["Analysis"];
+export type MoveJudged = S["MoveJudged"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions;

@@ -3,7 +3,7 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
-import type { GameInfo } from "../api/types";
+import type { BotLevel, GameInfo } from "../api/types";
 import { seatLink } from "../logic/links";
 import { PLAYER_NAMES } from "../logic/names";
 import { clockText } from "./Clocks";
@@ -27,6 +27,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const [name, setName] = useState(seats.lastName());
   const [copied, setCopied] = useState(false);
   const { busy, error, run: hostDo } = useBusy();
+  const [level, setLevel] = useState<BotLevel>("easy");
   const host = seats.hostToken(id);
   const invite = seats.invite(id);
   const link = inviteLink(id, invite);
@@ -85,7 +86,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
-            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {s.bot_level ?? "easy"}</span>}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
             {host && s.taken && !closed && (
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
                 onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>Remove</button>
@@ -108,7 +109,13 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         </label>
       )}
       {host && free > 0 && !closed && (
-        <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host))} disabled={busy} data-testid="add-bot">Add a bot</button>
+        <span class="add-bot">
+          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">Add a bot</button>{" "}
+          <label>level <select value={level} disabled={busy} data-testid="bot-level"
+            onChange={(e) => setLevel((e.target as HTMLSelectElement).value as BotLevel)}>
+            <option value="easy">easy</option><option value="medium">medium</option><option value="hard">hard</option>
+          </select></label>
+        </span>
       )}
       {host && !closed && (
         <button type="button" disabled={busy} data-testid="cancel-game"

@@ -10,6 +10,7 @@ import { PanZoom } from "../board/PanZoom";
 import { PLAYER_NAMES } from "../logic/names";
 import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
+import { AnalysisPanel } from "./Analysis";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
 
@@ -117,6 +118,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           {hand && <Hand cards={hand} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
+          {finished && <AnalysisPanel id={id} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
       </main>
