@@ -54,13 +54,14 @@ from typing import Any
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
 from .build import cards_allowing, check_target, place
 from .data import DATA, INDUSTRIES
-from .develop import develop_problem, pay_develop_iron
+from .develop import pay_develop_iron
 from .draft import Draft, Quote
 from .errors import IllegalAction
+from .feasible import Board, developable, loan_ok, scout_ok
 from .links import add_link, finish_network, link_open, start_network
-from .rules import _check_scout, _loan, carry_out
+from .rules import _loan, carry_out
 from .sell import for_sale, sell_one
-from .state import Game, PlayerState, evolve_player
+from .state import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,19 +77,24 @@ class Move:
 
 # Actions that differ only by the card played, and their one price.
 Group = tuple[Quote, list[Action]]
+MaybeGroup = tuple[Quote | None, list[Action]]  # unpriced (None) for `legal_actions`
 _FREE = Quote(0, ())
 
 
 def legal_actions(game: Game) -> list[Action]:
     """Every legal action of the player to move (the full list: see the module's doc)."""
-    return [action for _, actions in _groups(game, bounded=False) for action in actions]
+    return [action for _, actions in _groups(game, bounded=False, priced=False)
+            for action in actions]
 
 
 def legal_moves(game: Game) -> list[Move]:
     """Every legal move of the player to move with its price; a Sell has one sale and a
     Network one link (`extensions` adds more)."""
-    return [Move(action, price) for price, actions in _groups(game, bounded=True)
-            for action in actions]
+    moves = []
+    for price, actions in _groups(game, bounded=True, priced=True):
+        assert price is not None
+        moves += [Move(action, price) for action in actions]
+    return moves
 
 
 def extensions(game: Game, action: Action) -> list[Move]:
@@ -109,18 +115,22 @@ def extensions(game: Game, action: Action) -> list[Move]:
             for j, after in _second_links(*start, DATA.link_index[first])]
 
 
-def _groups(game: Game, bounded: bool) -> Iterator[Group]:
+def _groups(game: Game, bounded: bool, priced: bool) -> Iterator[MaybeGroup]:
+    """The legal actions by effect, with their price if `priced` (else None: `feasible.py`
+    decides most kinds without carrying them out)."""
     if game.is_over:
         return
-    cards = sorted(set(game.players[game.turn_order[game.turn_index]].hand))
-    yield from _builds(game, cards)
-    yield from _networks(game, cards, bounded)
-    yield from _develops(game, cards)
+    board = Board(game)
+    cards = sorted(set(board.me.hand))
+    yield from _builds(game, board, cards, priced)
+    yield from _networks(game, board, cards, bounded, priced)
+    yield from _develops(game, board, cards, priced)
     yield from _sells(game, cards, bounded)
-    loan = _carried(Draft(game), _loan)
-    if loan is not None:
-        yield loan.quote(), [Loan(card) for card in cards]
-    yield from _scouts(game)
+    if loan_ok(board.me):
+        loan = _carried(Draft(game), _loan) if priced else None
+        if not priced or loan is not None:
+            yield None if loan is None else loan.quote(), [Loan(card) for card in cards]
+    yield from _scouts(game, board)
     yield _FREE, [Pass(card) for card in cards]
 
 
@@ -137,32 +147,43 @@ def _build_step(d: Draft, industry: str, slot: int) -> None:
     place(d, industry, slot, check_target(d, industry, slot))
 
 
-def _builds(game: Game, cards: list[str]) -> Iterator[Group]:
-    start = Draft(game)
-    net = start.network(start.seat)
-    me = start.me
-    # An industry whose next tile is gone or costs more than the player has builds nowhere.
-    payable = {industry: spec is not None and spec.cost <= me.money
-               for industry in INDUSTRIES for spec in (me.next_tile(industry),)}
-    for slot in DATA.slots:
-        loc = DATA.locations[slot.location]
-        in_network = net is None or slot.location in net
-        for industry in slot.accepts:
-            if not payable[industry]:
+# Per slot: its location, the location's id and the slot's number (for the Build action).
+_SLOTS = tuple((slot.index, slot.location, DATA.locations[slot.location].id, slot.number,
+                slot.accepts) for slot in DATA.slots)
+
+
+def _builds(game: Game, board: Board, cards: list[str], priced: bool) -> Iterator[MaybeGroup]:
+    start = Draft(game) if priced else None
+    net = board.network
+    me = board.me
+    specs = {industry: me.next_tile(industry) for industry in INDUSTRIES}
+    for index, location, loc_id, number, accepts in _SLOTS:
+        in_network = net is None or location in net
+        for industry in accepts:
+            spec = specs[industry]
+            # An industry whose next tile is gone or costs more than the player has builds
+            # nowhere.
+            if spec is None or spec.cost > me.money:
                 continue
-            allowed = cards_allowing(industry, slot.location, in_network)
+            allowed = cards_allowing(industry, location, in_network)
             usable = [card for card in cards if card in allowed]
-            if not usable:
+            if not usable or not (board.target_ok(industry, index, spec)
+                                  and board.build_paid(spec, location)):
                 continue
-            d = _carried(start.copy(), _build_step, industry, slot.index)
-            if d is not None:
-                yield d.quote(), [Build(card, industry, loc.id, slot.number) for card in usable]
+            price = None
+            if start is not None:
+                d = _carried(start.copy(), _build_step, industry, index)
+                if d is None:
+                    continue
+                price = d.quote()
+            yield price, [Build(card, industry, loc_id, number) for card in usable]
 
 
-def _networks(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
-    singles = _single_links(game)
-    for i, d in singles:
-        yield d.quote(), [Network(card, (DATA.links[i].id,)) for card in cards]
+def _networks(game: Game, board: Board, cards: list[str], bounded: bool,
+              priced: bool) -> Iterator[MaybeGroup]:
+    singles = _single_links(game, board, priced)
+    for i, price in singles:
+        yield price, [Network(card, (DATA.links[i].id,)) for card in cards]
     start = None if bounded or not singles else _double_start(game)
     if start is None:
         return
@@ -174,20 +195,25 @@ def _networks(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
             yield d.quote(), [Network(card, links) for card in cards]
 
 
-def _single_links(game: Game) -> list[tuple[int, Draft]]:
-    """The links that work as a one-link network action, each with its draft: the base cost
-    and the network are settled once, then each link is tried on a copy."""
-    start = Draft(game)
-    try:
-        touching = start_network(start, 1)
-    except IllegalAction:
+def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quote | None]]:
+    """The links that work as a one-link network action, each with its price if `priced`:
+    the base cost and the network are settled once, then each link is tried on a copy."""
+    if not board.network_start_ok(1):
         return []
-    singles = []
+    touching = board.network
+    start = None
+    if priced:
+        start = Draft(game)
+        start_network(start, 1)
+    singles: list[tuple[int, Quote | None]] = []
     for i in range(len(DATA.links)):
-        if link_open(start, i, touching):
+        if board.link_open(i, touching) and board.single_link_ok(i):
+            if start is None:
+                singles.append((i, None))
+                continue
             d = _carried(start.copy(), _link_step, i, touching, (i,))
             if d is not None:
-                singles.append((i, d))
+                singles.append((i, d.quote()))
     return singles
 
 
@@ -228,27 +254,24 @@ _DEVELOP_OPTIONS: tuple[tuple[str, ...], ...] = (
     *((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2))
 
 
-def _develops(game: Game, cards: list[str]) -> Iterator[Group]:
-    """The iron's price depends only on how many tiles go, so it is carried out once per
-    count; each choice of industries then needs only the mat: how many tiles of each
-    industry can go in a row from the top of its stack (0, 1 or 2: none left, or a
-    lightbulb, stops it)."""
-    priced = {n: _carried(Draft(game), pay_develop_iron, INDUSTRIES[:n]) for n in (1, 2)}
-    me = game.players[game.turn_order[game.turn_index]]
-    free = {industry: _developable(me, k) for k, industry in enumerate(INDUSTRIES)}
+def _develops(game: Game, board: Board, cards: list[str],
+              priced: bool) -> Iterator[MaybeGroup]:
+    """The iron's price depends only on how many tiles go, so it is settled once per count;
+    each choice of industries then needs only the mat: how many tiles of each industry can go
+    in a row from the top of its stack (0, 1 or 2: none left, or a lightbulb, stops it)."""
+    prices: dict[int, Quote | None] = {}
+    for n in (1, 2):
+        if board.develop_paid(n):
+            d = _carried(Draft(game), pay_develop_iron, INDUSTRIES[:n]) if priced else None
+            if not priced or d is not None:
+                prices[n] = None if d is None else d.quote()
+    if not prices:
+        return
+    free = {industry: developable(board.me, k) for k, industry in enumerate(INDUSTRIES)}
     for industries in _DEVELOP_OPTIONS:
-        d = priced[len(industries)]
-        if d is not None and all(free[i] >= industries.count(i) for i in industries):
-            yield d.quote(), [Develop(card, industries) for card in cards]
-
-
-def _developable(player: PlayerState, k: int) -> int:
-    """How many tiles of industry `k` could be developed one after another (at most 2)."""
-    industry = INDUSTRIES[k]
-    if develop_problem(player, industry):
-        return 0
-    mat = (*player.mat[:k], player.mat[k] + 1, *player.mat[k + 1:])
-    return 1 if develop_problem(evolve_player(player, mat=mat), industry) else 2
+        n = len(industries)
+        if n in prices and all(free[i] >= industries.count(i) for i in industries):
+            yield prices[n], [Develop(card, industries) for card in cards]
 
 
 def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
@@ -296,9 +319,7 @@ def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
         yield d.quote(), [Sell(card, sales) for card in cards]
 
 
-def _scouts(game: Game) -> Iterator[Group]:
-    d = Draft(game)
-    if _carried(d, _check_scout) is None:
-        return
-    for cards in sorted(set(combinations(sorted(d.me.hand), 3))):
-        yield _FREE, [Scout(cards)]
+def _scouts(game: Game, board: Board) -> Iterator[MaybeGroup]:
+    if scout_ok(game, board.me):
+        for cards in sorted(set(combinations(sorted(board.me.hand), 3))):
+            yield _FREE, [Scout(cards)]
