@@ -8,13 +8,13 @@ never touched, so a refused action (an `IllegalAction` raised half-way) changes 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction
 from .graph import Graph, graph, graph_plus, network
-from .state import Game, MerchantTile, PlayerState, Tile, evolve_player
+from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,16 +174,16 @@ class Draft:
         assert tile is not None and tile.resources >= n
         left = tile.resources - n
         if left == 0:
-            self.tiles[slot] = replace(tile, resources=0, flipped=True)
+            self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, True, 0)
             self.advance_income(tile.owner, tile.spec.income)
             self.flips.append((slot, tile, len(self.supplies)))
         else:
-            self.tiles[slot] = replace(tile, resources=left)
+            self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, tile.flipped, left)
 
     def flip(self, slot: int) -> None:
         tile = self.tiles[slot]
         assert tile is not None and not tile.flipped
-        self.tiles[slot] = replace(tile, flipped=True)
+        self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, True, tile.resources)
         self.advance_income(tile.owner, tile.spec.income)
         self.flips.append((slot, tile, len(self.supplies)))
 
@@ -198,7 +198,7 @@ class Draft:
 
     def freeze(self) -> Game:
         g = self.game
-        return replace(
+        return evolve_game(
             g, players=tuple(self.players), tiles=tuple(self.tiles), links=tuple(self.links),
             merchants=tuple(self.merchants), coal_market=self.coal_market,
             iron_market=self.iron_market, wild_location_left=self.wild_location_left,

@@ -87,6 +87,8 @@ def quote(game: Game, action: Action) -> Quote:
 
 
 def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
+    if len(cards) == 1 and cards[0] in d.me.hand:
+        return  # the usual case, without counting
     hand = Counter(d.me.hand)
     for card, n in Counter(cards).items():
         if hand[card] < n:

@@ -8,6 +8,7 @@ found by index, not by search.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -149,15 +150,27 @@ class Game:
         return cls(**d)
 
 
-def evolve_player(player: PlayerState, **changes: Any) -> PlayerState:
-    """`dataclasses.replace` for the hot path: the same result, several times faster."""
-    new = object.__new__(PlayerState)
-    for name in _PLAYER_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(player, name))
-    return new
+def _evolver(cls: type[Any]) -> Any:
+    """`dataclasses.replace` for the hot path, written out for `cls`: the same result, several
+    times faster (no field introspection, no keyword `__init__`; the object is frozen, so its
+    slots are set as dataclasses' own `__init__` sets them)."""
+    names = [f.name for f in fields(cls)]
+    lines = [f"def evolve(obj, {', '.join(f'{n}=_KEEP' for n in names)}):",
+             "    new = _new(cls)"]
+    for n in names:
+        lines.append(f"    _set(new, {n!r}, obj.{n} if {n} is _KEEP else {n})")
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__,
+                                 "cls": cls, "_KEEP": _KEEP}
+    exec("\n".join(lines), namespace)  # the same technique as dataclasses' generated methods
+    return namespace["evolve"]
 
 
-_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
+_KEEP: Any = object()  # "this field is not changed"
+evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
+evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
+evolve_game: Callable[..., Game] = _evolver(Game)
+evolve_game.__doc__ = "`dataclasses.replace(game, **changes)`, fast."
 
 
 def _plain(value: Any) -> Any:

@@ -7,7 +7,6 @@ order the steps happen: draw, round end, era end, game end.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Literal
 
 from .data import DATA
@@ -25,7 +24,7 @@ from .effects import (
     removed_tile,
     tile_ref,
 )
-from .state import Game, MerchantTile, PlayerState, Tile
+from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
 
 Events = list[Event] | None
 
@@ -41,7 +40,7 @@ def actions_per_turn(era: str, round_number: int) -> int:
 
 def finish_action(game: Game, events: Events = None) -> Game:
     """Count the action just carried out; end the turn, round and era when they are over."""
-    game = replace(game, actions_left=game.actions_left - 1, action_count=game.action_count + 1)
+    game = evolve_game(game, actions_left=game.actions_left - 1, action_count=game.action_count + 1)
     seat = game.turn_order[game.turn_index]
     if game.actions_left > 0 and game.players[seat].hand:
         return game
@@ -55,11 +54,11 @@ def _draw(game: Game, seat: int, events: Events) -> Game:
         return game
     players = list(game.players)
     drawn = game.deck[:n]
-    players[seat] = replace(player, hand=player.hand + drawn)
+    players[seat] = evolve_player(player, hand=player.hand + drawn)
     if events is not None:
         events.append({"type": "draw", "seat": seat, "count": n, "cards": list(drawn),
                        "deck_left": len(game.deck) - n})
-    return replace(game, players=tuple(players), deck=game.deck[n:])
+    return evolve_game(game, players=tuple(players), deck=game.deck[n:])
 
 
 def _next_turn(game: Game, events: Events) -> Game:
@@ -67,13 +66,14 @@ def _next_turn(game: Game, events: Events) -> Game:
     while index < game.num_players and not game.players[game.turn_order[index]].hand:
         index += 1  # a player with no cards is skipped
     if index < game.num_players:
-        return replace(game, turn_index=index, actions_left=actions_per_turn(game.era, game.round))
+        return evolve_game(game, turn_index=index,
+                           actions_left=actions_per_turn(game.era, game.round))
     return _end_round(game, events)
 
 
 def _end_round(game: Game, events: Events) -> Game:
     order = tuple(sorted(game.turn_order, key=lambda s: game.players[s].spent))
-    players = [replace(p, spent=0) for p in game.players]
+    players = [evolve_player(p, spent=0) for p in game.players]
     era_over = not game.deck and not any(p.hand for p in game.players)
     tiles = list(game.tiles)
     paid = not (era_over and game.era == "rail")  # no income after the last round of the game
@@ -86,11 +86,11 @@ def _end_round(game: Game, events: Events) -> Game:
                        "spent": [p.spent for p in game.players],
                        "previous_order": list(game.turn_order), "turn_order": list(order),
                        "income_paid": paid, "income": income})
-    game = replace(game, turn_order=order, players=tuple(players), tiles=tuple(tiles))
+    game = evolve_game(game, turn_order=order, players=tuple(players), tiles=tuple(tiles))
     if era_over:
         return _end_era(game, events)
     round_number = game.round + 1
-    return replace(game, round=round_number, turn_index=0,
+    return evolve_game(game, round=round_number, turn_index=0,
                    actions_left=actions_per_turn(game.era, round_number))
 
 
@@ -102,7 +102,7 @@ def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]
                     "vp_lost": 0}
     out.append(paid)
     if level >= 0 or player.money >= -level:
-        return replace(player, money=player.money + level)
+        return evolve_player(player, money=player.money + level)
     owed = -level - player.money
     paid["shortfall"] = owed
     mine = sorted((t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
@@ -118,7 +118,7 @@ def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]
         owed -= cost // 2
     vp = max(player.vp - owed, 0) if owed > 0 else player.vp
     paid["money_after"], paid["removed"], paid["vp_lost"] = max(-owed, 0), removed, player.vp - vp
-    return replace(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed))
+    return evolve_player(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed))
 
 
 def era_scores(game: Game) -> list[SeatScore]:
@@ -152,11 +152,11 @@ def era_scores(game: Game) -> list[SeatScore]:
 
 def _end_era(game: Game, events: Events) -> Game:
     scores = era_scores(game)
-    players = [replace(p, vp=scores[p.seat]["vp"]) for p in game.players]
-    game = replace(game, players=tuple(players), era_scores=(
+    players = [evolve_player(p, vp=scores[p.seat]["vp"]) for p in game.players]
+    game = evolve_game(game, players=tuple(players), era_scores=(
         *game.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores)))
     if game.era == "rail":  # the game ends: the final board keeps its links and tiles
-        game = replace(game, is_over=True, actions_left=0)
+        game = evolve_game(game, is_over=True, actions_left=0)
         if events is not None:
             events.append({"type": "era_end", "era": "rail", "scores": scores,
                            "links_removed": [], "removed": [], "merchants_refilled": [],
@@ -176,8 +176,8 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
         if tile is not None and tile.level == 1:
             removed.append(removed_tile(slot, tile))
             tiles[slot] = None
-            players[tile.owner] = replace(players[tile.owner],
-                                          retired=players[tile.owner].retired + 1)
+            players[tile.owner] = evolve_player(players[tile.owner],
+                                                retired=players[tile.owner].retired + 1)
     refilled: list[SlotRef] = [
         {"location": DATA.locations[DATA.merchant_slots[i].location].id,
          "slot": DATA.merchant_slots[i].number}
@@ -189,7 +189,7 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
     hands: list[DealtHand] = []
     for seat in game.turn_order:
         hand = tuple(deck[:HAND_SIZE])
-        players[seat] = replace(players[seat], hand=hand, discard=(),
+        players[seat] = evolve_player(players[seat], hand=hand, discard=(),
                                 face_down=(), links_left=LINK_TILES)
         hands.append({"seat": seat, "count": len(hand), "cards": list(hand)})
         deck = deck[HAND_SIZE:]
@@ -198,7 +198,7 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
                        "links_removed": links_removed, "removed": removed,
                        "merchants_refilled": refilled,
                        "deal": {"hands": hands, "deck_left": len(deck)}})
-    return replace(game, era="rail", round=1, turn_index=0,
+    return evolve_game(game, era="rail", round=1, turn_index=0,
                    actions_left=actions_per_turn("rail", 1),
                    players=tuple(players), tiles=tuple(tiles), merchants=merchants,
                    links=(None,) * len(DATA.links), deck=tuple(deck))
