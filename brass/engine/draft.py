@@ -82,13 +82,45 @@ class Quote:
 class Draft:
     """Mutable copy of the parts of a game an action can change."""
 
-    def __init__(self, game: Game) -> None:
+    game: Game
+    seat: int
+    players: list[PlayerState]
+    tiles: list[Tile | None]
+    links: list[int | None]
+    merchants: list[MerchantTile | None]
+    coal_market: int
+    iron_market: int
+    wild_location_left: int
+    wild_industry_left: int
+    start_money: int
+    paid: int
+    received: int
+    supplies: list[Supply]
+    flips: list[tuple[int, Tile, int]]  # every tile flipped: (slot, tile before, len(supplies))
+    _graph: Graph | None
+
+    def __init__(self, game: Game, base: Draft | None = None) -> None:
+        """A draft of `game`; with `base` (a draft of `game`), a copy of `base` as it stands."""
         self.game = game
-        self.seat: int = game.turn_order[game.turn_index]
-        self.players: list[PlayerState] = list(game.players)
-        self.tiles: list[Tile | None] = list(game.tiles)
-        self.links: list[int | None] = list(game.links)
-        self.merchants: list[MerchantTile | None] = list(game.merchants)
+        if base is not None:
+            self.seat = base.seat
+            self.players = list(base.players)
+            self.tiles = list(base.tiles)
+            self.links = list(base.links)
+            self.merchants = list(base.merchants)
+            self.coal_market, self.iron_market = base.coal_market, base.iron_market
+            self.wild_location_left = base.wild_location_left
+            self.wild_industry_left = base.wild_industry_left
+            self.start_money, self.paid, self.received = base.start_money, base.paid, base.received
+            self.supplies = list(base.supplies)
+            self.flips = list(base.flips)
+            self._graph = base._graph
+            return
+        self.seat = game.turn_order[game.turn_index]
+        self.players = list(game.players)
+        self.tiles = list(game.tiles)
+        self.links = list(game.links)
+        self.merchants = list(game.merchants)
         self.coal_market = game.coal_market
         self.iron_market = game.iron_market
         self.wild_location_left = game.wild_location_left
@@ -96,10 +128,9 @@ class Draft:
         self.start_money = game.players[self.seat].money
         self.paid = 0
         self.received = 0
-        self.supplies: list[Supply] = []
-        # every tile flipped, in order: (slot, the tile before, len(supplies) at that moment)
-        self.flips: list[tuple[int, Tile, int]] = []
-        self._graph: Graph | None = None
+        self.supplies = []
+        self.flips = []
+        self._graph = None
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -131,18 +162,7 @@ class Draft:
 
     def copy(self) -> Draft:
         """An independent draft of the game as this one has changed it so far."""
-        other = Draft.__new__(Draft)
-        other.game, other.seat = self.game, self.seat
-        other.players, other.tiles = list(self.players), list(self.tiles)
-        other.links, other.merchants = list(self.links), list(self.merchants)
-        other.coal_market, other.iron_market = self.coal_market, self.iron_market
-        other.wild_location_left = self.wild_location_left
-        other.wild_industry_left = self.wild_industry_left
-        other.start_money, other.paid, other.received = self.start_money, self.paid, self.received
-        other.supplies = list(self.supplies)
-        other.flips = list(self.flips)
-        other._graph = self._graph
-        return other
+        return Draft(self.game, self)
 
     def pay(self, amount: int) -> None:
         """The player to move pays `amount` (it counts as spending this round)."""

@@ -44,7 +44,7 @@ class Graph:
                         component[there] = start
                         stack.append(there)
         self.component: tuple[int, ...] = tuple(component)
-        self._distances: dict[int, dict[int, int]] = {}
+        self._distances: dict[int | tuple[int, ...], dict[int, int]] = {}
 
     def plus(self, link: int) -> Graph:
         """This graph with one more link placed (cheaper than building it anew)."""
@@ -56,7 +56,8 @@ class Graph:
         new.neighbours = tuple(neighbours)
         merged = {self.component[e] for e in ends}
         label = min(merged)
-        new.component = tuple(label if c in merged else c for c in self.component)
+        new.component = self.component if len(merged) == 1 else tuple(
+            label if c in merged else c for c in self.component)
         new._distances = {}
         return new
 
@@ -67,6 +68,23 @@ class Graph:
         """Connected to any merchant location (with tiles or not): the coal market's rule."""
         c = self.component[location]
         return any(self.component[m] == c for m in _MERCHANTS)
+
+    def distances_from(self, sources: tuple[int, ...]) -> dict[int, int]:
+        """Links to cross from the nearest of `sources` to every location connected to one."""
+        if len(sources) == 1:
+            return self.distances(sources[0])
+        found = self._distances.get(sources)
+        if found is None:
+            found = dict.fromkeys(sources, 0)
+            queue = deque(sources)
+            while queue:
+                here = queue.popleft()
+                for there in self.neighbours[here]:
+                    if there not in found:
+                        found[there] = found[here] + 1
+                        queue.append(there)
+            self._distances[sources] = found
+        return found
 
     def distances(self, source: int) -> dict[int, int]:
         """Links to cross from `source` to every location connected to it."""

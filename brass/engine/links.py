@@ -11,7 +11,11 @@ from .resources import take_brewery_beer, take_coal
 
 
 def _link_name(index: int) -> str:
-    return " – ".join(DATA.name(e) for e in DATA.links[index].ends[:2])
+    return _LINK_NAMES[index]
+
+
+# Each link's name in messages, made once: every railway's coal is asked for in its words.
+_LINK_NAMES = tuple(" – ".join(DATA.name(e) for e in link.ends[:2]) for link in DATA.links)
 
 
 def link_open(d: Draft, index: int, touching: frozenset[int] | None) -> bool:

@@ -11,10 +11,21 @@ from collections.abc import Sequence
 from .data import DATA
 from .draft import Draft, Supply
 from .errors import IllegalAction
+from .state import Tile
 
 
 def _names(locations: Sequence[int]) -> str:
     return " or ".join(DATA.name(loc) for loc in locations)
+
+
+# Each build slot's location.
+SLOT_LOCATION: tuple[int, ...] = tuple(s.location for s in DATA.slots)
+
+
+def _owner(tiles: list[Tile | None], slot: int) -> int:
+    tile = tiles[slot]
+    assert tile is not None
+    return tile.owner
 
 
 def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
@@ -24,16 +35,17 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
     if amount <= 0:
         return
     g = d.graph()
-    dists = [g.distances(a) for a in at]
-    mines: list[tuple[int, bool, int]] = []
-    for slot, tile in enumerate(d.tiles):
-        if tile is None or tile.industry != "coal" or tile.resources == 0:
-            continue
-        loc = DATA.slots[slot].location
-        reach = [dist[loc] for dist in dists if loc in dist]
-        if reach:
-            mines.append((min(reach), tile.owner != d.seat, slot))
-    amount = _take_in_order(d, "coal", [slot for *_, slot in sorted(mines)], amount)
+    areas = {g.component[a] for a in at}
+    tiles = d.tiles
+    mines = [slot for slot, tile in enumerate(tiles)
+             if tile is not None and tile.industry == "coal" and tile.resources
+             and g.component[SLOT_LOCATION[slot]] in areas]
+    if len(mines) > 1:  # only then are the distances needed
+        dist = g.distances_from(tuple(at))
+        seat = d.seat
+        mines.sort(key=lambda slot: (dist[SLOT_LOCATION[slot]], _owner(tiles, slot) != seat,
+                                     slot))
+    amount = _take_in_order(d, "coal", mines, amount)
     if amount == 0:
         return
     if not any(g.connected_to_merchant(a) for a in at):
@@ -86,21 +98,24 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: str) ->
     connected to `at` (nearest first, then board order)."""
     if amount <= 0:
         return
-    own: list[tuple[int, int]] = []
-    others: list[tuple[int, int]] = []
+    own: list[int] = []
+    others: list[int] = []
     g = d.graph()
-    dists = [g.distances(a) for a in at]
-    for slot, tile in enumerate(d.tiles):
+    areas = {g.component[a] for a in at}
+    own_beer = 0
+    tiles = d.tiles
+    for slot, tile in enumerate(tiles):
         if tile is None or tile.industry != "brewery" or tile.resources == 0:
             continue
         if tile.owner == d.seat:
-            own.append((0, slot))
-        else:
-            loc = DATA.slots[slot].location
-            reach = [dist[loc] for dist in dists if loc in dist]
-            if reach:
-                others.append((min(reach), slot))
-    amount = _take_in_order(d, "beer", [slot for _, slot in own + sorted(others)], amount)
+            own.append(slot)
+            own_beer += tile.resources
+        elif g.component[SLOT_LOCATION[slot]] in areas:
+            others.append(slot)
+    if len(others) > 1 and own_beer < amount:  # nearest first, when they are needed
+        dist = g.distances_from(tuple(at))
+        others.sort(key=lambda slot: (dist[SLOT_LOCATION[slot]], slot))
+    amount = _take_in_order(d, "beer", own + others, amount)
     if amount:
         raise IllegalAction(
             f"{purpose} needs {amount} more beer, and you have no brewery with beer and no "
