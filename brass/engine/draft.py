@@ -216,10 +216,13 @@ class Draft:
     def quote(self) -> Quote:
         return Quote(self.paid, tuple(self.supplies), self.received)
 
-    def freeze(self) -> Game:
+    def freeze(self, counted: bool = False) -> Game:
+        """The new `Game`; `counted`: with the action counted (`turns.turn_over` follows)."""
         g = self.game
+        count = {"actions_left": g.actions_left - 1,
+                 "action_count": g.action_count + 1} if counted else {}
         return evolve_game(
             g, players=tuple(self.players), tiles=tuple(self.tiles), links=tuple(self.links),
             merchants=tuple(self.merchants), coal_market=self.coal_market,
             iron_market=self.iron_market, wild_location_left=self.wild_location_left,
-            wild_industry_left=self.wild_industry_left)
+            wild_industry_left=self.wild_industry_left, **count)

@@ -25,7 +25,7 @@ from .errors import IllegalAction
 from .links import network_action
 from .sell import sell
 from .state import Game
-from .turns import finish_action
+from .turns import turn_over
 
 LOAN = DATA.rules["loan"]
 
@@ -78,7 +78,7 @@ def _apply(game: Game, action: Action, events: list[Event] | None) -> Game:
     d = carry_out(game, action)
     if events is not None:
         events.append(move_event(game, action, d))
-    return finish_action(d.freeze(), events)
+    return turn_over(d.freeze(counted=True), events)
 
 
 def quote(game: Game, action: Action) -> Quote:

@@ -38,37 +38,37 @@ def actions_per_turn(era: str, round_number: int) -> int:
     return int(DATA.rules[key])
 
 
-def finish_action(game: Game, events: Events = None) -> Game:
-    """Count the action just carried out; end the turn, round and era when they are over."""
-    game = evolve_game(game, actions_left=game.actions_left - 1, action_count=game.action_count + 1)
+def turn_over(game: Game, events: Events = None) -> Game:
+    """After an action (already counted in `game`: `Draft.freeze(counted=True)`): end the
+    turn, round and era when they are over."""
     seat = game.turn_order[game.turn_index]
     if game.actions_left > 0 and game.players[seat].hand:
         return game
-    return _next_turn(_draw(game, seat, events), events)
+    players, deck = _draw(game, seat, events)
+    # the next seat: a player with no cards is skipped
+    index = game.turn_index + 1
+    while index < game.num_players and not players[game.turn_order[index]].hand:
+        index += 1
+    if index < game.num_players:
+        return evolve_game(game, players=players, deck=deck, turn_index=index,
+                           actions_left=actions_per_turn(game.era, game.round))
+    return _end_round(evolve_game(game, players=players, deck=deck), events)
 
 
-def _draw(game: Game, seat: int, events: Events) -> Game:
+def _draw(game: Game, seat: int, events: Events) -> tuple[tuple[PlayerState, ...],
+                                                           tuple[str, ...]]:
+    """The players and the deck once `seat` has drawn up to a full hand."""
     player = game.players[seat]
     n = min(HAND_SIZE - len(player.hand), len(game.deck))
     if n <= 0:
-        return game
+        return game.players, game.deck
     players = list(game.players)
     drawn = game.deck[:n]
     players[seat] = evolve_player(player, hand=player.hand + drawn)
     if events is not None:
         events.append({"type": "draw", "seat": seat, "count": n, "cards": list(drawn),
                        "deck_left": len(game.deck) - n})
-    return evolve_game(game, players=tuple(players), deck=game.deck[n:])
-
-
-def _next_turn(game: Game, events: Events) -> Game:
-    index = game.turn_index + 1
-    while index < game.num_players and not game.players[game.turn_order[index]].hand:
-        index += 1  # a player with no cards is skipped
-    if index < game.num_players:
-        return evolve_game(game, turn_index=index,
-                           actions_left=actions_per_turn(game.era, game.round))
-    return _end_round(game, events)
+    return tuple(players), game.deck[n:]
 
 
 def _end_round(game: Game, events: Events) -> Game:
