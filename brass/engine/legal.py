@@ -53,7 +53,7 @@ from typing import Any
 
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
 from .build import cards_allowing, check_target, place
-from .data import DATA, INDUSTRIES
+from .data import DATA, INDUSTRIES, TileSpec
 from .develop import pay_develop_iron
 from .draft import Draft, Quote
 from .errors import IllegalAction
@@ -61,7 +61,7 @@ from .feasible import Board, developable, loan_ok, scout_ok
 from .links import add_link, finish_network, link_open, start_network
 from .rules import _loan, carry_out
 from .sell import for_sale, sell_one
-from .state import Game
+from .state import Game, constructor
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,16 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         return {"action": self.action.to_json(), "quote": self.quote.to_json()}
 
+
+# The actions' constructors, fast (`state.constructor`): listing makes thousands of them.
+_build: Callable[[str, str, str, int, str], Build] = constructor(Build)
+_network: Callable[[str, tuple[str, ...], str], Network] = constructor(Network)
+_develop: Callable[[str, tuple[str, ...], str], Develop] = constructor(Develop)
+_sale: Callable[[str, int, str, str | None], Sale] = constructor(Sale)
+_sell: Callable[[str, tuple[Sale, ...], str], Sell] = constructor(Sell)
+_loan_action: Callable[[str, str], Loan] = constructor(Loan)
+_scout: Callable[[tuple[str, ...], str], Scout] = constructor(Scout)
+_pass: Callable[[str, str], Pass] = constructor(Pass)
 
 # Actions that differ only by the card played, and their one price.
 Group = tuple[Quote, list[Action]]
@@ -129,9 +139,10 @@ def _groups(game: Game, bounded: bool, priced: bool) -> Iterator[MaybeGroup]:
     if loan_ok(board.me):
         loan = _carried(Draft(game), _loan) if priced else None
         if not priced or loan is not None:
-            yield None if loan is None else loan.quote(), [Loan(card) for card in cards]
+            price = None if loan is None else loan.quote()
+            yield price, [_loan_action(card, "loan") for card in cards]
     yield from _scouts(game, board)
-    yield _FREE, [Pass(card) for card in cards]
+    yield _FREE, [_pass(card, "pass") for card in cards]
 
 
 def _carried(d: Draft, step: Callable[..., object], *args: object) -> Draft | None:
@@ -156,19 +167,25 @@ def _builds(game: Game, board: Board, cards: list[str], priced: bool) -> Iterato
     start = Draft(game) if priced else None
     net = board.network
     me = board.me
-    specs = {industry: me.next_tile(industry) for industry in INDUSTRIES}
+    # An industry whose next tile is gone, costs more than the player has or belongs to the
+    # other era builds nowhere.
+    specs: dict[str, TileSpec] = {}
+    for industry in INDUSTRIES:
+        spec = me.next_tile(industry)
+        if spec is not None and spec.cost <= me.money and spec.allowed_in(board.era):
+            specs[industry] = spec
+    if not specs:
+        return
+    hand = frozenset(cards)
     for index, location, loc_id, number, accepts in _SLOTS:
         in_network = net is None or location in net
         for industry in accepts:
-            spec = specs[industry]
-            # An industry whose next tile is gone or costs more than the player has builds
-            # nowhere.
-            if spec is None or spec.cost > me.money:
+            spec = specs.get(industry)
+            if spec is None:
                 continue
             allowed = cards_allowing(industry, location, in_network)
-            usable = [card for card in cards if card in allowed]
-            if not usable or not (board.target_ok(industry, index, spec)
-                                  and board.build_paid(spec, location)):
+            if hand.isdisjoint(allowed) or not (board.target_ok(industry, index, spec)
+                                                and board.build_paid(spec, location)):
                 continue
             price = None
             if start is not None:
@@ -176,14 +193,15 @@ def _builds(game: Game, board: Board, cards: list[str], priced: bool) -> Iterato
                 if d is None:
                     continue
                 price = d.quote()
-            yield price, [Build(card, industry, loc_id, number) for card in usable]
+            yield price, [_build(card, industry, loc_id, number, "build")
+                          for card in cards if card in allowed]
 
 
 def _networks(game: Game, board: Board, cards: list[str], bounded: bool,
               priced: bool) -> Iterator[MaybeGroup]:
     singles = _single_links(game, board, priced)
     for i, price in singles:
-        yield price, [Network(card, (DATA.links[i].id,)) for card in cards]
+        yield price, [_network(card, (DATA.links[i].id,), "network") for card in cards]
     start = None if bounded or not singles else _double_start(game)
     if start is None:
         return
@@ -192,7 +210,7 @@ def _networks(game: Game, board: Board, cards: list[str], bounded: bool,
         other = orders.get((b, a))
         if a < b or other is None or other.supplies != d.supplies:
             links = (DATA.links[a].id, DATA.links[b].id)
-            yield d.quote(), [Network(card, links) for card in cards]
+            yield d.quote(), [_network(card, links, "network") for card in cards]
 
 
 def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quote | None]]:
@@ -250,8 +268,11 @@ def _second_links(start: Draft, touching: frozenset[int] | None,
                 yield j, after
 
 
-_DEVELOP_OPTIONS: tuple[tuple[str, ...], ...] = (
-    *((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2))
+# Each choice of one or two industries to develop, in listing order, with how many tiles of
+# each industry (by index) it takes.
+_DEVELOP_OPTIONS: tuple[tuple[tuple[str, ...], tuple[tuple[int, int], ...]], ...] = tuple(
+    (option, tuple((INDUSTRIES.index(i), option.count(i)) for i in dict.fromkeys(option)))
+    for option in (*((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2)))
 
 
 def _develops(game: Game, board: Board, cards: list[str],
@@ -267,11 +288,11 @@ def _develops(game: Game, board: Board, cards: list[str],
                 prices[n] = None if d is None else d.quote()
     if not prices:
         return
-    free = {industry: developable(board.me, k) for k, industry in enumerate(INDUSTRIES)}
-    for industries in _DEVELOP_OPTIONS:
+    free = [developable(board.me, k) for k in range(len(INDUSTRIES))]
+    for industries, needs in _DEVELOP_OPTIONS:
         n = len(industries)
-        if n in prices and all(free[i] >= industries.count(i) for i in industries):
-            yield prices[n], [Develop(card, industries) for card in cards]
+        if n in prices and all(free[k] >= count for k, count in needs):
+            yield prices[n], [_develop(card, industries, "develop") for card in cards]
 
 
 def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
@@ -282,14 +303,14 @@ def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
         location = DATA.locations[slot.location].id
         for merchant in DATA.merchant_locations:
             merchant_id = DATA.locations[merchant].id
-            base = Sale(location, slot.number, merchant_id, None)
+            base = _sale(location, slot.number, merchant_id, None)
             after = _carried(d.copy(), sell_one, base)
             if after is None:
                 continue
             yield base, after
             if DATA.bonuses[merchant].kind == "develop":
                 for industry in INDUSTRIES:
-                    sale = Sale(location, slot.number, merchant_id, industry)
+                    sale = _sale(location, slot.number, merchant_id, industry)
                     after = _carried(d.copy(), sell_one, sale)
                     if after is not None:
                         yield sale, after
@@ -299,7 +320,7 @@ def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
     options = list(_sales_after(Draft(game)))  # a sale in a set is never easier than alone
     if bounded:
         for sale, d in options:
-            yield d.quote(), [Sell(card, (sale,)) for card in cards]
+            yield d.quote(), [_sell(card, (sale,), "sell") for card in cards]
         return
     tiles = [(sale.location, sale.slot) for sale, _ in options]
     found: dict[frozenset[int], tuple[tuple[int, ...], Draft]] = {}
@@ -316,10 +337,10 @@ def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
         visit(d, (i,), frozenset({tiles[i]}))
     for sequence, d in sorted(found.values(), key=lambda f: (len(f[0]), sorted(f[0]))):
         sales = tuple(options[i][0] for i in sequence)
-        yield d.quote(), [Sell(card, sales) for card in cards]
+        yield d.quote(), [_sell(card, sales, "sell") for card in cards]
 
 
 def _scouts(game: Game, board: Board) -> Iterator[MaybeGroup]:
     if scout_ok(game, board.me):
         for cards in sorted(set(combinations(sorted(board.me.hand), 3))):
-            yield _FREE, [Scout(cards)]
+            yield _FREE, [_scout(cards, "scout")]

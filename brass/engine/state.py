@@ -165,6 +165,19 @@ def _evolver(cls: type[Any]) -> Any:
     return namespace["evolve"]
 
 
+def constructor(cls: type[Any]) -> Any:
+    """`cls(*fields)` (every field, in order, positionally) for a frozen slotted dataclass,
+    written out like `_evolver`: what listing calls for each of thousands of actions."""
+    names = [f.name for f in fields(cls)]
+    lines = [f"def make({', '.join(names)}):", "    new = _new(cls)"]
+    lines += [f"    _set_{n}(new, {n})" for n in names]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls,
+                                 **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
+    exec("\n".join(lines), namespace)
+    return namespace["make"]
+
+
 _KEEP: Any = object()  # "this field is not changed"
 evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
 evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
