@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from .data import DATA, TileSpec
 from .graph import Graph, graph, network
+from .resources import SLOT_LOCATION
 from .state import Game, PlayerState, Tile
 
-SLOT_LOCATION: tuple[int, ...] = tuple(s.location for s in DATA.slots)
 _COAL_MARKET = DATA.coal_market
 _IRON_MARKET = DATA.iron_market
 _LINK_COST = DATA.rules["link_cost"]

@@ -59,8 +59,9 @@ from .draft import Draft, Quote
 from .errors import IllegalAction
 from .feasible import Board, developable, loan_ok, scout_ok
 from .links import add_link, finish_network, link_open, start_network
+from .resources import SLOT_LOCATION
 from .rules import _loan, carry_out
-from .sell import for_sale, sell_one
+from .sell import choose_merchant_tile, for_sale, sell_one
 from .state import Game, constructor
 
 
@@ -254,15 +255,26 @@ def _double_start(game: Game) -> tuple[Draft, frozenset[int] | None] | None:
 
 def _second_links(start: Draft, touching: frozenset[int] | None,
                   first: int) -> Iterator[tuple[int, Draft]]:
-    """Each second railway that makes a legal pair after link `first`, with its draft."""
+    """Each second railway that makes a legal pair after link `first`, with its draft. A
+    second railway is carried out only where a coal mine with coal or a merchant, and a
+    brewery with beer (the player's own anywhere, or another's), connect to it: the rules
+    (`links.add_link`, `links.finish_network`) refuse every other and decide the rest."""
     d = start.copy()
     try:
         reach = add_link(d, first, touching)
         d.check_affordable("These two railways")  # a network action only pays from here on
     except IllegalAction:
         return
+    component = d.graph().component
+    coal = {component[SLOT_LOCATION[slot]] for slot, tile in enumerate(d.tiles)
+            if tile is not None and tile.industry == "coal" and tile.resources}
+    coal.update(component[m] for m in DATA.merchant_locations)
+    own_beer, beer_at = _beer_by_area(d)
     for j in range(len(DATA.links)):
         if link_open(d, j, reach):
+            areas = {component[e] for e in DATA.links[j].ends}
+            if areas.isdisjoint(coal) or not (own_beer or any(a in beer_at for a in areas)):
+                continue
             after = _carried(d.copy(), _link_step, j, reach, (first, j))
             if after is not None:
                 yield j, after
@@ -296,24 +308,58 @@ def _develops(game: Game, board: Board, cards: list[str],
 
 
 def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
-    """Every sale the player to move can make next, on `d` as it stands, with its draft."""
+    """Every sale the player to move can make next, on `d` as it stands, with its draft.
+    A sale is carried out only where the merchant is connected, buys the good and the beer
+    it needs is there (`sell.sell_one` refuses every other; it decides the rest)."""
+    g = d.graph()
+    component = g.component
+    own_beer, beer_at = _beer_by_area(d)
     for slot, tile in zip(DATA.slots, d.tiles, strict=True):
-        if not for_sale(tile, d.seat):
+        if tile is None or not for_sale(tile, d.seat):
             continue
         location = DATA.locations[slot.location].id
+        area = component[slot.location]
+        beer = tile.spec.beer
         for merchant in DATA.merchant_locations:
+            if component[merchant] != area:
+                continue
+            ms = choose_merchant_tile(d, merchant, tile.industry)
+            if ms is None:
+                continue
+            tile_there = d.merchants[ms]
+            barrel = bool(beer) and tile_there is not None and tile_there.beer
+            if beer - barrel > own_beer + beer_at.get(area, 0):
+                continue
             merchant_id = DATA.locations[merchant].id
             base = _sale(location, slot.number, merchant_id, None)
             after = _carried(d.copy(), sell_one, base)
             if after is None:
                 continue
             yield base, after
-            if DATA.bonuses[merchant].kind == "develop":
-                for industry in INDUSTRIES:
+            if barrel and DATA.bonuses[merchant].kind == "develop":
+                for k, industry in enumerate(INDUSTRIES):
+                    if not developable(d.me, k):
+                        continue
                     sale = _sale(location, slot.number, merchant_id, industry)
                     after = _carried(d.copy(), sell_one, sale)
                     if after is not None:
                         yield sale, after
+
+
+def _beer_by_area(d: Draft) -> tuple[int, dict[int, int]]:
+    """The beer of the player's own breweries, and of the others' by connected area."""
+    own = 0
+    at: dict[int, int] = {}
+    component = d.graph().component
+    for slot, tile in enumerate(d.tiles):
+        if tile is None or tile.industry != "brewery" or not tile.resources:
+            continue
+        if tile.owner == d.seat:
+            own += tile.resources
+        else:
+            area = component[SLOT_LOCATION[slot]]
+            at[area] = at.get(area, 0) + tile.resources
+    return own, at
 
 
 def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
