@@ -46,8 +46,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -86,9 +87,50 @@ _loan_action: Callable[[str, str], Loan] = constructor(Loan)
 _scout: Callable[[tuple[str, ...], str], Scout] = constructor(Scout)
 _pass: Callable[[str, str], Pass] = constructor(Pass)
 
+# The actions of one effect, one per card name in hand that allows it, made once per hand:
+# actions are immutable values, so listings share them (a bounded memo).
+_MEMO = 1 << 14
+
+
+@lru_cache(maxsize=_MEMO)
+def _build_actions(cards: tuple[str, ...], industry: str, slot: int,
+                   in_network: bool) -> tuple[Build, ...]:
+    _, location, loc_id, number, _ = _SLOTS[slot]
+    allowed = cards_allowing(industry, location, in_network)
+    return tuple(_build(card, industry, loc_id, number, "build") for card in cards
+                 if card in allowed)
+
+
+@lru_cache(maxsize=_MEMO)
+def _network_actions(cards: tuple[str, ...], links: tuple[int, ...]) -> tuple[Network, ...]:
+    ids = tuple(DATA.links[i].id for i in links)
+    return tuple(_network(card, ids, "network") for card in cards)
+
+
+@lru_cache(maxsize=_MEMO)
+def _develop_actions(cards: tuple[str, ...], industries: tuple[str, ...]) -> tuple[Develop, ...]:
+    return tuple(_develop(card, industries, "develop") for card in cards)
+
+
+@lru_cache(maxsize=_MEMO)
+def _loans(cards: tuple[str, ...]) -> tuple[Loan, ...]:
+    return tuple(_loan_action(card, "loan") for card in cards)
+
+
+@lru_cache(maxsize=_MEMO)
+def _passes(cards: tuple[str, ...]) -> tuple[Pass, ...]:
+    return tuple(_pass(card, "pass") for card in cards)
+
+
+@lru_cache(maxsize=_MEMO)
+def _scout_actions(hand: tuple[str, ...]) -> tuple[Scout, ...]:
+    """Each distinct set of three cards of `hand` (sorted), sorted."""
+    return tuple(_scout(cards, "scout") for cards in sorted(set(combinations(hand, 3))))
+
+
 # Actions that differ only by the card played, and their one price.
-Group = tuple[Quote, list[Action]]
-MaybeGroup = tuple[Quote | None, list[Action]]  # unpriced (None) for `legal_actions`
+Group = tuple[Quote, Sequence[Action]]
+MaybeGroup = tuple[Quote | None, Sequence[Action]]  # unpriced (None) for `legal_actions`
 _FREE = Quote(0, ())
 
 
@@ -132,7 +174,7 @@ def _groups(game: Game, bounded: bool, priced: bool) -> Iterator[MaybeGroup]:
     if game.is_over:
         return
     board = Board(game)
-    cards = sorted(set(board.me.hand))
+    cards = tuple(sorted(set(board.me.hand)))
     yield from _builds(game, board, cards, priced)
     yield from _networks(game, board, cards, bounded, priced)
     yield from _develops(game, board, cards, priced)
@@ -141,9 +183,9 @@ def _groups(game: Game, bounded: bool, priced: bool) -> Iterator[MaybeGroup]:
         loan = _carried(Draft(game), _loan) if priced else None
         if not priced or loan is not None:
             price = None if loan is None else loan.quote()
-            yield price, [_loan_action(card, "loan") for card in cards]
+            yield price, _loans(cards)
     yield from _scouts(game, board)
-    yield _FREE, [_pass(card, "pass") for card in cards]
+    yield _FREE, _passes(cards)
 
 
 def _carried(d: Draft, step: Callable[..., object], *args: object) -> Draft | None:
@@ -164,45 +206,60 @@ _SLOTS = tuple((slot.index, slot.location, DATA.locations[slot.location].id, slo
                 slot.accepts) for slot in DATA.slots)
 
 
-def _builds(game: Game, board: Board, cards: list[str], priced: bool) -> Iterator[MaybeGroup]:
-    start = Draft(game) if priced else None
+# Per industry: the slots that take it, as (slot, its place in the slot's `accepts`,
+# location), in board order.
+_INDUSTRY_SLOTS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    industry: tuple((slot.index, slot.accepts.index(industry), slot.location)
+                    for slot in DATA.slots if industry in slot.accepts)
+    for industry in INDUSTRIES}
+
+
+@lru_cache(maxsize=_MEMO)
+def _card_reach(cards: tuple[str, ...], industry: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Where some card of `cards` may build `industry`: (the locations in the player's
+    network, the locations outside it), by `build.cards_allowing`."""
+    inside = frozenset(loc.index for loc in DATA.locations
+                       if not cards_allowing(industry, loc.index, True).isdisjoint(cards))
+    outside = frozenset(loc.index for loc in DATA.locations
+                        if not cards_allowing(industry, loc.index, False).isdisjoint(cards))
+    return inside, outside
+
+
+def _builds(game: Game, board: Board, cards: tuple[str, ...],
+            priced: bool) -> Iterator[MaybeGroup]:
     net = board.network
     me = board.me
-    # An industry whose next tile is gone, costs more than the player has or belongs to the
-    # other era builds nowhere.
-    specs: dict[str, TileSpec] = {}
+    found: list[tuple[int, int, str, TileSpec, bool]] = []
     for industry in INDUSTRIES:
+        # An industry whose next tile is gone, costs more than the player has or belongs to
+        # the other era builds nowhere.
         spec = me.next_tile(industry)
-        if spec is not None and spec.cost <= me.money and spec.allowed_in(board.era):
-            specs[industry] = spec
-    if not specs:
-        return
-    hand = frozenset(cards)
-    for index, location, loc_id, number, accepts in _SLOTS:
-        in_network = net is None or location in net
-        for industry in accepts:
-            spec = specs.get(industry)
-            if spec is None:
+        if spec is None or spec.cost > me.money or not spec.allowed_in(board.era):
+            continue
+        inside, outside = _card_reach(cards, industry)
+        for index, place_in_slot, location in _INDUSTRY_SLOTS[industry]:
+            in_network = net is None or location in net
+            if (location in (inside if in_network else outside)
+                    and board.target_ok(industry, index, spec)
+                    and board.build_paid(spec, location)):
+                found.append((index, place_in_slot, industry, spec, in_network))
+    found.sort(key=lambda f: (f[0], f[1]))  # by slot, then industry as the slot lists them
+    start = Draft(game) if priced and found else None
+    for index, _, industry, _, in_network in found:
+        price = None
+        if start is not None:
+            d = _carried(start.copy(), _build_step, industry, index)
+            if d is None:
                 continue
-            allowed = cards_allowing(industry, location, in_network)
-            if hand.isdisjoint(allowed) or not (board.target_ok(industry, index, spec)
-                                                and board.build_paid(spec, location)):
-                continue
-            price = None
-            if start is not None:
-                d = _carried(start.copy(), _build_step, industry, index)
-                if d is None:
-                    continue
-                price = d.quote()
-            yield price, [_build(card, industry, loc_id, number, "build")
-                          for card in cards if card in allowed]
+            price = d.quote()
+        yield price, _build_actions(cards, industry, index, in_network)
 
 
-def _networks(game: Game, board: Board, cards: list[str], bounded: bool,
+def _networks(game: Game, board: Board, cards: tuple[str, ...], bounded: bool,
               priced: bool) -> Iterator[MaybeGroup]:
     singles = _single_links(game, board, priced)
     for i, price in singles:
-        yield price, [_network(card, (DATA.links[i].id,), "network") for card in cards]
+        yield price, _network_actions(cards, (i,))
     start = None if bounded or not singles else _double_start(game)
     if start is None:
         return
@@ -210,8 +267,7 @@ def _networks(game: Game, board: Board, cards: list[str], bounded: bool,
     for (a, b), d in sorted(orders.items()):
         other = orders.get((b, a))
         if a < b or other is None or other.supplies != d.supplies:
-            links = (DATA.links[a].id, DATA.links[b].id)
-            yield d.quote(), [_network(card, links, "network") for card in cards]
+            yield d.quote(), _network_actions(cards, (a, b))
 
 
 def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quote | None]]:
@@ -287,7 +343,7 @@ _DEVELOP_OPTIONS: tuple[tuple[tuple[str, ...], tuple[tuple[int, int], ...]], ...
     for option in (*((i,) for i in INDUSTRIES), *combinations_with_replacement(INDUSTRIES, 2)))
 
 
-def _develops(game: Game, board: Board, cards: list[str],
+def _develops(game: Game, board: Board, cards: tuple[str, ...],
               priced: bool) -> Iterator[MaybeGroup]:
     """The iron's price depends only on how many tiles go, so it is settled once per count;
     each choice of industries then needs only the mat: how many tiles of each industry can go
@@ -304,7 +360,7 @@ def _develops(game: Game, board: Board, cards: list[str],
     for industries, needs in _DEVELOP_OPTIONS:
         n = len(industries)
         if n in prices and all(free[k] >= count for k, count in needs):
-            yield prices[n], [_develop(card, industries, "develop") for card in cards]
+            yield prices[n], _develop_actions(cards, industries)
 
 
 def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
@@ -362,7 +418,7 @@ def _beer_by_area(d: Draft) -> tuple[int, dict[int, int]]:
     return own, at
 
 
-def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
+def _sells(game: Game, cards: tuple[str, ...], bounded: bool) -> Iterator[Group]:
     options = list(_sales_after(Draft(game)))  # a sale in a set is never easier than alone
     if bounded:
         for sale, d in options:
@@ -388,5 +444,5 @@ def _sells(game: Game, cards: list[str], bounded: bool) -> Iterator[Group]:
 
 def _scouts(game: Game, board: Board) -> Iterator[MaybeGroup]:
     if scout_ok(game, board.me):
-        for cards in sorted(set(combinations(sorted(board.me.hand), 3))):
-            yield _FREE, [_scout(cards, "scout")]
+        for scout in _scout_actions(tuple(sorted(board.me.hand))):
+            yield _FREE, (scout,)
