@@ -57,7 +57,7 @@ from .build import cards_allowing, check_target, place
 from .data import DATA, INDUSTRIES, TileSpec
 from .develop import pay_develop_iron
 from .draft import Draft, Quote
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .feasible import Board, developable, loan_ok, scout_ok
 from .links import add_link, finish_network, link_open, start_network
 from .resources import SLOT_LOCATION
@@ -318,7 +318,8 @@ def _second_links(start: Draft, touching: frozenset[int] | None,
     d = start.copy()
     try:
         reach = add_link(d, first, touching)
-        d.check_affordable("These two railways")  # a network action only pays from here on
+        # a network action only pays from here on
+        d.check_affordable(Subject("These two railways", "railways"))
     except IllegalAction:
         return
     component = d.graph().component
