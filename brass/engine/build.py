@@ -120,11 +120,18 @@ def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
     place(d, industry, slot_index, check_target(d, industry, slot_index))
 
 
+@cache
+def _build_subject(industry: str, level: int, location: int) -> Subject:
+    """What a build is, in messages (made once per tile and place)."""
+    spec = DATA.tile_specs[(industry, level)]
+    return Subject(f"{tile_name(spec)} in {DATA.name(location)}", "build",
+                   industry=industry, level=level, location=DATA.locations[location].id)
+
+
 def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     """Pay for `spec` and put it on the slot (the checks are done)."""
     slot = DATA.slots[slot_index]
-    what = Subject(f"{tile_name(spec)} in {DATA.name(slot.location)}", "build", industry=industry,
-                   level=spec.level, location=DATA.locations[slot.location].id)
+    what = _build_subject(spec.industry, spec.level, slot.location)
     if d.me.money < spec.cost:
         raise IllegalAction(f"{what} costs £{spec.cost}, and you have only £{d.me.money}",
                             code="build_money", params={"subject": what.as_param(),
