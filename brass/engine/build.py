@@ -147,7 +147,7 @@ def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     resources = spec.cubes
     if industry == "brewery":
         resources = spec.barrels_canal if d.era == "canal" else spec.barrels_rail
-    d.tiles[slot_index] = Tile(d.seat, industry, spec.level, False, resources)
+    d.set_tile(slot_index, Tile(d.seat, industry, spec.level, False, resources))
     if industry == "coal" and d.graph().connected_to_merchant(slot.location):
         _sell_to_market(d, slot_index, "coal")
     elif industry == "iron":
@@ -169,6 +169,6 @@ def _sell_to_market(d: Draft, slot_index: int, resource: str) -> None:
         sold, money = DATA.iron_market.sell(d.iron_market, tile.resources)
         d.iron_market += sold
     if sold:
-        d.tiles[slot_index] = Tile(tile.owner, tile.industry, tile.level, False,
-                                   tile.resources - sold)
+        d.set_tile(slot_index, Tile(tile.owner, tile.industry, tile.level, False,
+                                    tile.resources - sold))
         d.receive(d.seat, money)

@@ -8,6 +8,7 @@ never touched, so a refused action (an `IllegalAction` raised half-way) changes 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,14 +81,21 @@ class Quote:
 
 
 class Draft:
-    """Mutable copy of the parts of a game an action can change."""
+    """Mutable copy of the parts of a game an action can change.
+
+    The board (`tiles`, `links`, `merchants`) is read as a sequence and changed only through
+    `set_tile`, `set_link` and `set_merchant`: each is copied on its first change (most moves
+    change one part or none, and listing copies a draft for every candidate)."""
 
     game: Game
     seat: int
     players: list[PlayerState]
-    tiles: list[Tile | None]
-    links: list[int | None]
-    merchants: list[MerchantTile | None]
+    tiles: Sequence[Tile | None]
+    links: Sequence[int | None]
+    merchants: Sequence[MerchantTile | None]
+    _tiles: list[Tile | None] | None  # `tiles` once this draft owns a copy, else None
+    _links: list[int | None] | None
+    _merchants: list[MerchantTile | None] | None
     coal_market: int
     iron_market: int
     wild_location_left: int
@@ -105,9 +113,12 @@ class Draft:
         if base is not None:
             self.seat = base.seat
             self.players = list(base.players)
-            self.tiles = list(base.tiles)
-            self.links = list(base.links)
-            self.merchants = list(base.merchants)
+            # what `base` has changed is shared as a tuple: neither may change the other's
+            self.tiles = base.tiles if base._tiles is None else tuple(base._tiles)
+            self.links = base.links if base._links is None else tuple(base._links)
+            self.merchants = base.merchants if base._merchants is None else tuple(
+                base._merchants)
+            self._tiles = self._links = self._merchants = None
             self.coal_market, self.iron_market = base.coal_market, base.iron_market
             self.wild_location_left = base.wild_location_left
             self.wild_industry_left = base.wild_industry_left
@@ -118,9 +129,8 @@ class Draft:
             return
         self.seat = game.turn_order[game.turn_index]
         self.players = list(game.players)
-        self.tiles = list(game.tiles)
-        self.links = list(game.links)
-        self.merchants = list(game.merchants)
+        self.tiles, self.links, self.merchants = game.tiles, game.links, game.merchants
+        self._tiles = self._links = self._merchants = None
         self.coal_market = game.coal_market
         self.iron_market = game.iron_market
         self.wild_location_left = game.wild_location_left
@@ -143,7 +153,7 @@ class Draft:
 
     def graph(self) -> Graph:
         if self._graph is None:
-            self._graph = graph(tuple(self.links))
+            self._graph = graph(self._frozen_links())
         return self._graph
 
     def network(self, seat: int) -> frozenset[int] | None:
@@ -157,8 +167,29 @@ class Draft:
 
     def place_link(self, index: int) -> None:
         base = self.graph()
-        self.links[index] = self.seat
-        self._graph = graph_plus(base, tuple(self.links), index)
+        self.set_link(index, self.seat)
+        self._graph = graph_plus(base, self._frozen_links(), index)
+
+    def _frozen_links(self) -> tuple[int | None, ...]:
+        return tuple(self.links)  # the same object when it is a tuple already
+
+    def set_tile(self, slot: int, tile: Tile | None) -> None:
+        if self._tiles is None:
+            self._tiles = list(self.tiles)
+            self.tiles = self._tiles
+        self._tiles[slot] = tile
+
+    def set_link(self, index: int, owner: int | None) -> None:
+        if self._links is None:
+            self._links = list(self.links)
+            self.links = self._links
+        self._links[index] = owner
+
+    def set_merchant(self, slot: int, merchant: MerchantTile | None) -> None:
+        if self._merchants is None:
+            self._merchants = list(self.merchants)
+            self.merchants = self._merchants
+        self._merchants[slot] = merchant
 
     def copy(self) -> Draft:
         """An independent draft of the game as this one has changed it so far."""
@@ -198,16 +229,16 @@ class Draft:
         assert tile is not None and tile.resources >= n
         left = tile.resources - n
         if left == 0:
-            self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, True, 0)
+            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, 0))
             self.advance_income(tile.owner, tile.spec.income)
             self.flips.append((slot, tile, len(self.supplies)))
         else:
-            self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, tile.flipped, left)
+            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, tile.flipped, left))
 
     def flip(self, slot: int) -> None:
         tile = self.tiles[slot]
         assert tile is not None and not tile.flipped
-        self.tiles[slot] = Tile(tile.owner, tile.industry, tile.level, True, tile.resources)
+        self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, tile.resources))
         self.advance_income(tile.owner, tile.spec.income)
         self.flips.append((slot, tile, len(self.supplies)))
 
@@ -226,7 +257,7 @@ class Draft:
         count = {"actions_left": g.actions_left - 1,
                  "action_count": g.action_count + 1} if counted else {}
         return evolve_game(
-            g, players=tuple(self.players), tiles=tuple(self.tiles), links=tuple(self.links),
+            g, players=tuple(self.players), tiles=tuple(self.tiles), links=self._frozen_links(),
             merchants=tuple(self.merchants), coal_market=self.coal_market,
             iron_market=self.iron_market, wild_location_left=self.wild_location_left,
             wild_industry_left=self.wild_industry_left, **count)

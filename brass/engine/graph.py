@@ -7,6 +7,7 @@ distinct link layout and memoised: every state between two network actions share
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from .data import DATA
 from .state import Tile
@@ -125,14 +126,17 @@ def graph_plus(base: Graph, links: tuple[int | None, ...], link: int) -> Graph:
     return g if g is not None else _remember(links, base.plus(link))
 
 
-def network(tiles: tuple[Tile | None, ...] | list[Tile | None],
-            links: tuple[int | None, ...] | list[int | None], seat: int) -> frozenset[int] | None:
+def network(tiles: Sequence[Tile | None], links: Sequence[int | None],
+            seat: int) -> frozenset[int] | None:
     """Locations in `seat`'s network; None means everywhere (no tile and no link yet)."""
-    found: set[int] = set()
-    for slot, tile in zip(DATA.slots, tiles, strict=True):
-        if tile is not None and tile.owner == seat:
-            found.add(slot.location)
-    for link, owner in zip(DATA.links, links, strict=True):
-        if owner == seat:
-            found.update(link.ends)
+    found = {_SLOT_LOCATION[slot] for slot, tile in enumerate(tiles)
+             if tile is not None and tile.owner == seat}
+    if seat in links:
+        for index, owner in enumerate(links):
+            if owner == seat:
+                found.update(_LINK_ENDS[index])
     return frozenset(found) if found else None
+
+
+_SLOT_LOCATION = tuple(slot.location for slot in DATA.slots)
+_LINK_ENDS = tuple(link.ends for link in DATA.links)

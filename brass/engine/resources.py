@@ -26,7 +26,7 @@ def _ids(locations: Sequence[int]) -> list[str]:
 SLOT_LOCATION: tuple[int, ...] = tuple(s.location for s in DATA.slots)
 
 
-def _owner(tiles: list[Tile | None], slot: int) -> int:
+def _owner(tiles: Sequence[Tile | None], slot: int) -> int:
     tile = tiles[slot]
     assert tile is not None
     return tile.owner

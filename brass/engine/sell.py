@@ -67,7 +67,7 @@ def sell_one(d: Draft, sale: Sale) -> None:
     merchant_tile = d.merchants[ms]
     bonus_used = False
     if beer and merchant_tile is not None and merchant_tile.beer:
-        d.merchants[ms] = MerchantTile(merchant_tile.buys, False)
+        d.set_merchant(ms, MerchantTile(merchant_tile.buys, False))
         d.supplies.append(Supply("beer", "merchant", 1, ms))
         beer -= 1
         bonus_used = True
