@@ -73,36 +73,38 @@ def _draw(game: Game, seat: int, events: Events) -> tuple[tuple[PlayerState, ...
 
 def _end_round(game: Game, events: Events) -> Game:
     order = tuple(sorted(game.turn_order, key=lambda s: game.players[s].spent))
-    players = [evolve_player(p, spent=0) for p in game.players]
     era_over = not game.deck and not any(p.hand for p in game.players)
     tiles = list(game.tiles)
     paid = not (era_over and game.era == "rail")  # no income after the last round of the game
     income: list[Income] = []
-    if paid:
-        for seat, player in enumerate(players):
-            players[seat] = _pay_income(player, tiles, income)
+    if paid:  # and each seat's spending starts again from 0
+        players = [_pay_income(player, tiles, income) for player in game.players]
+    else:
+        players = [evolve_player(p, spent=0) for p in game.players]
     if events is not None:
         events.append({"type": "round_end", "era": _era(game.era), "round": game.round,
                        "spent": [p.spent for p in game.players],
                        "previous_order": list(game.turn_order), "turn_order": list(order),
                        "income_paid": paid, "income": income})
-    game = evolve_game(game, turn_order=order, players=tuple(players), tiles=tuple(tiles))
     if era_over:
-        return _end_era(game, events)
+        return _end_era(evolve_game(game, turn_order=order, players=tuple(players),
+                                    tiles=tuple(tiles)), events)
     round_number = game.round + 1
-    return evolve_game(game, round=round_number, turn_index=0,
-                   actions_left=actions_per_turn(game.era, round_number))
+    return evolve_game(game, turn_order=order, players=tuple(players), tiles=tuple(tiles),
+                       round=round_number, turn_index=0,
+                       actions_left=actions_per_turn(game.era, round_number))
 
 
 def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]) -> PlayerState:
-    """Income (RULES.md §3 step 2), and shortfall tile removal and VP loss (step 3)."""
+    """Income (RULES.md §3 step 2), and shortfall tile removal and VP loss (step 3); the
+    player's spending is set back to 0."""
     level = player.income_level
     paid: Income = {"seat": player.seat, "level": level, "money_before": player.money,
                     "money_after": player.money + level, "shortfall": 0, "removed": [],
                     "vp_lost": 0}
     out.append(paid)
     if level >= 0 or player.money >= -level:
-        return evolve_player(player, money=player.money + level)
+        return evolve_player(player, money=player.money + level, spent=0)
     owed = -level - player.money
     paid["shortfall"] = owed
     mine = sorted((t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
@@ -118,7 +120,8 @@ def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]
         owed -= cost // 2
     vp = max(player.vp - owed, 0) if owed > 0 else player.vp
     paid["money_after"], paid["removed"], paid["vp_lost"] = max(-owed, 0), removed, player.vp - vp
-    return evolve_player(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed))
+    return evolve_player(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed),
+                         spent=0)
 
 
 def era_scores(game: Game) -> list[SeatScore]:
