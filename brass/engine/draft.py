@@ -113,11 +113,9 @@ class Draft:
         if base is not None:
             self.seat = base.seat
             self.players = list(base.players)
-            # what `base` has changed is shared as a tuple: neither may change the other's
-            self.tiles = base.tiles if base._tiles is None else tuple(base._tiles)
-            self.links = base.links if base._links is None else tuple(base._links)
-            self.merchants = base.merchants if base._merchants is None else tuple(
-                base._merchants)
+            # both share the board as tuples from here on: the next change of either copies
+            base._share()
+            self.tiles, self.links, self.merchants = base.tiles, base.links, base.merchants
             self._tiles = self._links = self._merchants = None
             self.coal_market, self.iron_market = base.coal_market, base.iron_market
             self.wild_location_left = base.wild_location_left
@@ -172,6 +170,15 @@ class Draft:
 
     def _frozen_links(self) -> tuple[int | None, ...]:
         return tuple(self.links)  # the same object when it is a tuple already
+
+    def _share(self) -> None:
+        """Turn the parts of the board this draft owns into tuples, to share them."""
+        if self._tiles is not None:
+            self.tiles, self._tiles = tuple(self._tiles), None
+        if self._links is not None:
+            self.links, self._links = tuple(self._links), None
+        if self._merchants is not None:
+            self.merchants, self._merchants = tuple(self._merchants), None
 
     def set_tile(self, slot: int, tile: Tile | None) -> None:
         if self._tiles is None:
