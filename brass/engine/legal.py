@@ -124,8 +124,9 @@ def _passes(cards: tuple[str, ...]) -> tuple[Pass, ...]:
 
 @lru_cache(maxsize=_MEMO)
 def _scout_actions(hand: tuple[str, ...]) -> tuple[Scout, ...]:
-    """Each distinct set of three cards of `hand` (sorted), sorted."""
-    return tuple(_scout(cards, "scout") for cards in sorted(set(combinations(hand, 3))))
+    """Each distinct set of three cards of `hand` (sorted), sorted: the combinations of a
+    sorted hand come in sorted order, so the first of each set is kept."""
+    return tuple(_scout(cards, "scout") for cards in dict.fromkeys(combinations(hand, 3)))
 
 
 # Actions that differ only by the card played, and their one price.
@@ -214,15 +215,25 @@ _INDUSTRY_SLOTS: dict[str, tuple[tuple[int, int, int], ...]] = {
     for industry in INDUSTRIES}
 
 
-@lru_cache(maxsize=_MEMO)
 def _card_reach(cards: tuple[str, ...], industry: str) -> tuple[frozenset[int], frozenset[int]]:
     """Where some card of `cards` may build `industry`: (the locations in the player's
     network, the locations outside it), by `build.cards_allowing`."""
-    inside = frozenset(loc.index for loc in DATA.locations
-                       if not cards_allowing(industry, loc.index, True).isdisjoint(cards))
-    outside = frozenset(loc.index for loc in DATA.locations
-                        if not cards_allowing(industry, loc.index, False).isdisjoint(cards))
+    inside: frozenset[int] = frozenset()
+    outside: frozenset[int] = frozenset()
+    for card in cards:
+        card_inside, card_outside = _CARD_REACH[(card, industry)]
+        inside |= card_inside
+        outside |= card_outside
     return inside, outside
+
+
+# Per card name and industry: where the card may build it, in the network and outside it.
+_CARD_REACH: dict[tuple[str, str], tuple[frozenset[int], frozenset[int]]] = {
+    (card, industry): tuple(  # type: ignore[misc]
+        frozenset(loc.index for loc in DATA.locations
+                  if card in cards_allowing(industry, loc.index, in_network))
+        for in_network in (True, False))
+    for card in DATA.cards for industry in INDUSTRIES}
 
 
 def _builds(game: Game, board: Board, cards: tuple[str, ...],
@@ -445,5 +456,4 @@ def _sells(game: Game, cards: tuple[str, ...], bounded: bool) -> Iterator[Group]
 
 def _scouts(game: Game, board: Board) -> Iterator[MaybeGroup]:
     if scout_ok(game, board.me):
-        for scout in _scout_actions(tuple(sorted(board.me.hand))):
-            yield _FREE, (scout,)
+        yield _FREE, _scout_actions(tuple(sorted(board.me.hand)))
