@@ -87,46 +87,80 @@ _loan_action: Callable[[str, str], Loan] = constructor(Loan)
 _scout: Callable[[tuple[str, ...], str], Scout] = constructor(Scout)
 _pass: Callable[[str, str], Pass] = constructor(Pass)
 
-# The actions of one effect, one per card name in hand that allows it, made once per hand:
-# actions are immutable values, so listings share them (a bounded memo).
+# Every action is an immutable value, so listings share them: each is made once, the first
+# time it is listed (per card name, as `_per_card` says), and looked up from then on.
 _MEMO = 1 << 14
 
 
-@lru_cache(maxsize=_MEMO)
+class _PerCard(dict[object, dict[str, Any]]):
+    """For each effect (a key), its action by card name, made by `make(card, key)` when first
+    asked for."""
+
+    def __init__(self, make: Callable[[str, Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: object) -> dict[str, Any]:
+        make = self.make
+        by_card = self[key] = {card: make(card, key) for card in DATA.cards}
+        return by_card
+
+
+def _make_build(card: str, key: tuple[int, str]) -> Build:
+    slot, industry = key
+    _, _, loc_id, number, _ = _SLOTS[slot]
+    return _build(card, industry, loc_id, number, "build")
+
+
+_BUILDS = _PerCard(_make_build)  # by (slot, industry)
+_NETWORKS = _PerCard(lambda card, links: _network(
+    card, tuple(DATA.links[i].id for i in links), "network"))  # by link indices
+_DEVELOPS = _PerCard(lambda card, industries: _develop(card, industries, "develop"))
+_SIMPLE = _PerCard(lambda card, kind: _loan_action(card, "loan") if kind == "loan"
+                   else _pass(card, "pass"))
+
+
 def _build_actions(cards: tuple[str, ...], industry: str, slot: int,
-                   in_network: bool) -> tuple[Build, ...]:
-    _, location, loc_id, number, _ = _SLOTS[slot]
-    allowed = cards_allowing(industry, location, in_network)
-    return tuple(_build(card, industry, loc_id, number, "build") for card in cards
-                 if card in allowed)
+                   in_network: bool) -> list[Build]:
+    allowed = cards_allowing(industry, _SLOTS[slot][1], in_network)
+    by_card = _BUILDS[(slot, industry)]
+    return [by_card[card] for card in cards if card in allowed]
 
 
-@lru_cache(maxsize=_MEMO)
-def _network_actions(cards: tuple[str, ...], links: tuple[int, ...]) -> tuple[Network, ...]:
-    ids = tuple(DATA.links[i].id for i in links)
-    return tuple(_network(card, ids, "network") for card in cards)
+def _network_actions(cards: tuple[str, ...], links: tuple[int, ...]) -> list[Network]:
+    by_card = _NETWORKS[links]
+    return [by_card[card] for card in cards]
 
 
-@lru_cache(maxsize=_MEMO)
-def _develop_actions(cards: tuple[str, ...], industries: tuple[str, ...]) -> tuple[Develop, ...]:
-    return tuple(_develop(card, industries, "develop") for card in cards)
+def _develop_actions(cards: tuple[str, ...], industries: tuple[str, ...]) -> list[Develop]:
+    by_card = _DEVELOPS[industries]
+    return [by_card[card] for card in cards]
 
 
-@lru_cache(maxsize=_MEMO)
-def _loans(cards: tuple[str, ...]) -> tuple[Loan, ...]:
-    return tuple(_loan_action(card, "loan") for card in cards)
+def _loans(cards: tuple[str, ...]) -> list[Loan]:
+    by_card = _SIMPLE["loan"]
+    return [by_card[card] for card in cards]
 
 
-@lru_cache(maxsize=_MEMO)
-def _passes(cards: tuple[str, ...]) -> tuple[Pass, ...]:
-    return tuple(_pass(card, "pass") for card in cards)
+def _passes(cards: tuple[str, ...]) -> list[Pass]:
+    by_card = _SIMPLE["pass"]
+    return [by_card[card] for card in cards]
+
+
+_SCOUTS: dict[tuple[str, ...], Scout] = {}
 
 
 @lru_cache(maxsize=_MEMO)
 def _scout_actions(hand: tuple[str, ...]) -> tuple[Scout, ...]:
     """Each distinct set of three cards of `hand` (sorted), sorted: the combinations of a
     sorted hand come in sorted order, so the first of each set is kept."""
-    return tuple(_scout(cards, "scout") for cards in dict.fromkeys(combinations(hand, 3)))
+    scouts = []
+    for cards in dict.fromkeys(combinations(hand, 3)):
+        scout = _SCOUTS.get(cards)
+        if scout is None:
+            scout = _SCOUTS[cards] = _scout(cards, "scout")
+        scouts.append(scout)
+    return tuple(scouts)
 
 
 # Actions that differ only by the card played, and their one price.
