@@ -413,12 +413,13 @@ def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
     """Every sale the player to move can make next, on `d` as it stands, with its draft.
     A sale is carried out only where the merchant is connected, buys the good and the beer
     it needs is there (`sell.sell_one` refuses every other; it decides the rest)."""
-    g = d.graph()
-    component = g.component
+    goods = [(slot, tile) for slot, tile in zip(DATA.slots, d.tiles, strict=True)
+             if tile is not None and for_sale(tile, d.seat)]
+    if not goods:
+        return
+    component = d.graph().component
     own_beer, beer_at = _beer_by_area(d)
-    for slot, tile in zip(DATA.slots, d.tiles, strict=True):
-        if tile is None or not for_sale(tile, d.seat):
-            continue
+    for slot, tile in goods:
         location = DATA.locations[slot.location].id
         area = component[slot.location]
         beer = tile.spec.beer
