@@ -1,10 +1,16 @@
 """Listing legal moves: `legal_moves` and `extensions` (bounded, priced), `legal_actions` (all).
 
-Every candidate is carried out once on a draft, by the very rule functions `apply_action`
-uses, so a listed action is exactly one that `apply_action` accepts, and the draft's record
-of what was paid and taken is its price (`Quote`): nothing is carried out a second time to
-price it. The card is part of an action but never changes its price, so each priced effect
-is listed once per distinct card name in hand that allows it.
+A candidate is first checked without carrying it out (`feasible.py`: builds, one-link
+networks, develops, loans and scouts decided by arithmetic over one summary of the board;
+sales and second railways skipped where the merchant, coal or beer they need is not
+connected). What passes is carried out once on a draft, by the very rule functions
+`apply_action` uses, so a listed action is exactly one that `apply_action` accepts, and the
+draft's record of what was paid and taken is its price (`Quote`): nothing is carried out a
+second time to price it. `legal_actions` needs no price, so only sales and pairs of railways
+are carried out for it (a set of sales is found by carrying them out; two orders of a pair
+are told apart by what they take). The card is part of an action but never changes its
+price, so each priced effect is listed once per distinct card name in hand that allows it;
+the actions themselves are immutable values made once and shared by every listing.
 
 `legal_moves(game)` is bounded: a Sell has exactly one sale and a Network exactly one link;
 `extensions(game, action)` lists the legal actions made of a legal Sell plus one more sale
