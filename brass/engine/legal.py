@@ -95,20 +95,30 @@ _pass: Callable[[str, str], Pass] = constructor(Pass)
 
 # Every action is an immutable value, so listings share them: each is made once, the first
 # time it is listed (per card name, as `_per_card` says), and looked up from then on.
-_MEMO = 1 << 14
+_MEMO = 1 << 12
 
 
-class _PerCard(dict[object, dict[str, Any]]):
-    """For each effect (a key), its action by card name, made by `make(card, key)` when first
-    asked for."""
+class _ByCard(dict[str, Any]):
+    """One effect's action by card name, each made by `make(card, key)` when first asked."""
+
+    def __init__(self, make: Callable[[str, Any], Any], key: object) -> None:
+        super().__init__()
+        self.make, self.key = make, key
+
+    def __missing__(self, card: str) -> Any:
+        action = self[card] = self.make(card, self.key)
+        return action
+
+
+class _PerCard(dict[object, _ByCard]):
+    """For each effect (a key), its actions by card name (`_ByCard`)."""
 
     def __init__(self, make: Callable[[str, Any], Any]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, key: object) -> dict[str, Any]:
-        make = self.make
-        by_card = self[key] = {card: make(card, key) for card in DATA.cards}
+    def __missing__(self, key: object) -> _ByCard:
+        by_card = self[key] = _ByCard(self.make, key)
         return by_card
 
 
