@@ -98,8 +98,13 @@ def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
 
 
 def _discard(d: Draft, cards: tuple[str, ...]) -> None:
-    hand = list(d.me.hand)
-    discard = list(d.me.discard)
+    me = d.me
+    hand = list(me.hand)
+    if len(cards) == 1 and not cards[0].startswith("wild:"):  # the usual case, in short
+        hand.remove(cards[0])
+        d.update(d.seat, hand=tuple(hand), discard=(*me.discard, cards[0]))
+        return
+    discard = list(me.discard)
     for card in cards:
         hand.remove(card)
         if card == "wild:location":
