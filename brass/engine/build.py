@@ -112,11 +112,12 @@ def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
 
 def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
     slot = DATA.slots[slot_index]
-    loc_network = d.network(d.seat)
-    in_network = loc_network is None or slot.location in loc_network
-    reason = card_allows(card, industry, slot.location, in_network)
-    if reason:
-        raise reason
+    if card not in cards_allowing(industry, slot.location, False):  # then the network counts
+        loc_network = d.network(d.seat)
+        in_network = loc_network is None or slot.location in loc_network
+        reason = card_allows(card, industry, slot.location, in_network)
+        if reason:
+            raise reason
     place(d, industry, slot_index, check_target(d, industry, slot_index))
 
 
