@@ -38,7 +38,9 @@ class Runtime:
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
+    # set at every publish (a local commit or a catch-up): the game's steward waits on it
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    behind: bool = False  # another instance wrote this game: catch up before the next read
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
     # the legal moves of the seat to move at a version, computed once (a worker's future)
     legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
@@ -82,6 +84,20 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
     turn = [new_game(players, seed, setup) if snapshot is None else Game.from_json(snapshot)]
     for action in actions:
         turn = step(turn, apply_action(turn[-1], parse_action(action)))
+    return turn
+
+
+def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[Game]:
+    """The states of the current turn after the log's new steps, in version order: ("play",
+    action JSON) or ("undo", how many actions it took back). Pure: runs in a worker process.
+    ValueError if an undo reaches past the turn held (the caller reloads the game)."""
+    for kind, arg in steps:
+        if kind == "play":
+            turn = step(turn, apply_action(turn[-1], parse_action(arg)))
+        elif len(turn) <= arg:
+            raise ValueError("an undo reaches past the states held")
+        else:
+            turn = turn[:-arg]
     return turn
 
 

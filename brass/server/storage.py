@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,14 +49,19 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     create_engine,
+    delete,
     event,
+    func,
     insert,
+    literal,
     or_,
     select,
+    text,
     true,
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
@@ -111,6 +116,16 @@ actions = Table(
     Column("undone_at", Integer, nullable=True),  # the version of the undo that took it back
     UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),
     UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+)
+
+leases = Table(
+    # which instance runs a game's background work (steward.py), until `expires_at`
+    "leases", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_leases_owner", "owner"),
 )
 
 snapshots = Table(
@@ -253,12 +268,48 @@ def _action_record(row: Any) -> ActionRecord:
                         effects=_text(row.effects), undone_at=row.undone_at)
 
 
-class Storage:
-    """Games, seats and action logs in one SQL database."""
+@dataclass(frozen=True)
+class Claimed:
+    """A seat taken by `claim_seat`: which, the game as the database holds it after, and
+    whether this claim started the game."""
 
-    def __init__(self, url: str) -> None:
+    seat: int
+    record: GameRecord
+    started: bool
+
+
+@dataclass(frozen=True)
+class Changes:
+    """A game's record now and the log rows an instance at an older version lacks (`rows`:
+    those made or undone after it, in order; `marks`: every snapshot's action count, None
+    when the version did not move)."""
+
+    record: GameRecord
+    rows: list[ActionRecord]
+    marks: list[int] | None
+
+
+CHANNEL = "brass_games"  # LISTEN/NOTIFY channel: "game_id version instance" per commit
+
+
+class Storage:
+    """Games, seats and action logs in one SQL database. On Postgres every write notifies
+    `CHANNEL` in its own transaction (delivered at commit, in commit order), so that the other
+    instances catch up (fanout.py); `instance` tells them who wrote."""
+
+    def __init__(self, url: str, instance: str = "") -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.instance = instance
+        self.postgres = self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:
+        """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
+        -1 for a change that keeps the version (seats, status, listing)."""
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": CHANNEL,
+                "payload": f"{game_id} {-1 if version is None else version} {self.instance}"})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -283,11 +334,39 @@ class Storage:
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
+            return self._record(conn, game_id)
+
+    @staticmethod
+    def _record(conn: Connection, game_id: str) -> GameRecord | None:
+        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            return None
+        seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
         return _game_record(row, list(seat_rows))
+
+    def changes(self, game_id: str, since: int) -> Changes | None:
+        """What an instance holding the game at version `since` needs to catch up: the game
+        and its seats now, the log rows made after `since` (undone or not) and those undone
+        after it, and the snapshot marks. None if the game is gone."""
+        with self._tx() as conn:
+            record = self._record(conn, game_id)
+            if record is None:
+                return None
+            if record.version == since:
+                return Changes(record=record, rows=[], marks=None)
+            rows = [_action_record(r) for r in conn.execute(
+                select(actions).where(actions.c.game_id == game_id,
+                                      or_(actions.c.seq > since, actions.c.undone_at > since))
+                .order_by(actions.c.seq))]
+            marks = list(conn.execute(
+                select(snapshots.c.actions).where(snapshots.c.game_id == game_id)
+                .order_by(snapshots.c.seq)).scalars())
+        return Changes(record=record, rows=rows, marks=marks)
+
+    def needing_work(self) -> list[str]:
+        """The ids of the games that have background work (steward.py)."""
+        with self._tx() as conn:
+            return list(conn.execute(select(games.c.id).where(_needs_work())).scalars())
 
     def running_games(self) -> list[GameRecord]:
         """Every running game (the server resumes them all at start)."""
@@ -331,6 +410,7 @@ class Storage:
         with self._tx() as conn:
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(listed=listed, updated_at=now()))
+            self._notify(conn, game_id, None)
 
     def expire_waiting(self, idle_since: dt.datetime) -> list[str]:
         """Waiting games with no activity since `idle_since` become `expired`; their ids."""
@@ -341,6 +421,8 @@ class Storage:
                 conn.execute(update(games).where(games.c.id.in_(ids),
                                                  games.c.status == "waiting")
                              .values(status="expired", updated_at=now()))
+                for game_id in ids:
+                    self._notify(conn, game_id, None)
         return ids
 
     def renew_token(self, game_id: str, seat: int | None, old_hash: str, new_hash: str) -> bool:
@@ -355,7 +437,10 @@ class Storage:
                 sql = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat,
                                           seats.c.token_hash == old_hash
                                           ).values(token_hash=new_hash)
-            return conn.execute(sql).rowcount == 1
+            done = conn.execute(sql).rowcount == 1
+            if done:
+                self._notify(conn, game_id, None)
+            return done
 
     def free_seat(self, game_id: str, seat: int) -> bool:
         """Empty a taken seat of a waiting game (the host removed its player or bot)."""
@@ -369,6 +454,7 @@ class Storage:
                     .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
+                self._notify(conn, game_id, None)
         except StaleVersion:
             return False
         return True
@@ -376,35 +462,57 @@ class Storage:
     def cancel_game(self, game_id: str) -> bool:
         """A waiting game is called off by its host; False if it is no longer waiting."""
         with self._tx() as conn:
-            return conn.execute(
+            done = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.status == "waiting")
                 .values(status="cancelled", updated_at=now())).rowcount == 1
+            if done:
+                self._notify(conn, game_id, None)
+            return done
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
-                   bot: bool, start: dict[str, Any] | None) -> bool:
-        """Take a free seat of a waiting game; with `start` (the first state), the game starts
-        in the same transaction. False if the seat was taken or the game is no longer
-        waiting."""
+    def claim_seat(self, game_id: str, seat: int | None, name: str | None,
+                   token_hash: str | None, bot: bool,
+                   first_state: Callable[[], dict[str, Any]]) -> Claimed | None:
+        """Take a free seat of a waiting game (`seat` None: the lowest free one); when it was
+        the last free seat, the game starts in the same transaction (`first_state()` is its
+        snapshot 0). The database decides both: the game row is locked first, so of two
+        instances claiming the last two seats, the second sees the first's seat and starts
+        the game. None if the seat was taken or the game is no longer waiting."""
         try:
             with self._tx() as conn:
-                done = conn.execute(
-                    update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat == seat,
-                           seats.c.token_hash.is_(None), seats.c.bot.is_(False))
-                    .values(name=name, token_hash=token_hash, bot=bot, joined_at=now()))
-                values: dict[str, Any] = {"updated_at": now()}
-                if start is not None:
-                    values["status"] = "running"
-                moved = conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.status == "waiting")
-                    .values(**values))
-                if done.rowcount != 1 or moved.rowcount != 1:
-                    raise StaleVersion(game_id)  # rolls the transaction back
-                if start is not None:
-                    _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=start))
+                claimed = self._claim(conn, game_id, seat, name, token_hash, bot, first_state)
         except StaleVersion:
-            return False
-        return True
+            return None
+        return claimed
+
+    def _claim(self, conn: Connection, game_id: str, seat: int | None, name: str | None,
+               token_hash: str | None, bot: bool,
+               first_state: Callable[[], dict[str, Any]]) -> Claimed:
+        locked = conn.execute(  # the row lock orders every claim of this game
+            update(games).where(games.c.id == game_id, games.c.status == "waiting")
+            .values(updated_at=now())).rowcount
+        if locked != 1:
+            raise StaleVersion(game_id)
+        free = [r.seat for r in conn.execute(
+            select(seats.c.seat).where(seats.c.game_id == game_id,
+                                       seats.c.token_hash.is_(None),
+                                       seats.c.bot.is_(False)).order_by(seats.c.seat))]
+        if seat is None and free:
+            seat = free[0]
+        if seat is None or seat not in free:
+            raise StaleVersion(game_id)  # rolls the transaction back
+        conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                     .values(name=name or f"Bot {seat + 1}", token_hash=token_hash,
+                             bot=bot, joined_at=now()))
+        start = None
+        if len(free) == 1:
+            start = first_state()
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(status="running"))
+            _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=start))
+        self._notify(conn, game_id, None)
+        record = self._record(conn, game_id)
+        assert record is not None
+        return Claimed(seat=seat, record=record, started=start is not None)
 
     # -- the action log ------------------------------------------------------------------------
     def load_actions(self, game_id: str, include_undone: bool = False) -> list[ActionRecord]:
@@ -448,6 +556,7 @@ class Storage:
                 if snapshot is not None:
                     _insert_snapshot(conn, game_id, Snapshot(
                         seq=record.seq, actions=snapshot[0], state=snapshot[1]))
+                self._notify(conn, game_id, record.seq)
         except IntegrityError as exc:
             if self.find_action(game_id, action_id) is not None:
                 raise DuplicateActionId(action_id) from exc
@@ -469,6 +578,7 @@ class Storage:
                 .values(undone=True, undone_at=expected_version + 1)).rowcount
             if marked != len(seqs):
                 raise StaleVersion(game_id)  # rolls the whole transaction back
+            self._notify(conn, game_id, expected_version + 1)
         return expected_version + 1
 
     # -- snapshots -----------------------------------------------------------------------------
@@ -495,3 +605,73 @@ def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None
     conn.execute(insert(snapshots).values(
         game_id=game_id, seq=snapshot.seq, actions=snapshot.actions, state=snapshot.state,
         created_at=now()))
+
+
+def _needs_work() -> Any:
+    """The games that have background work (steward.py): running, with a bot seat. (A turn
+    clock's deadline joins this condition when games have one.)"""
+    return and_(games.c.status == "running",
+                select(seats.c.seat).where(seats.c.game_id == games.c.id,
+                                           seats.c.bot.is_(True)).exists())
+
+
+class Leases:
+    """Which instance runs each game's background work: a row per game in `leases`, held by
+    `owner` until `expires_at`. Only the database clock (`now()`) is compared, so instances
+    with skewed clocks agree. Postgres only (SQLite is one process: steward.LocalLeases)."""
+
+    def __init__(self, storage: Storage, owner: str, ttl: float) -> None:
+        self.storage, self.owner, self.ttl = storage, owner, dt.timedelta(seconds=ttl)
+
+    def renew(self) -> set[str]:
+        """Extend every lease this instance still holds; the games they are for."""
+        with self.storage._tx() as conn:
+            return set(conn.execute(
+                update(leases).where(leases.c.owner == self.owner)
+                .values(expires_at=func.now() + self.ttl).returning(leases.c.game_id)
+            ).scalars())
+
+    def census(self) -> tuple[int, int]:
+        """(games that need background work, other instances holding a live lease)."""
+        with self.storage._tx() as conn:
+            needing = conn.execute(select(func.count()).select_from(games)
+                                   .where(_needs_work())).scalar_one()
+            others = conn.execute(select(func.count(func.distinct(leases.c.owner))).where(
+                leases.c.expires_at >= func.now(), leases.c.owner != self.owner)).scalar_one()
+        return int(needing), int(others)
+
+    def claim(self, limit: int, game_id: str | None = None) -> dict[str, int]:
+        """Take up to `limit` games that need work and whose lease is free or expired (just
+        `game_id`, if given): {game id: epoch}. Of two instances claiming one game, one wins
+        (the conflict is decided on the row)."""
+        free = select(games.c.id, literal(self.owner), literal(1),
+                      func.now() + self.ttl).where(
+            _needs_work(),
+            ~select(leases.c.game_id).where(leases.c.game_id == games.c.id,
+                                            leases.c.expires_at >= func.now()).exists(),
+        ).limit(limit)
+        if game_id is not None:
+            free = free.where(games.c.id == game_id)
+        new = pg_insert(leases).from_select(["game_id", "owner", "epoch", "expires_at"], free)
+        sql = new.on_conflict_do_update(
+            index_elements=[leases.c.game_id],
+            set_={"owner": new.excluded.owner, "epoch": leases.c.epoch + 1,
+                  "expires_at": new.excluded.expires_at},
+            where=leases.c.expires_at < func.now(),
+        ).returning(leases.c.game_id, leases.c.epoch)
+        with self.storage._tx() as conn:
+            return {row.game_id: row.epoch for row in conn.execute(sql)}
+
+    def drop(self, game_ids: Sequence[str]) -> None:
+        """Give up the leases of these games (no work left, or this instance stops)."""
+        if game_ids:
+            with self.storage._tx() as conn:
+                conn.execute(delete(leases).where(leases.c.owner == self.owner,
+                                                  leases.c.game_id.in_(list(game_ids))))
+
+    def holders(self) -> dict[str, str]:
+        """{game id: owner} of every live lease (for tests and the ops page)."""
+        with self.storage._tx() as conn:
+            return {r.game_id: r.owner for r in conn.execute(
+                select(leases.c.game_id, leases.c.owner)
+                .where(leases.c.expires_at >= func.now()))}
