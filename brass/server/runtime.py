@@ -87,10 +87,11 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
     return turn
 
 
-def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[Game]:
-    """The states of the current turn after the log's new steps, in version order: ("play",
-    action JSON) or ("undo", how many actions it took back). Pure: runs in a worker process.
-    ValueError if an undo reaches past the turn held (the caller reloads the game)."""
+def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
+    """The states of the current turn after each of the log's new steps, in version order:
+    ("play", action JSON) or ("undo", how many actions it took back). Pure: runs in a worker
+    process. ValueError if an undo reaches past the turn held (the caller reloads the game)."""
+    out = []
     for kind, arg in steps:
         if kind == "play":
             turn = step(turn, apply_action(turn[-1], parse_action(arg)))
@@ -98,7 +99,8 @@ def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[Game]:
             raise ValueError("an undo reaches past the states held")
         else:
             turn = turn[:-arg]
-    return turn
+        out.append(turn)
+    return out
 
 
 def step(turn: list[Game], after: Game) -> list[Game]:

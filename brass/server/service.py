@@ -545,7 +545,9 @@ class GameService:
         self._publish(rt)
 
     async def _advance(self, rt: Runtime, changes: Changes) -> bool:
-        """Play the new rows on the held states; False if they cannot be followed from there
+        """Play the new rows on the held states, publishing each version but the last (the
+        caller publishes that one), so that every client sees every version as on the
+        instance that wrote them; False if the rows cannot be followed from the held states
         (the caller reloads the game)."""
         since = rt.record.version
         steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
@@ -556,7 +558,8 @@ class GameService:
                 undos.setdefault(r.undone_at, []).append(r.seq)
         steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
         steps.sort(key=lambda s: s[0])
-        held, moves, undone = list(rt.actions), [], rt.undone
+        held, moves, after = list(rt.actions), [], []
+        undone = rt.undone
         for version, kind, what in steps:
             if kind == "play":
                 held.append(dataclasses.replace(what, undone=False, undone_at=None))
@@ -567,14 +570,21 @@ class GameService:
                 del held[-len(what):]
                 moves.append(("undo", len(what)))
                 undone = (version, what)
+            after.append((version, list(held), undone))
         try:
-            turn = await self.workers.compute(advance, rt.turn, moves)
+            turns = await self.workers.compute(advance, rt.turn, moves)
         except Exception:
             log.warning("game %s: cannot follow its new rows; reloading", rt.id, exc_info=True)
             return False
-        rt.turn, rt.actions, rt.undone = turn, held, undone
         rt.action_ids.update({r.action_id: r for r in changes.rows})
         rt.snapshots = changes.marks or rt.snapshots
+        final = changes.record
+        for (version, held_then, undone_then), turn in zip(after, turns, strict=True):
+            rt.turn, rt.actions, rt.undone = turn, held_then, undone_then
+            if version != final.version:
+                rt.record = dataclasses.replace(final, version=version, status="running",
+                                                scores=None, finished_at=None)
+                self._publish(rt)
         return True
 
     # -- reading -------------------------------------------------------------------------------

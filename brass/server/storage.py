@@ -25,6 +25,7 @@ worker thread so the event loop never waits on the database.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections.abc import Callable, Iterator, Sequence
@@ -354,12 +355,20 @@ class Storage:
                 return None
             if record.version == since:
                 return Changes(record=record, rows=[], marks=None)
+            # each statement may see later commits (read committed): everything is cut at
+            # the version read first, so that the rows agree with the record
+            at = record.version
             rows = [_action_record(r) for r in conn.execute(
-                select(actions).where(actions.c.game_id == game_id,
-                                      or_(actions.c.seq > since, actions.c.undone_at > since))
+                select(actions).where(actions.c.game_id == game_id, actions.c.seq <= at,
+                                      or_(actions.c.seq > since, and_(
+                                          actions.c.undone_at > since,
+                                          actions.c.undone_at <= at)))
                 .order_by(actions.c.seq))]
+            rows = [r if r.undone_at is None or r.undone_at <= at else
+                    dataclasses.replace(r, undone=False, undone_at=None) for r in rows]
             marks = list(conn.execute(
-                select(snapshots.c.actions).where(snapshots.c.game_id == game_id)
+                select(snapshots.c.actions).where(snapshots.c.game_id == game_id,
+                                                  snapshots.c.seq <= at)
                 .order_by(snapshots.c.seq)).scalars())
         return Changes(record=record, rows=rows, marks=marks)
 
