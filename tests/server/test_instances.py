@@ -353,3 +353,47 @@ def test_a_second_server_on_one_sqlite_file_is_refused(sqlite_env: dict[str, str
             wait_for(lambda: _ready(client), "a server after the first was killed", third)
     finally:
         _stop(third)
+
+
+def test_a_dropped_listener_reconnects_and_loses_no_change(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2) as found:
+        a, b = found.instances
+        table = make_game(a.http, players=2, humans=2)
+        engine = create_engine(found.url, isolation_level="AUTOCOMMIT")
+        listener = f"brass-fanout %:{b.proc.pid}:%"
+
+        def backends() -> list[int]:
+            with engine.connect() as conn:
+                return list(conn.execute(text(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name LIKE :name"),
+                    {"name": listener}).scalars())
+
+        seen: list[int] = []
+
+        async def run() -> None:
+            async with connect(f"{b.ws}/ws/games/{table.id}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                seen.append(first["version"])
+                for round_ in range(3):  # the listener dies; a move is made meanwhile
+                    old = await asyncio.to_thread(backends)
+                    assert len(old) == 1
+                    with engine.connect() as conn:
+                        conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": old[0]})
+                    seat = info(a.http, table)["current_seat"]
+                    move = legal(a.http, table, seat)[0]["action"]
+                    done = act(a.http, table, seat, move, round_)
+                    assert done.json() == {"version": round_ + 1}
+                    while seen[-1] < round_ + 1:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                        if message["type"] == "state":
+                            seen.append(message["version"])
+                    await asyncio.to_thread(
+                        wait_for, lambda old=old: len(backends()) == 1 and backends() != old,
+                        "the listener to reconnect")
+
+        try:
+            asyncio.run(run())
+        finally:
+            engine.dispose()
+        assert seen == [0, 1, 2, 3]

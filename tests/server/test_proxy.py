@@ -1,4 +1,4 @@
-"""deploy/Caddyfile in front of a real `brass serve`, as the compose profile `tls` runs them,
+"""deploy/Caddyfile in front of a real `brass serve`, as compose runs them,
 with the programs started directly (Debian's caddy; no Docker engine): HTTPS with a
 certificate from Caddy's local CA (the site address is an IP, as `https://127.0.0.1:PORT`),
 the API and a game's websocket (`wss://`) through it, and the client address the app sees.
