@@ -2,10 +2,11 @@
 whichever is installed; no Docker engine needed) and has what the README and docs/HOSTING.md
 promise: Postgres with a password that has no default (compose refuses to start without one)
 and reaches the app unchanged whatever its characters, pinned images, the app's healthcheck on
-`/ready` (never the games listing), the app after a healthy database, Caddy in front of every app
-instance with deploy/Caddyfile and a fixed address the app alone trusts for forwarded headers, and the
-backup service running deploy/backup.sh. What these services run is tested with the same
-programs started directly: test_proxy.py (Caddy) and test_backup.py (pg_dump, restore)."""
+`/ready` (never the games listing), the app after a healthy database, Caddy in front of every
+app instance with deploy/Caddyfile and a fixed address the app alone trusts for forwarded
+headers, and the backup service running deploy/backup.sh. What these services run is tested
+with the same programs started directly: test_proxy.py (Caddy) and test_backup.py (pg_dump,
+restore)."""
 
 from __future__ import annotations
 
