@@ -51,21 +51,27 @@ class Cluster:
     stack: ExitStack
     instances: list[Instance] = field(default_factory=list)
 
-    def start(self) -> Instance:
-        port = free_port()
-        log_path = self.folder / f"instance-{port}.log"
-        with log_path.open("ab") as log_file:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
-                 "--log-level", "warning"], env=self.env, cwd=repo_root(), stdout=log_file,
-                stderr=subprocess.STDOUT)
-        self.stack.callback(_stop, proc)
-        client = self.stack.enter_context(
-            httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30))
-        wait_for(lambda: _ready(client), f"instance up (see {log_path})", proc)
-        instance = Instance(proc=proc, base=f"http://127.0.0.1:{port}", http=client)
-        self.instances.append(instance)
-        return instance
+    def start(self, count: int = 1) -> list[Instance]:
+        """Start `count` instances at once (on a new database they race to migrate it: one
+        does, the others wait for it) and wait until each is ready."""
+        started = []
+        for _ in range(count):
+            port = free_port()
+            log_path = self.folder / f"instance-{port}.log"
+            with log_path.open("ab") as log_file:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
+                     "--log-level", "warning"], env=self.env, cwd=repo_root(),
+                    stdout=log_file, stderr=subprocess.STDOUT)
+            self.stack.callback(_stop, proc)
+            client = self.stack.enter_context(
+                httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30))
+            started.append(Instance(proc=proc, base=f"http://127.0.0.1:{port}", http=client))
+        for instance in started:
+            wait_for(lambda i=instance: _ready(i.http), f"instance up (see {self.folder})",
+                     instance.proc)
+        self.instances += started
+        return started
 
     def owners(self) -> dict[str, int]:
         """{game id: pid of the instance holding its lease}, live leases only."""
@@ -99,8 +105,7 @@ def cluster(tmp_path: Path, count: int, bot_delay: float = 0.05) -> Iterator[Clu
         env.update({"DATABASE_URL": url, "BRASS_BOT_DELAY": str(bot_delay),
                     "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "0"})
         found = Cluster(url=url, folder=tmp_path, env=env, stack=stack)
-        for _ in range(count):
-            found.start()
+        found.start(count)
         yield found
 
 
@@ -296,7 +301,7 @@ def test_restart_of_every_instance_resumes_every_game_with_one_owner(tmp_path: P
             _stop(inst.proc)
         stopped = {t.id: len(log_of_db(found.url, t.id)) for t in games}
         found.instances.clear()
-        fresh = [found.start() for _ in range(3)]
+        fresh = found.start(3)
         pids = {i.proc.pid for i in fresh}
         running = [t for t in games if info(fresh[0].http, t)["status"] == "running"]
         wait_for(lambda: all(len(log_of(fresh[1].http, t)) > stopped[t.id] or
