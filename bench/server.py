@@ -223,7 +223,9 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
               server_pids: list[int]) -> Bench:
     bench = Bench()
     bench.memory.append(rss_all(server_pids))
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    # a new connection per lobby call: a kept-alive one that the loaded server closes as it
+    # is reused fails the call (httpx.ReadError, seen on a busy machine)
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
                                  limits=limits) as http:
         opened = []

@@ -23,6 +23,7 @@ from .storage import CHANNEL
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
+START = 10.0  # seconds the start waits for the first listening connection
 
 
 def libpq_url(url: str) -> str:
@@ -40,10 +41,12 @@ class Fanout:
 
     async def start(self) -> None:
         """Listen; returns once the first connection listens (a server that answers
-        requests already hears every change)."""
+        requests already hears every change), or after `START` seconds (it goes on trying,
+        and checks every game held once it listens)."""
         self._task = asyncio.create_task(self._run(), name="fanout", context=logs.background())
         waiting = asyncio.ensure_future(self.connected.wait())
-        await asyncio.wait([waiting, self._task], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([waiting, self._task], timeout=START,
+                           return_when=asyncio.FIRST_COMPLETED)
         waiting.cancel()
 
     async def close(self) -> None:

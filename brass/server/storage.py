@@ -377,12 +377,6 @@ class Storage:
         with self._tx() as conn:
             return list(conn.execute(select(games.c.id).where(_needs_work())).scalars())
 
-    def running_games(self) -> list[GameRecord]:
-        """Every running game (the server resumes them all at start)."""
-        with self._tx() as conn:
-            rows = conn.execute(select(games).where(games.c.status == "running")).all()
-            return self._with_seats(conn, rows)
-
     def list_games(self, query: ListQuery) -> list[GameRecord]:
         """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), and
         their seats (by primary key: a join would repeat every game row once per seat)."""
@@ -677,10 +671,3 @@ class Leases:
             with self.storage._tx() as conn:
                 conn.execute(delete(leases).where(leases.c.owner == self.owner,
                                                   leases.c.game_id.in_(list(game_ids))))
-
-    def holders(self) -> dict[str, str]:
-        """{game id: owner} of every live lease (for tests and the ops page)."""
-        with self.storage._tx() as conn:
-            return {r.game_id: r.owner for r in conn.execute(
-                select(leases.c.game_id, leases.c.owner)
-                .where(leases.c.expires_at >= func.now()))}
