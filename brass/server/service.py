@@ -150,7 +150,13 @@ class GameService:
         record = await self._db(self.storage.load_game, game_id)
         if record is None:
             raise ApiError("not_found", f"No game {game_id!r}")
-        everything = await self._db(self.storage.load_actions, game_id, True)
+        # another instance may write between the reads: everything is cut at the version of
+        # the record read first (a later catch-up brings the rest)
+        at = record.version
+        everything = [a if a.undone_at is None or a.undone_at <= at else
+                      dataclasses.replace(a, undone=False, undone_at=None)
+                      for a in await self._db(self.storage.load_actions, game_id, True)
+                      if a.seq <= at]
         rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
         if record.status == "waiting":
             return rt
@@ -160,8 +166,10 @@ class GameService:
         rt.actions = [a for a in everything if not a.undone]
         rt.undone = (record.version, [a.seq for a in everything
                                       if a.undone_at == record.version])
-        snapshot = await self._db(self.storage.load_snapshot, game_id)
-        rt.snapshots = await self._db(self.storage.snapshot_marks, game_id)
+        count = len(rt.actions)
+        snapshot = await self._db(self.storage.load_snapshot, game_id, count)
+        rt.snapshots = [m for m in await self._db(self.storage.snapshot_marks, game_id)
+                        if m <= count]
         start = 0 if snapshot is None else snapshot.actions
         try:
             rt.turn = await self.workers.compute(
