@@ -3,10 +3,14 @@
     python bench/server.py                       # 200 games, Postgres on 127.0.0.1:5432
     python bench/server.py --games 200 500 1000 --seconds 60 --think 1.5
     python bench/server.py --root /tmp/main      # another checkout's server (e.g. main)
+    python bench/server.py --games 200 --instances 1 2   # one server process, then two
 
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
 database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
-spectator per game on its own websocket over loopback. Each seat plays like a bot: on its turn
+spectator per game on its own websocket over loopback. With `--instances N`, N processes serve
+one database and each game's five sockets are spread over them (so nearly every move reaches
+most of its sockets through fan-out: LISTEN/NOTIFY and a catch-up on the other instances).
+Each seat plays like a bot: on its turn
 it takes its legal moves from the state message (the new version comes at once without them,
 then again with them), waits `--think` seconds on average (uniform between 0.5 and 1.5
 times that: a player thinking), picks with the bot heuristic and sends the action over its
@@ -16,7 +20,10 @@ websocket. Measured, after a `--warmup` (the first moves of all games come in on
 - legal moves: from sending an action until the seat to move next holds its legal moves;
 - actions per second, and errors by code;
 - server memory per live game: the resident memory of the server process and its workers
-  with the games open, less that before the first game, divided by the games.
+  with the games open, less that before the first game, divided by the games;
+- server CPU per action: the CPU time of every server process and its workers while
+  measuring, divided by the actions (with several instances, the difference to one instance
+  is the cost of fan-out).
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ class Bench:
     errors: dict[str, int] = field(default_factory=dict)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     memory: list[tuple[int, int]] = field(default_factory=list)  # before, with the games
+    cpu: list[float] = field(default_factory=list)  # server CPU seconds: start, end of measure
     live: int = 0
     measuring: bool = False  # off during the warm-up
 
@@ -135,8 +143,9 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
                                   "action_id": secrets.token_hex(8)}))
 
 
-async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: float,
-                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
+async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench: Bench,
+                    think: float) -> tuple[list[ClientConnection], list[asyncio.Task[None]],
+                                           GameClock]:
     created = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()
     game_id, invite = created["id"], created["invite"]
     base = f"/api/games/{game_id}"
@@ -148,7 +157,8 @@ async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: flo
                                                          "invite": invite})).json()
         seats.append((joined["seat"], joined["token"]))
     tasks = []
-    for seat, token in seats:
+    for i, (seat, token) in enumerate(seats):
+        port = ports[(index + i) % len(ports)]  # the game's sockets over every instance
         ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", max_size=None,
                            compression=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -156,6 +166,36 @@ async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: flo
         tasks.append(asyncio.create_task(
             seat_loop(ws, seat, base, clock, bench, think)))
     return sockets, tasks, clock
+
+
+def kids_of(pid: int) -> list[int]:
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the processes `pids` and their child processes."""
+    total = 0
+    for pid in pids:
+        for p in [pid, *kids_of(pid)]:
+            try:
+                fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def rss_all(pids: list[int]) -> tuple[int, int]:
+    found = [rss_kb(p) for p in pids]
+    return sum(f[0] for f in found), sum(f[1] for f in found)
 
 
 def rss_kb(pid: int) -> tuple[int, int]:
@@ -181,17 +221,19 @@ def rss_kb(pid: int) -> tuple[int, int]:
     return own, own + sum(one(k) for k in kids)
 
 
-async def run(port: int, games: int, seconds: float, think: float, warmup: float,
-              server_pid: int) -> Bench:
+async def run(ports: list[int], games: int, seconds: float, think: float, warmup: float,
+              server_pids: list[int]) -> Bench:
     bench = Bench()
-    bench.memory.append(rss_kb(server_pid))
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120,
+    bench.memory.append(rss_all(server_pids))
+    # a new connection per lobby call: a kept-alive one that the loaded server closes as it
+    # is reused fails the call (httpx.ReadError, seen on a busy machine)
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
                                  limits=limits) as http:
         opened = []
         for start in range(0, games, 20):  # open in batches to keep the lobby calls polite
-            opened += await asyncio.gather(*[open_game(http, port, bench, think)
-                                             for _ in range(start, min(games, start + 20))])
+            opened += await asyncio.gather(*[open_game(http, ports, i, bench, think)
+                                             for i in range(start, min(games, start + 20))])
         # the load generator's own collector pauses (hundreds of ms with 1000 sockets) must
         # not be measured as server latency: no collections in this bounded run
         gc.freeze()
@@ -200,12 +242,14 @@ async def run(port: int, games: int, seconds: float, think: float, warmup: float
               f"then measuring for {seconds:.0f} s", flush=True)
         await asyncio.sleep(warmup)
         bench.measuring = True
+        bench.cpu.append(cpu_seconds(server_pids))
         began = time.perf_counter()
         while time.perf_counter() - began < seconds and not all(
                 game[2].finished for game in opened):
             await asyncio.sleep(0.5)
         played = time.perf_counter() - began
-        bench.memory.append(rss_kb(server_pid))
+        bench.cpu.append(cpu_seconds(server_pids))
+        bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
         bench.stop.set()
         for _, tasks, _ in opened:
@@ -233,6 +277,9 @@ def main() -> int:
                              "come in one burst)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a seat waits before its move (default 2)")
+    parser.add_argument("--instances", type=int, nargs="+", default=[1],
+                        help="server processes on the one database; several counts run one "
+                             "after the other at the same load (default 1)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose server runs (default: this one)")
     args = parser.parse_args()
@@ -243,54 +290,70 @@ def main() -> int:
     except ImportError:
         pass
     for games in args.games:
-        bench = bench_once(games, args.seconds, args.think, args.warmup, args.root.resolve())
-        report(bench, games, args.think, args.warmup, args.root)
+        for instances in args.instances:
+            bench = bench_once(games, args.seconds, args.think, args.warmup,
+                               args.root.resolve(), instances)
+            report(bench, games, args.think, args.warmup, args.root, instances)
     return 0
 
 
-def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path) -> Bench:
-    """One run: a fresh Postgres database and server process for `games` games."""
-    name = f"brass_bench_{os.getpid()}_{games}"
+def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
+               instances: int = 1) -> Bench:
+    """One run: a fresh Postgres database and `instances` server processes for `games`
+    games."""
+    name = f"brass_bench_{os.getpid()}_{games}_{instances}"
     admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    port = free_port()
     env = {**os.environ, "DATABASE_URL": f"{POSTGRES}/{name}", "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0"}  # 1000 sockets from one address
-    server = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
-                               "--log-level", "warning"], cwd=root, env=env)
+    # as many worker processes in all as one instance has by default (CPUs - 1), shared out
+    env["BRASS_WORKERS"] = str(max(1, ((os.cpu_count() or 2) - 1) // instances))
+    ports = [free_port() for _ in range(instances)]
+    servers = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not start")
-            time.sleep(0.2)
-        return asyncio.run(run(port, games, seconds, think, warmup, server.pid))
+        for port in ports:
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
+                 "--log-level", "warning"], cwd=root, env=env))
+        for port, server in zip(ports, servers, strict=True):
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/api/games",
+                                 timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.2)
+        return asyncio.run(run(ports, games, seconds, think, warmup,
+                               [s.pid for s in servers]))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
-def report(bench: Bench, games: int, think: float, warmup: float, root: Path) -> None:
+def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
+           instances: int = 1) -> None:
     lat = [x * 1000 for x in bench.latencies]
     legal = [x * 1000 for x in bench.legal]
     played = bench.errors.pop("_seconds")
-    print(f"server: {root}; database: postgres (fresh)")
+    print(f"server: {root}; database: postgres (fresh); {instances} instance(s)")
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
     if not lat or not legal:
         print("no action completed")
         return
-    print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s)")
+    print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); server CPU "
+          f"{(bench.cpu[1] - bench.cpu[0]) / max(len(lat), 1) * 1000:.2f} ms per action")
     for what, values in [("round trip: submit -> all 5 sockets hold the new version", lat),
                          ("legal moves: submit -> the next seat holds its legal moves", legal)]:
         print(f"{what} (ms): median {statistics.median(values):.1f}  "

@@ -15,6 +15,7 @@ if config.config_file_name is not None and not config.attributes.get("quiet"):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 target_metadata = metadata
+MIGRATION_LOCK = 0x62726173  # "bras": the advisory lock that serialises migrations
 
 
 def _url() -> str:
@@ -40,6 +41,10 @@ def run_migrations_online() -> None:
         context.configure(connection=connection, target_metadata=target_metadata,
                           render_as_batch=True)
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # several instances starting at once on one database (compose --scale):
+                # one migrates, the others wait for it, then find the database at head
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             context.run_migrations()
     engine.dispose()
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import secrets
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,6 +24,7 @@ from brass import __version__
 
 from . import guard, logs, metrics, migrate, ops, outbound, routes, ws
 from .errors import ApiError
+from .fanout import Fanout
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
@@ -66,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate.upgrade, settings.database_url)
         app.state.migration_heads = migrate.heads()
-        storage = Storage(settings.database_url)
+        storage = Storage(settings.database_url, instance=instance_id())
         service = GameService(storage, bot_delay=settings.bot_delay,
                               workers=settings.workers, waiting_expiry=settings.waiting_expiry,
                               finished_listed=settings.finished_listed,
@@ -74,6 +78,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               bot_budget=settings.bot_budget,
                               analysis_budget=settings.analysis_budget)
         app.state.service = service
+        fanout = None
+        if storage.postgres:  # several instances may share it: hear each other's changes
+            fanout = Fanout(settings.database_url, storage.instance, service.changed,
+                            service.resync)
+            await fanout.start()
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections
         # fewer, younger collections: a full one over 1000 sockets' objects pauses every game
@@ -88,6 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             app.state.stopping = True
+            if fanout is not None:
+                await fanout.close()
             await service.close()
             storage.close()
 
@@ -140,6 +151,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=headers)
 
     return app
+
+
+def instance_id() -> str:
+    """This server instance's name in the leases and notifications: unique per start."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def safe_url(url: str) -> str:

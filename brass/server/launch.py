@@ -3,23 +3,29 @@ the checks that must pass before the server starts (the settings are valid, the 
 answers and is migrated), then uvicorn.
 
 A setting or a database that is wrong stops the start with one line on stderr that says what
-to fix, and a non-zero exit (2: a bad setting; 1: the database); no traceback (with
+to fix, and a non-zero exit (2: a bad setting; 1: the database; 3: another server process
+uses the same SQLite file); no traceback (with
 `--log-level debug`, the traceback is logged too).
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.engine import make_url
 
 from .settings import SettingInfo, Settings, setting_infos
 
 log = logging.getLogger("brass.server")
-BAD_SETTING, NO_DATABASE = 2, 1
+BAD_SETTING, NO_DATABASE, IN_USE = 2, 1, 3
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -88,6 +94,43 @@ class NoDatabase(Exception):
     pass
 
 
+class InUse(Exception):
+    pass
+
+
+@contextmanager
+def one_process(url: str) -> Iterator[None]:
+    """SQLite serves one process (its games live in that process's memory): hold an exclusive
+    lock on `<file>.lock` while serving; a second `brass serve` on the same file is refused.
+    The kernel releases the lock when the process ends, even killed. Postgres: no lock."""
+    path = sqlite_path(url)
+    if path is None:
+        yield
+        return
+    lock = Path(f"{path}.lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InUse(f"another brass serve is using the SQLite database {path} (it holds "
+                        f"{lock}); SQLite serves one process: stop the other one, or use "
+                        "Postgres (DATABASE_URL=postgresql://...) to run several "
+                        "instances") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL (None: Postgres, or an in-memory database)."""
+    if not url.startswith("sqlite"):
+        return None
+    database = make_url(url).database
+    return None if not database or database == ":memory:" else Path(database).resolve()
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -102,10 +145,15 @@ def serve(args: argparse.Namespace) -> int:
         return BAD_SETTING
     logs.configure(settings.log_level, settings.log_format)
     try:
-        check_database(settings.database_url)
+        with one_process(settings.database_url):
+            check_database(settings.database_url)
+            uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                        log_config=None, log_level=settings.log_level,
+                        **uvicorn_options(settings))
+    except InUse as exc:
+        log.critical("%s", exc)
+        return IN_USE
     except NoDatabase as exc:
         log.critical("%s", exc)
         return NO_DATABASE
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_config=None, log_level=settings.log_level, **uvicorn_options(settings))
     return 0

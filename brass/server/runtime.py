@@ -38,9 +38,10 @@ class Runtime:
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    clock_task: asyncio.Task[None] | None = None  # waits for the mover's deadline
     seat_changes: list[SeatChange] = field(default_factory=list)  # who plays whom, by version
+    # set at every publish (a local commit or a catch-up): the game's steward waits on it
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    behind: bool = False  # another instance wrote this game: catch up before the next read
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
     # the legal moves of the seat to move at a version, computed once (a worker's future)
     legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
@@ -91,6 +92,25 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
     for action in actions:
         turn = step(turn, apply_action(turn[-1], parse_action(action)))
     return turn
+
+
+def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
+    """The states of the current turn after each of the log's new steps, in version order:
+    ("play", action JSON), ("undo", how many actions it took back) or ("seat", None: who plays
+    a seat changed, the states stay). Pure: runs in a worker process. ValueError if an undo
+    reaches past the turn held (the caller reloads the game)."""
+    out = []
+    for kind, arg in steps:
+        if kind == "play":
+            turn = step(turn, apply_action(turn[-1], parse_action(arg)))
+        elif kind == "seat":
+            pass
+        elif len(turn) <= arg:
+            raise ValueError("an undo reaches past the states held")
+        else:
+            turn = turn[:-arg]
+        out.append(turn)
+    return out
 
 
 def step(turn: list[Game], after: Game) -> list[Game]:

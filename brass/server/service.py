@@ -1,10 +1,14 @@
 """The game service: load, check, apply through the engine, commit, then publish.
 
-It owns the in-memory `Runtime` of each game (the record, the engine states replayed from the
-log, the connected subscribers and the bot task) and is the only writer of games. Every change
-of a game happens under that game's `asyncio.Lock`; the database write is a versioned write
-(`Storage.append_action`), so even a second server process could not make two submissions of
-the same version both land. A change is published to subscribers only after its commit.
+Several instances may serve one Postgres database; the database decides every outcome. Each
+change is a conditional write (`Storage.claim_seat`, `append_action`, `undo_actions`: of two
+instances racing, one lands, the other is refused and catches up). The in-memory `Runtime` of a
+game (the record, the engine states of the current turn, the connected subscribers) is a cache:
+when another instance wrote (a notification through `fanout.py`, a refused write, a client
+naming a newer version) it catches up from the log's new rows, never a full replay. Every
+change of a game on this instance happens under that game's `asyncio.Lock`, and is published
+to subscribers only after its commit. Bots and other background work run in `steward.py`, on
+the one instance holding the game's lease.
 
 Undo marks the undone rows in the log (`actions.undone`) and steps back to the state before
 (the runtime keeps the states of the current turn); it reaches back only within the player's
@@ -23,7 +27,7 @@ import datetime as dt
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -47,11 +51,13 @@ from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .errors import ApiError
-from .runtime import Runtime, Subscriber, ends_round, rebuild, same_turn, step
+from .runtime import Runtime, Subscriber, advance, ends_round, rebuild, same_turn, step
 from .schemas import ReplayFrame
+from .steward import Steward
 from .storage import (
     ActionRecord,
     BrowserSeated,
+    Changes,
     DuplicateActionId,
     GameRecord,
     ListQuery,
@@ -98,22 +104,18 @@ class GameService:
         self._closing = False
         self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
+        self._following: dict[str, asyncio.Task[None]] = {}  # catch-ups after notifications
+        self.steward = Steward(self)
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     # -- life cycle ----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Start the worker processes, rebuild every running game from its log and let its
-        bots play on."""
+        """Start the worker processes and the steward (it claims the games with background
+        work, rebuilds them from their logs and lets their bots play on)."""
         await self.workers.start()
-        for record in await self._db(self.storage.running_games):
-            try:
-                rt = await self.runtime(record.id)
-            except Exception:
-                log.exception("cannot rebuild game %s", record.id)
-                continue
-            self._kick_bots(rt)
+        await self.steward.start()
         if self.waiting_expiry > 0:
             self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting")
 
@@ -129,9 +131,8 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [t for rt in self.games.values() for t in (rt.bot_task, rt.clock_task)
-                 if t is not None]
-        tasks += list(self._sends)
+        await self.steward.close()
+        tasks = [*self._sends, *self._following.values()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         for task in tasks:
@@ -142,8 +143,11 @@ class GameService:
         self.workers.close()
 
     async def runtime(self, game_id: str) -> Runtime:
+        """The game, caught up first if another instance wrote it since."""
         rt = self.games.get(game_id)
         if rt is not None:
+            if rt.behind:
+                await self.catch_up(rt)
             return rt
         async with self._loading:
             rt = self.games.get(game_id)
@@ -159,7 +163,13 @@ class GameService:
         record = await self._db(self.storage.load_game, game_id)
         if record is None:
             raise ApiError("not_found", f"No game {game_id!r}")
-        everything = await self._db(self.storage.load_actions, game_id, True)
+        # another instance may write between the reads: everything is cut at the version of
+        # the record read first (a later catch-up brings the rest)
+        at = record.version
+        everything = [a if a.undone_at is None or a.undone_at <= at else
+                      dataclasses.replace(a, undone=False, undone_at=None)
+                      for a in await self._db(self.storage.load_actions, game_id, True)
+                      if a.seq <= at]
         rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
         rt.seat_changes = await self._db(self.storage.load_seat_changes, game_id)
         if record.status == "waiting":
@@ -170,8 +180,10 @@ class GameService:
         rt.actions = [a for a in everything if not a.undone]
         rt.undone = (record.version, [a.seq for a in everything
                                       if a.undone_at == record.version])
-        snapshot = await self._db(self.storage.load_snapshot, game_id)
-        rt.snapshots = await self._db(self.storage.snapshot_marks, game_id)
+        count = len(rt.actions)
+        snapshot = await self._db(self.storage.load_snapshot, game_id, count)
+        rt.snapshots = [m for m in await self._db(self.storage.snapshot_marks, game_id)
+                        if m <= count]
         start = 0 if snapshot is None else snapshot.actions
         try:
             rt.turn = await self.workers.compute(
@@ -346,54 +358,55 @@ class GameService:
     async def _claim(self, game_id: str, seat: int | None, name: str | None,
                      hashed: str | None, bot: bool, browser: str | None = None,
                      bot_level: LevelName | None = None) -> int:
+        """Take a seat; the database picks the seat (if none is asked for) and starts the game
+        when it was the last free one. A refusal means another instance changed the game: catch
+        up and check again, so the error says what the database holds."""
         rt = await self.runtime(game_id)
         async with rt.lock:
-            record = rt.record
-            if record.status == "expired":
-                raise ApiError("game_not_running", "This game expired: nobody joined it in time")
-            if record.status == "cancelled":
-                raise ApiError("game_not_running", "The host called this game off")
-            if record.status != "waiting":
-                raise ApiError("game_not_running", "The game has started: every seat is taken")
-            free = [s.seat for s in record.seats if not s.taken]
-            if not free:
-                raise ApiError("seat_taken", "Every seat is taken")
-            if seat is None:
-                seat = free[0]
-            elif not 0 <= seat < len(record.seats):
-                raise ApiError("malformed", f"This game has seats 0 to {len(record.seats) - 1}")
-            elif seat not in free:
-                raise ApiError("seat_taken", f"Seat {seat} is not free")
-            name = name or f"Bot {seat + 1}"
-            first = (new_game(record.players, record.seed, record.setup) if len(free) == 1
-                     else None)
-            seated = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot,
-                                reserve=record.seats[seat].reserve, browser_hash=browser,
-                                bot_level=bot_level)
-            turn = None
-            if first is not None and first.current_seat is not None:
-                mover = first.current_seat
-                mover_seat = seated if mover == seat else record.seats[mover]
-                turn = TurnStart(record.clock, None, None, None, mover, mover_seat.reserve,
-                                 mover_seat.played_by_bot)
-            try:
-                timing = await self._db(
-                    self.storage.claim_seat, game_id, seat, name, hashed, bot,
-                    None if first is None else first.to_json(), browser, turn,
-                    not record.shared_screen, bot_level)
-            except BrowserSeated:
-                raise ApiError("one_seat_per_browser", "This browser already holds a seat in "
-                               "this game, and the host did not allow a shared screen") from None
-            if timing is None:
-                raise ApiError("seat_taken", f"Seat {seat} is not free")
-            record.seats[seat] = seated
-            if first is not None:
-                record.status = "running"
-                rt.turn, rt.snapshots = [first], [0]
-                self._timed(rt, timing)
+            for _attempt in range(2):
+                record = rt.record
+                if record.status == "expired":
+                    raise ApiError("game_not_running",
+                                   "This game expired: nobody joined it in time")
+                if record.status == "cancelled":
+                    raise ApiError("game_not_running", "The host called this game off")
+                if record.status != "waiting":
+                    raise ApiError("game_not_running",
+                                   "The game has started: every seat is taken")
+                free = [s.seat for s in record.seats if not s.taken]
+                if not free:
+                    raise ApiError("seat_taken", "Every seat is taken")
+                if seat is not None and not 0 <= seat < len(record.seats):
+                    raise ApiError("malformed",
+                                   f"This game has seats 0 to {len(record.seats) - 1}")
+                if seat is not None and seat not in free:
+                    raise ApiError("seat_taken", f"Seat {seat} is not free")
+                made: list[Game] = []
+
+                def first(record: GameRecord = record, made: list[Game] = made) -> Game:
+                    made.append(new_game(record.players, record.seed, record.setup))
+                    return made[0]
+
+                try:
+                    claimed = await self._db(self.storage.claim_seat, game_id, seat, name,
+                                             hashed, bot, first, browser,
+                                             not record.shared_screen, bot_level)
+                except BrowserSeated:
+                    raise ApiError("one_seat_per_browser", "This browser already holds a seat "
+                                   "in this game, and the host did not allow a shared screen"
+                                   ) from None
+                if claimed is not None:
+                    break
+                await self._catch_up(rt)
+            else:
+                raise ApiError("seat_taken", "Every seat you could take was taken meanwhile")
+            rt.record = claimed.record
+            if claimed.started:
+                rt.turn, rt.snapshots = [made[0]], [0]
             self._publish(rt)
-        self._kick_bots(rt)
-        return seat
+        if claimed.started:
+            self.steward.poke(game_id)
+        return claimed.seat
 
     # -- play ----------------------------------------------------------------------------------
     async def submit(self, game_id: str, token: str | None,
@@ -417,6 +430,11 @@ class GameService:
             earlier = rt.action_ids.get(action_id)
             if earlier is not None:
                 return self._retried(earlier, seat, action)
+            if rt.behind or expected_version > rt.record.version:
+                await self._catch_up(rt)  # the client saw a version from another instance
+                earlier = rt.action_ids.get(action_id)
+                if earlier is not None:
+                    return self._retried(earlier, seat, action)
             game = rt.running_game()
             self._player_plays(rt, seat, stand_in)
             if expected_version != rt.record.version:
@@ -437,15 +455,15 @@ class GameService:
             legal = self._legal_ahead(rt, after)  # in a worker while the row is written
             turn = None if same_turn(game, after, seat) else self._turn_start(rt, seat, after)
             try:
-                row, timing = await self._db(
+                row, timing = await self._written(rt, self._db(
                     self.storage.append_turn, rt.id, expected_version, seat, action.to_json(),
-                    action_id, effects, scores, snapshot, turn, stand_in)
+                    action_id, effects, scores, snapshot, turn, stand_in))
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None
                 return self._retried(found, seat, action)
             except StaleVersion:
-                await self._reload(rt)
+                await self._catch_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.append(row)
             rt.action_ids[action_id] = row
@@ -462,7 +480,6 @@ class GameService:
             sending = self._publish(rt)
             metrics.MOVES.labels(action.kind).inc()
         await self._sent(sending, rt, seat)
-        self._kick_bots(rt)
         self._evict_if_done(rt)
         return row.seq
 
@@ -489,6 +506,8 @@ class GameService:
 
     async def undo_as(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         async with rt.lock:
+            if rt.behind or (expected_version or 0) > rt.record.version:
+                await self._catch_up(rt)
             game = rt.running_game()
             self._player_plays(rt, seat, None)
             version = rt.record.version
@@ -500,9 +519,10 @@ class GameService:
                 raise ApiError("illegal", "Nothing to undo in this turn")
             last = rt.actions[-1]
             try:
-                version = await self._db(self.storage.undo_actions, rt.id, version, [last.seq])
+                version = await self._written(rt, self._db(
+                    self.storage.undo_actions, rt.id, version, [last.seq]))
             except StaleVersion:
-                await self._reload(rt)
+                await self._catch_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.actions.pop()
             rt.action_ids[last.action_id] = dataclasses.replace(last, undone=True)
@@ -513,15 +533,134 @@ class GameService:
         await self._sent(sending, rt, seat)
         return version
 
-    async def _reload(self, rt: Runtime) -> None:
-        """Another writer moved the game on (this should not happen with one server
-        process): rebuild the runtime from the database."""
-        fresh = await self._load(rt.id)
-        rt.record, rt.actions, rt.turn = fresh.record, fresh.actions, fresh.turn
-        rt.action_ids, rt.snapshots, rt.undone = fresh.action_ids, fresh.snapshots, fresh.undone
-        rt.seat_changes = fresh.seat_changes
-        rt.legal_cache = None
+    # -- catching up with other instances ---------------------------------------------------
+    @staticmethod
+    async def _written(rt: Runtime, write: Awaitable[T]) -> T:
+        """Await a write; if this task is cancelled meanwhile, the write may still commit in
+        its thread: the runtime must then catch up from the database before it is used."""
+        try:
+            return await write
+        except asyncio.CancelledError:
+            rt.behind = True
+            raise
+
+    def changed(self, game_id: str, version: int, sender: str) -> None:
+        """Another instance committed a change of `game_id` (its new `version`, -1 if the
+        version did not move): a game held here is behind. One with clients here or owned by
+        this instance's steward catches up (and publishes) now, any other at its next use."""
+        if sender == self.storage.instance:
+            return
+        rt = self.games.get(game_id)
+        if rt is None or 0 <= version <= rt.record.version:
+            return
+        rt.behind = True
+        if rt.subscribers or self.steward.owns(game_id):
+            self._follow(rt)
+
+    def resync(self) -> None:
+        """Notifications may have been lost (the listening connection dropped): every game
+        held here is checked against the database."""
+        for rt in list(self.games.values()):
+            rt.behind = True
+            if rt.subscribers or self.steward.owns(rt.id):
+                self._follow(rt)
+
+    def _follow(self, rt: Runtime) -> None:
+        if self._closing or rt.id in self._following:
+            return
+        task = asyncio.create_task(self.catch_up(rt), name=f"catch-up-{rt.id}",
+                                   context=logs.background())
+        self._following[rt.id] = task
+        task.add_done_callback(lambda _t: self._following.pop(rt.id, None))
+
+    async def catch_up(self, rt: Runtime) -> None:
+        while rt.behind:
+            async with rt.lock:
+                if rt.behind:
+                    try:
+                        await self._catch_up(rt)
+                    except Exception:
+                        log.exception("cannot catch up game %s", rt.id)
+                        rt.behind = True
+                        raise
+
+    async def _catch_up(self, rt: Runtime) -> None:
+        """Bring the runtime (its lock held) to what the database holds: the new log rows
+        are played on the current turn's states (in a worker), rows undone meanwhile are taken
+        back; a game that started, or a change the held states cannot follow, is reloaded.
+        Publishes if anything changed."""
+        rt.behind = False  # a notification during the read sets it again
+        changes = await self._db(self.storage.changes, rt.id, rt.record.version)
+        if changes is None:
+            return
+        old = rt.record
+        moved = changes.marks is not None or (rt.game is None and changes.record.status in (
+            "running", "finished"))
+        if not moved or (rt.game is not None and await self._advance(rt, changes)):
+            rt.record = changes.record
+        else:
+            fresh = await self._load(rt.id)
+            rt.record, rt.actions, rt.turn = fresh.record, fresh.actions, fresh.turn
+            rt.action_ids, rt.snapshots = fresh.action_ids, fresh.snapshots
+            rt.undone, rt.seat_changes = fresh.undone, fresh.seat_changes
+        if dataclasses.replace(rt.record, updated_at=old.updated_at) == old:
+            return
+        for seat, (was, now_) in enumerate(zip(old.seats, rt.record.seats, strict=False)):
+            if was.token_hash != now_.token_hash:  # renewed or removed on another instance
+                for sub in [s for s in rt.subscribers if s.seat == seat]:
+                    sub.seat = None
+                    sub.send(outbound.dumps(outbound.ws_error(
+                        "unauthorized", "This seat's link changed: open the new link to play")))
         self._publish(rt)
+
+    async def _advance(self, rt: Runtime, changes: Changes) -> bool:
+        """Play the new rows on the held states, publishing each version but the last (the
+        caller publishes that one), so that every client sees every version as on the
+        instance that wrote them; False if the rows cannot be followed from the held states
+        (the caller reloads the game)."""
+        since = rt.record.version
+        steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
+                                             if r.seq > since]
+        undos: dict[int, list[int]] = {}
+        for r in changes.rows:
+            if r.undone_at is not None and r.undone_at > since:
+                undos.setdefault(r.undone_at, []).append(r.seq)
+        steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
+        steps += [(c.version, "seat", c) for c in changes.seat_changes if c.version > since]
+        steps.sort(key=lambda s: s[0])
+        held, moves, after = list(rt.actions), [], []
+        undone, seat_changes = rt.undone, list(rt.seat_changes)
+        for version, kind, what in steps:
+            if kind == "play":
+                held.append(dataclasses.replace(what, undone=False, undone_at=None))
+                moves.append(("play", what.action))
+            elif kind == "seat":  # who plays a seat changed: the states stay as they are
+                seat_changes.append(what)
+                moves.append(("seat", None))
+            else:
+                if [a.seq for a in held[-len(what):]] != what:
+                    return False
+                del held[-len(what):]
+                moves.append(("undo", len(what)))
+                undone = (version, what)
+            after.append((version, list(held), undone, list(seat_changes)))
+        try:
+            turns = await self.workers.compute(advance, rt.turn, moves)
+        except Exception:
+            log.warning("game %s: cannot follow its new rows; reloading", rt.id, exc_info=True)
+            return False
+        rt.action_ids.update({r.action_id: r for r in changes.rows})
+        rt.snapshots = changes.marks or rt.snapshots
+        final = changes.record
+        for (version, held_then, undone_then, changes_then), turn in zip(after, turns,
+                                                                         strict=True):
+            rt.turn, rt.actions, rt.undone = turn, held_then, undone_then
+            rt.seat_changes = changes_then
+            if version != final.version:
+                rt.record = dataclasses.replace(final, version=version, status="running",
+                                                scores=None, finished_at=None)
+                self._publish(rt)
+        return True
 
     # -- reading -------------------------------------------------------------------------------
     async def legal(self, game_id: str, token: str | None) -> str:
@@ -670,6 +809,7 @@ class GameService:
         they are computed (a newer state makes that message needless): the task that sends
         it. So a slow list of moves never delays the new version on any screen."""
         rt.rendered = {}
+        rt.changed.set()
         mover, version = self._mover(rt), rt.record.version
         waiting, early = [], None
         for sub in list(rt.subscribers):
@@ -740,42 +880,6 @@ class GameService:
             rt.record.turn_started_at = timing.turn_started_at
         for seat, reserve in timing.reserves.items():
             rt.record.seats[seat].reserve = reserve
-
-    def _kick_clock(self, rt: Runtime) -> None:
-        """Wait for the deadline of the seat to move (one timer a game, restarted on every
-        change), then time it out."""
-        task = rt.clock_task
-        if task is not None and not task.done():
-            if task.get_name() == f"clock-{rt.id}-{rt.record.version}":
-                return
-            if task is not asyncio.current_task():
-                task.cancel()
-        deadline, game = rt.record.deadline, rt.game
-        if (self._closing or deadline is None or rt.record.status != "running" or game is None
-                or game.current_seat is None or rt.is_bot(game.current_seat)):
-            rt.clock_task = None
-            return
-        rt.clock_task = asyncio.create_task(
-            self._clock_loop(rt, game.current_seat, rt.record.version, deadline),
-            name=f"clock-{rt.id}-{rt.record.version}", context=logs.background())
-
-    async def _clock_loop(self, rt: Runtime, seat: int, version: int,
-                          deadline: dt.datetime) -> None:
-        """Time the seat out once its deadline has passed by the database's clock (this
-        process's clock may be behind it: then try again shortly)."""
-        await asyncio.sleep(max(0.0, (deadline - now()).total_seconds()))
-        failures = 0
-        while rt.record.version == version and rt.record.status == "running":
-            try:
-                await self.time_out(rt, seat, version)
-                return
-            except ApiError as exc:
-                if exc.code != "not_yet":
-                    return  # the game moved on: its new version has its own timer
-            except Exception:
-                log.exception("cannot time out seat %s of game %s", seat, rt.id)
-            failures += 1
-            await asyncio.sleep(min(5.0, 0.05 * failures))
 
     async def time_out(self, rt: Runtime, seat: int, version: int) -> int:
         """The seat to move ran out of time: a bot plays for it from now (a versioned write the
@@ -858,7 +962,7 @@ class GameService:
                                    if require == "deadline" else
                                    f"Seat {seat} has not been idle for "
                                    f"{rt.record.clock.handoff_after:g} seconds yet") from None
-                await self._reload(rt)
+                await self._catch_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             record = rt.record
             record.version = version + 1
@@ -869,38 +973,12 @@ class GameService:
             rt.seat_changes.append(SeatChange(version + 1, seat, change, now()))
             log.info("game %s seat %s: %s", rt.id, seat, change)
             self._publish(rt)
-        self._kick_bots(rt)
+        self.steward.poke(rt.id)  # a bot plays for the seat now: its steward moves it
         return version + 1
 
-    # -- bots ----------------------------------------------------------------------------------
-    def _kick_bots(self, rt: Runtime) -> None:
-        self._kick_clock(rt)
-        if self._closing or (rt.bot_task is not None and not rt.bot_task.done()):
-            return
-        if rt.record.status == "running" and rt.game is not None and rt.is_bot(
-                rt.game.current_seat):
-            rt.bot_task = asyncio.create_task(self._bot_loop(rt), name=f"bots-{rt.id}",
-                                              context=logs.background())
-
-    async def _bot_loop(self, rt: Runtime) -> None:
-        failures = 0
-        while True:
-            game = rt.game
-            if rt.record.status != "running" or game is None or not rt.is_bot(
-                    game.current_seat):
-                return  # no await between this check and the end: `_kick_bots` sees done()
-            await asyncio.sleep(self.bot_delay if failures == 0 else min(5.0, 0.2 * failures))
-            try:
-                await self._bot_move(rt, fallback=failures >= 2)
-                failures = 0
-            except ApiError as exc:
-                failures += 1
-                log.warning("bot move refused in game %s: %s %s", rt.id, exc.code, exc.message)
-            except Exception:
-                failures += 1
-                log.exception("bot failed in game %s", rt.id)
-
-    async def _bot_move(self, rt: Runtime, fallback: bool) -> None:
+    # -- bots (called by the game's steward) -------------------------------------------------
+    async def bot_move(self, rt: Runtime, fallback: bool) -> None:
+        """The bot to move makes its move: a versioned write, so never twice."""
         game, version = rt.game, rt.record.version
         if game is None or game.current_seat is None:
             return
@@ -911,8 +989,6 @@ class GameService:
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)
-
-
 
 
 def checked(action: Action | dict[str, Any]) -> Action:

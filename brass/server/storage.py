@@ -25,9 +25,10 @@ worker thread so the event loop never waits on the database.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,20 +51,25 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     create_engine,
+    delete,
     event,
     func,
     insert,
+    literal,
     or_,
     select,
+    text,
     true,
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 from brass.bots import LEVELS, LevelName
+from brass.engine import Game
 
 from .clocks import Clock, reserve_after, turn_deadline
 
@@ -152,6 +158,16 @@ analyses = Table(
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+leases = Table(
+    # which instance runs a game's background work (steward.py), until `expires_at`
+    "leases", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_leases_owner", "owner"),
 )
 
 snapshots = Table(
@@ -363,6 +379,11 @@ def _level(stored: str | None) -> LevelName | None:
     return stored if stored in LEVELS else None
 
 
+def _seat_change(row: Any) -> SeatChange:
+    return SeatChange(version=row.version, seat=row.seat, change=row.change,
+                      created_at=_utc(row.created_at))
+
+
 def _text(document: Any) -> str | None:
     return None if document is None else json.dumps(document, separators=(",", ":"))
 
@@ -374,12 +395,49 @@ def _action_record(row: Any) -> ActionRecord:
                         stand_in=row.stand_in)
 
 
-class Storage:
-    """Games, seats and action logs in one SQL database."""
+@dataclass(frozen=True)
+class Claimed:
+    """A seat taken by `claim_seat`: which, the game as the database holds it after, and
+    whether this claim started the game."""
 
-    def __init__(self, url: str) -> None:
+    seat: int
+    record: GameRecord
+    started: bool
+
+
+@dataclass(frozen=True)
+class Changes:
+    """A game's record now and the log rows an instance at an older version lacks (`rows`:
+    those made or undone after it, in order; `marks`: every snapshot's action count, None
+    when the version did not move)."""
+
+    record: GameRecord
+    rows: list[ActionRecord]
+    marks: list[int] | None
+    seat_changes: list[SeatChange] = field(default_factory=list)  # made after the version
+
+
+CHANNEL = "brass_games"  # LISTEN/NOTIFY channel: "game_id version instance" per commit
+
+
+class Storage:
+    """Games, seats and action logs in one SQL database. On Postgres every write notifies
+    `CHANNEL` in its own transaction (delivered at commit, in commit order), so that the other
+    instances catch up (fanout.py); `instance` tells them who wrote."""
+
+    def __init__(self, url: str, instance: str = "") -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.instance = instance
+        self.postgres = self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:
+        """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
+        -1 for a change that keeps the version (seats, status, listing)."""
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": CHANNEL,
+                "payload": f"{game_id} {-1 if version is None else version} {self.instance}"})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -422,17 +480,52 @@ class Storage:
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
+            return self._record(conn, game_id)
+
+    @staticmethod
+    def _record(conn: Connection, game_id: str) -> GameRecord | None:
+        row = conn.execute(select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            return None
+        seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
         return _game_record(row, list(seat_rows))
 
-    def running_games(self) -> list[GameRecord]:
-        """Every running game (the server resumes them all at start)."""
+    def changes(self, game_id: str, since: int) -> Changes | None:
+        """What an instance holding the game at version `since` needs to catch up: the game
+        and its seats now, the log rows made after `since` (undone or not) and those undone
+        after it, and the snapshot marks. None if the game is gone."""
         with self._tx() as conn:
-            rows = conn.execute(select(games).where(games.c.status == "running")).all()
-            return self._with_seats(conn, rows)
+            record = self._record(conn, game_id)
+            if record is None:
+                return None
+            if record.version == since:
+                return Changes(record=record, rows=[], marks=None)
+            # each statement may see later commits (read committed): everything is cut at
+            # the version read first, so that the rows agree with the record
+            at = record.version
+            rows = [_action_record(r) for r in conn.execute(
+                select(actions).where(actions.c.game_id == game_id, actions.c.seq <= at,
+                                      or_(actions.c.seq > since, and_(
+                                          actions.c.undone_at > since,
+                                          actions.c.undone_at <= at)))
+                .order_by(actions.c.seq))]
+            rows = [r if r.undone_at is None or r.undone_at <= at else
+                    dataclasses.replace(r, undone=False, undone_at=None) for r in rows]
+            marks = list(conn.execute(
+                select(snapshots.c.actions).where(snapshots.c.game_id == game_id,
+                                                  snapshots.c.seq <= at)
+                .order_by(snapshots.c.seq)).scalars())
+            changed = [_seat_change(r) for r in conn.execute(
+                select(seat_changes).where(seat_changes.c.game_id == game_id,
+                                           seat_changes.c.version > since,
+                                           seat_changes.c.version <= at)
+                .order_by(seat_changes.c.version))]
+        return Changes(record=record, rows=rows, marks=marks, seat_changes=changed)
+
+    def needing_work(self) -> list[str]:
+        """The ids of the games that have background work (steward.py)."""
+        with self._tx() as conn:
+            return list(conn.execute(select(games.c.id).where(_needs_work())).scalars())
 
     def list_games(self, query: ListQuery) -> list[GameRecord]:
         """A page of listed games, filtered and ordered in SQL (indexes `ix_games_*`), and
@@ -470,6 +563,7 @@ class Storage:
         with self._tx() as conn:
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(listed=listed, updated_at=now()))
+            self._notify(conn, game_id, None)
 
     def expire_waiting(self, idle_since: dt.datetime) -> list[str]:
         """Waiting games with no activity since `idle_since` become `expired`; their ids."""
@@ -480,6 +574,8 @@ class Storage:
                 conn.execute(update(games).where(games.c.id.in_(ids),
                                                  games.c.status == "waiting")
                              .values(status="expired", updated_at=now()))
+                for game_id in ids:
+                    self._notify(conn, game_id, None)
         return ids
 
     def renew_token(self, game_id: str, seat: int | None, old_hash: str, new_hash: str) -> bool:
@@ -494,7 +590,10 @@ class Storage:
                 sql = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat,
                                           seats.c.token_hash == old_hash
                                           ).values(token_hash=new_hash)
-            return conn.execute(sql).rowcount == 1
+            done = conn.execute(sql).rowcount == 1
+            if done:
+                self._notify(conn, game_id, None)
+            return done
 
     def free_seat(self, game_id: str, seat: int) -> bool:
         """Empty a taken seat of a waiting game (the host removed its player or bot)."""
@@ -509,6 +608,7 @@ class Storage:
                             browser_hash=None, bot_level=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
+                self._notify(conn, game_id, None)
         except StaleVersion:
             return False
         return True
@@ -516,58 +616,84 @@ class Storage:
     def cancel_game(self, game_id: str) -> bool:
         """A waiting game is called off by its host; False if it is no longer waiting."""
         with self._tx() as conn:
-            return conn.execute(
+            done = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.status == "waiting")
                 .values(status="cancelled", updated_at=now())).rowcount == 1
+            if done:
+                self._notify(conn, game_id, None)
+            return done
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
-                   bot: bool, start: dict[str, Any] | None,
-                   browser_hash: str | None = None, first: TurnStart | None = None,
+    def claim_seat(self, game_id: str, seat: int | None, name: str | None,
+                   token_hash: str | None, bot: bool,
+                   first_state: Callable[[], Game], browser_hash: str | None = None,
                    one_per_browser: bool = False,
-                   bot_level: str | None = None) -> Timing | None:
-        """Take a free seat of a waiting game; with `start` (the first state), the game starts
-        in the same transaction (and `first`, its first turn, gets its deadline). With
-        `one_per_browser`, a browser that holds a seat of the game cannot take another. None if
-        the seat was taken or the game is no longer waiting; `BrowserSeated` if this browser
-        holds a seat already."""
+                   bot_level: str | None = None) -> Claimed | None:
+        """Take a free seat of a waiting game (`seat` None: the lowest free one); when it was
+        the last free seat, the game starts in the same transaction (`first_state()` is its
+        first state, snapshot 0, and its first turn gets its deadline). The database decides
+        both: the game row is locked first, so of two instances claiming the last two seats,
+        the second sees the first's seat and starts the game. With `one_per_browser`, a
+        browser that holds a seat of the game cannot take another (`BrowserSeated`). None if
+        the seat was taken or the game is no longer waiting."""
         try:
             with self._tx() as conn:
-                if one_per_browser and browser_hash is not None and conn.execute(
-                        select(seats.c.seat).where(seats.c.game_id == game_id,
-                                                   seats.c.browser_hash == browser_hash)
-                ).first() is not None:
-                    raise BrowserSeated(game_id)
-                done = conn.execute(
-                    update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat == seat,
-                           seats.c.token_hash.is_(None), seats.c.bot.is_(False))
-                    .values(name=name, token_hash=token_hash, bot=bot, joined_at=now(),
-                            browser_hash=browser_hash, bot_level=bot_level))
-                values: dict[str, Any] = {"updated_at": now()}
-                timing = Timing(None, None)
-                if start is not None:
-                    values["status"] = "running"
-                    if first is not None:
-                        timing = _turn_timing(first, _db_now(conn) if _timed(first.clock)
-                                              else now())
-                        values.update(deadline=timing.deadline,
-                                      turn_started_at=timing.turn_started_at)
-                moved = conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.status == "waiting")
-                    .values(**values))
-                if done.rowcount != 1 or moved.rowcount != 1:
-                    raise StaleVersion(game_id)  # rolls the transaction back
-                if start is not None:
-                    _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=start))
+                claimed = self._claim(conn, game_id, seat, name, token_hash, bot, first_state,
+                                      browser_hash, one_per_browser, bot_level)
         except StaleVersion:
             return None
-        return timing
+        return claimed
+
+    def _claim(self, conn: Connection, game_id: str, seat: int | None, name: str | None,
+               token_hash: str | None, bot: bool, first_state: Callable[[], Game],
+               browser_hash: str | None, one_per_browser: bool,
+               bot_level: str | None) -> Claimed:
+        locked = conn.execute(  # the row lock orders every claim of this game
+            update(games).where(games.c.id == game_id, games.c.status == "waiting")
+            .values(updated_at=now())).rowcount
+        if locked != 1:
+            raise StaleVersion(game_id)
+        if one_per_browser and browser_hash is not None and conn.execute(
+                select(seats.c.seat).where(seats.c.game_id == game_id,
+                                           seats.c.browser_hash == browser_hash)
+        ).first() is not None:
+            raise BrowserSeated(game_id)
+        free = [r.seat for r in conn.execute(
+            select(seats.c.seat).where(seats.c.game_id == game_id,
+                                       seats.c.token_hash.is_(None),
+                                       seats.c.bot.is_(False)).order_by(seats.c.seat))]
+        if seat is None and free:
+            seat = free[0]
+        if seat is None or seat not in free:
+            raise StaleVersion(game_id)  # rolls the transaction back
+        conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                     .values(name=name or f"Bot {seat + 1}", token_hash=token_hash,
+                             bot=bot, joined_at=now(), browser_hash=browser_hash,
+                             bot_level=bot_level))
+        started = len(free) == 1
+        if started:
+            first = first_state()
+            values: dict[str, Any] = {"status": "running"}
+            record = self._record(conn, game_id)  # the seats as they are now, this one taken
+            assert record is not None
+            mover = first.current_seat
+            if mover is not None:
+                turn = TurnStart(record.clock, None, None, None, mover,
+                                 record.seats[mover].reserve, record.seats[mover].played_by_bot)
+                timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
+                values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at)
+            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=first.to_json()))
+        self._notify(conn, game_id, None)
+        record = self._record(conn, game_id)
+        assert record is not None
+        return Claimed(seat=seat, record=record, started=started)
 
     def renew_invite(self, game_id: str, new_hash: str) -> None:
         """A new invite secret for the game (the old invite link stops working)."""
         with self._tx() as conn:
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(invite_hash=new_hash, updated_at=now()))
+            self._notify(conn, game_id, None)
 
     def db_now(self) -> dt.datetime:
         """The database's clock (the one every deadline is compared with)."""
@@ -611,13 +737,12 @@ class Storage:
             conn.execute(insert(seat_changes).values(
                 game_id=game_id, version=expected_version + 1, seat=seat, change=change,
                 created_at=at))
+            self._notify(conn, game_id, expected_version + 1)
         return timing
 
     def load_seat_changes(self, game_id: str) -> list[SeatChange]:
         with self._tx() as conn:
-            return [SeatChange(version=r.version, seat=r.seat, change=r.change,
-                               created_at=_utc(r.created_at))
-                    for r in conn.execute(select(seat_changes).where(
+            return [_seat_change(r) for r in conn.execute(select(seat_changes).where(
                         seat_changes.c.game_id == game_id).order_by(seat_changes.c.version))]
 
     # -- the action log ------------------------------------------------------------------------
@@ -686,6 +811,7 @@ class Storage:
                 if snapshot is not None:
                     _insert_snapshot(conn, game_id, Snapshot(
                         seq=record.seq, actions=snapshot[0], state=snapshot[1]))
+                self._notify(conn, game_id, record.seq)
         except IntegrityError as exc:
             if self.find_action(game_id, action_id) is not None:
                 raise DuplicateActionId(action_id) from exc
@@ -707,6 +833,7 @@ class Storage:
                 .values(undone=True, undone_at=expected_version + 1)).rowcount
             if marked != len(seqs):
                 raise StaleVersion(game_id)  # rolls the whole transaction back
+            self._notify(conn, game_id, expected_version + 1)
         return expected_version + 1
 
     # -- snapshots -----------------------------------------------------------------------------
@@ -759,3 +886,68 @@ def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None
     conn.execute(insert(snapshots).values(
         game_id=game_id, seq=snapshot.seq, actions=snapshot.actions, state=snapshot.state,
         created_at=now()))
+
+
+def _needs_work() -> Any:
+    """The games that have background work (steward.py, due.py): running, and with a turn
+    clock's deadline, a bot seat or a seat a bot plays for its player (`stand_in`)."""
+    return and_(games.c.status == "running", or_(
+        games.c.deadline.is_not(None),
+        select(seats.c.seat).where(seats.c.game_id == games.c.id,
+                                   or_(seats.c.bot.is_(True),
+                                       seats.c.stand_in.is_not(None))).exists()))
+
+
+class Leases:
+    """Which instance runs each game's background work: a row per game in `leases`, held by
+    `owner` until `expires_at`. Only the database clock (`now()`) is compared, so instances
+    with skewed clocks agree. Postgres only (SQLite is one process: steward.LocalLeases)."""
+
+    def __init__(self, storage: Storage, owner: str, ttl: float) -> None:
+        self.storage, self.owner, self.ttl = storage, owner, dt.timedelta(seconds=ttl)
+
+    def renew(self) -> set[str]:
+        """Extend every lease this instance still holds; the games they are for."""
+        with self.storage._tx() as conn:
+            return set(conn.execute(
+                update(leases).where(leases.c.owner == self.owner)
+                .values(expires_at=func.now() + self.ttl).returning(leases.c.game_id)
+            ).scalars())
+
+    def census(self) -> tuple[int, int]:
+        """(games that need background work, other instances holding a live lease)."""
+        with self.storage._tx() as conn:
+            needing = conn.execute(select(func.count()).select_from(games)
+                                   .where(_needs_work())).scalar_one()
+            others = conn.execute(select(func.count(func.distinct(leases.c.owner))).where(
+                leases.c.expires_at >= func.now(), leases.c.owner != self.owner)).scalar_one()
+        return int(needing), int(others)
+
+    def claim(self, limit: int, game_id: str | None = None) -> dict[str, int]:
+        """Take up to `limit` games that need work and whose lease is free or expired (just
+        `game_id`, if given): {game id: epoch}. Of two instances claiming one game, one wins
+        (the conflict is decided on the row)."""
+        free = select(games.c.id, literal(self.owner), literal(1),
+                      func.now() + self.ttl).where(
+            _needs_work(),
+            ~select(leases.c.game_id).where(leases.c.game_id == games.c.id,
+                                            leases.c.expires_at >= func.now()).exists(),
+        ).limit(limit)
+        if game_id is not None:
+            free = free.where(games.c.id == game_id)
+        new = pg_insert(leases).from_select(["game_id", "owner", "epoch", "expires_at"], free)
+        sql = new.on_conflict_do_update(
+            index_elements=[leases.c.game_id],
+            set_={"owner": new.excluded.owner, "epoch": leases.c.epoch + 1,
+                  "expires_at": new.excluded.expires_at},
+            where=leases.c.expires_at < func.now(),
+        ).returning(leases.c.game_id, leases.c.epoch)
+        with self.storage._tx() as conn:
+            return {row.game_id: row.epoch for row in conn.execute(sql)}
+
+    def drop(self, game_ids: Sequence[str]) -> None:
+        """Give up the leases of these games (no work left, or this instance stops)."""
+        if game_ids:
+            with self.storage._tx() as conn:
+                conn.execute(delete(leases).where(leases.c.owner == self.owner,
+                                                  leases.c.game_id.in_(list(game_ids))))

@@ -2,10 +2,11 @@
 whichever is installed; no Docker engine needed) and has what the README and docs/HOSTING.md
 promise: Postgres with a password that has no default (compose refuses to start without one)
 and reaches the app unchanged whatever its characters, pinned images, the app's healthcheck on
-`/ready` (never the games listing), the app after a healthy database, Caddy in the profile `tls`
-with deploy/Caddyfile and a fixed address the app alone trusts for forwarded headers, and the
-backup service running deploy/backup.sh. What these services run is tested with the same
-programs started directly: test_proxy.py (Caddy) and test_backup.py (pg_dump, restore)."""
+`/ready` (never the games listing), the app after a healthy database, Caddy in front of every
+app instance with deploy/Caddyfile and a fixed address the app alone trusts for forwarded
+headers, and the backup service running deploy/backup.sh. What these services run is tested
+with the same programs started directly: test_proxy.py (Caddy) and test_backup.py (pg_dump,
+restore)."""
 
 from __future__ import annotations
 
@@ -91,15 +92,18 @@ def test_the_app_waits_for_the_database_and_is_checked_on_ready(
     check = " ".join(app["healthcheck"]["test"])
     assert "/ready" in check and "/api/games" not in check
     assert "pg_isready" in " ".join(config["services"]["db"]["healthcheck"]["test"])
-    assert any(str(p.get("target") if isinstance(p, dict) else p).endswith("8000")
-               for p in app["ports"])
+    assert "ports" not in app  # instances (--scale app=N) are reached through the proxy
     assert "pgdata" in config["volumes"]
 
 
-def test_the_proxy_is_a_profile_the_app_trusts_alone(config: dict[str, Any]) -> None:
+def test_the_proxy_fronts_every_instance_and_the_app_trusts_it_alone(
+        config: dict[str, Any]) -> None:
     services = config["services"]
     proxy = services["proxy"]
-    assert proxy["profiles"] == ["tls"]
+    assert "profiles" not in proxy  # `docker compose up --scale app=3`: one address
+    assert environment(proxy)["BRASS_SITE"] == "http://:8000"
+    assert any(published(p).endswith(":8000") or published(p) == "8000"
+               for p in proxy["ports"])
     sources = {mount(v)[1]: mount(v)[0] for v in proxy["volumes"]}
     assert sources["/etc/caddy/Caddyfile"].endswith("deploy/Caddyfile")
     address = proxy["networks"]["front"]["ipv4_address"]
@@ -142,6 +146,11 @@ def test_the_example_env_file_works(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     services = yaml.safe_load(done.stdout)["services"]
     assert environment(services["proxy"])["BRASS_SITE"] == "games.example.com"
-    (port,) = services["app"]["ports"]
-    published = port if isinstance(port, str) else f"{port['host_ip']}:{port['published']}"
-    assert published.startswith("127.0.0.1:8000")
+    assert any(published(p).startswith("127.0.0.1:8000") for p in services["proxy"]["ports"])
+
+
+def published(port: str | dict[str, Any]) -> str:
+    """host_ip:published (or published) of a port as either tool prints it."""
+    if isinstance(port, str):
+        return port.rsplit(":", 1)[0]
+    return ":".join(str(p) for p in (port.get("host_ip"), port.get("published")) if p)

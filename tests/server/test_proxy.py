@@ -1,4 +1,4 @@
-"""deploy/Caddyfile in front of a real `brass serve`, as the compose profile `tls` runs them,
+"""deploy/Caddyfile in front of a real `brass serve`, as compose runs them,
 with the programs started directly (Debian's caddy; no Docker engine): HTTPS with a
 certificate from Caddy's local CA (the site address is an IP, as `https://127.0.0.1:PORT`),
 the API and a game's websocket (`wss://`) through it, and the client address the app sees.
@@ -11,14 +11,17 @@ client that talks to the app directly cannot choose its address with `X-Forwarde
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +30,7 @@ import pytest
 from websockets.sync.client import connect
 
 from .conftest import free_port, repo_root
+from .databases import fresh_postgres
 from .test_restart import wait_for
 
 
@@ -147,3 +151,135 @@ def test_the_app_sees_the_real_client_only_through_the_proxy(stack: Stack) -> No
         assert [created(mallory, f"10.0.1.{i}") for i in range(4)] == [201, 201, 201, 429]
     with stack.client(stack.app, "127.0.0.5") as carol:
         assert created(carol, "127.0.0.3") == 201  # not 127.0.0.3's spent budget
+
+
+class Names:
+    """A DNS server on a loopback UDP port that answers every A query with `addresses`: what
+    Docker's DNS answers for the compose service `app` scaled to several instances."""
+
+    def __init__(self, addresses: list[str]) -> None:
+        self.addresses = addresses
+        self.tcp = socket.create_server(("127.0.0.1", 0))  # Caddy's resolver asks over TCP
+        self.port: int = self.tcp.getsockname()[1]
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", self.port))
+        threading.Thread(target=self._serve_udp, daemon=True).start()
+        threading.Thread(target=self._serve_tcp, daemon=True).start()
+
+    def _serve_udp(self) -> None:
+        while True:
+            try:
+                query, client = self.udp.recvfrom(512)
+            except OSError:
+                return  # closed
+            with contextlib.suppress(OSError, IndexError):
+                self.udp.sendto(self.answer(query), client)
+
+    def _serve_tcp(self) -> None:
+        while True:
+            try:
+                conn, _ = self.tcp.accept()
+            except OSError:
+                return  # closed
+            with conn, contextlib.suppress(OSError, IndexError):
+                while (head := conn.recv(2, socket.MSG_WAITALL)) and len(head) == 2:
+                    query = conn.recv(int.from_bytes(head, "big"), socket.MSG_WAITALL)
+                    reply = self.answer(query)
+                    conn.sendall(len(reply).to_bytes(2, "big") + reply)
+
+    def answer(self, query: bytes) -> bytes:
+        end = 12
+        while query[end]:  # the question's name, label by label
+            end += query[end] + 1
+        end += 5  # the name's last zero, type and class
+        is_a = query[end - 4:end - 2] == b"\x00\x01"
+        records = [b"\xc0\x0c\x00\x01\x00\x01\x00\x00\x00\x01\x00\x04" + socket.inet_aton(a)
+                   for a in (self.addresses if is_a else [])]
+        header = (query[:2] + b"\x81\x80" + b"\x00\x01" + len(records).to_bytes(2, "big")
+                  + b"\x00\x00\x00\x00")
+        return header + query[12:end] + b"".join(records)
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.udp.close()
+
+
+def test_the_proxy_balances_several_instances_that_share_every_change(
+        tmp_path: Path) -> None:
+    """`docker compose up --scale app=2` without Docker: two `brass serve` on one Postgres
+    database, on 127.0.0.21 and 127.0.0.22 (the same port), found by the proxy through a DNS
+    name that resolves to both, as Docker's DNS resolves `app`."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        if os.environ.get("CI"):
+            pytest.fail("caddy is not installed")
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    hosts, port, site_port = ["127.0.0.21", "127.0.0.22"], free_port(), free_port()
+    names = Names(hosts)
+    base = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
+    proxy_env = {**base, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+                 "XDG_CONFIG_HOME": str(tmp_path / "config"),
+                 "BRASS_SITE": f"http://127.0.0.1:{site_port}",
+                 "BRASS_HTTP_PORT": str(free_port()), "BRASS_HTTPS_PORT": str(free_port()),
+                 "BRASS_CADDY_ADMIN": f"127.0.0.1:{free_port()}",
+                 "BRASS_UPSTREAM": "app.brass.test", "BRASS_UPSTREAM_PORT": str(port),
+                 "BRASS_RESOLVERS": f"127.0.0.1:{names.port}"}
+    run_caddy = [caddy, "run", "--config", str(repo_root() / "deploy" / "Caddyfile"),
+                 "--adapter", "caddyfile"]
+    with fresh_postgres("brass_proxy") as url, ExitStack() as stack:
+        stack.callback(names.close)
+        app_env = {**base, "DATABASE_URL": url, "BRASS_BOT_DELAY": "0", "BRASS_WORKERS": "0",
+                   "BRASS_JOIN_LIMIT": "3", "BRASS_PROXY_HEADERS": "1",
+                   "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+        apps = [stack.enter_context(process(
+            [sys.executable, "-m", "brass.cli", "serve", "--host", host, "--port", str(port),
+             "--log-level", "warning"], app_env, tmp_path / f"app-{host}.log"))
+            for host in hosts]
+        directs = [stack.enter_context(httpx.Client(base_url=f"http://{host}:{port}",
+                                                    timeout=30)) for host in hosts]
+        for app, direct in zip(apps, directs, strict=True):
+            wait_for(lambda d=direct: _answers(d), "an app instance", app)
+        proxy = stack.enter_context(process(run_caddy, proxy_env, tmp_path / "caddy.log"))
+        site = f"http://127.0.0.1:{site_port}"
+        through = stack.enter_context(httpx.Client(
+            base_url=site, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.7")))
+        wait_for(lambda: _answers(through), "the app through the proxy", proxy)
+        game = through.post("/api/games", json={"players": 2, "name": "two"}).json()
+        seats = [through.post(f"/api/games/{game['id']}/join", json={
+                     "name": n, "invite": game["invite"]}).json() for n in ("a", "b")]
+
+        def sockets() -> list[float]:
+            return [_metric(d.get("/metrics").text, "brass_open_sockets") for d in directs]
+
+        ws_url = site.replace("http://", "ws://") + f"/ws/games/{game['id']}"
+        with ExitStack() as open_sockets:
+            clients = []
+            for token in [s["token"] for s in seats] + [None] * 4:
+                ws = open_sockets.enter_context(connect(ws_url, max_size=None))
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(ws.recv(timeout=30))["version"] == 0
+                clients.append(ws)
+            assert all(n >= 1 for n in sockets()), sockets()  # least_conn: both instances
+            mover = next(s for s in seats if s["seat"] == info_seat(through, game["id"]))
+            move = through.get(f"/api/games/{game['id']}/legal",
+                               headers={"Authorization": f"Bearer {mover['token']}"}).json()[0]
+            done = through.post(f"/api/games/{game['id']}/actions",
+                                headers={"Authorization": f"Bearer {mover['token']}"},
+                                json={"action": move["action"], "expected_version": 0,
+                                      "action_id": "through-the-proxy"})
+            assert done.json() == {"version": 1}
+            for ws in clients:  # every socket, on either instance, gets the new version
+                while json.loads(ws.recv(timeout=30))["version"] != 1:
+                    pass
+
+
+def info_seat(client: httpx.Client, game_id: str) -> int:
+    seat: int = client.get(f"/api/games/{game_id}").json()["current_seat"]
+    return seat
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no metric {name}")

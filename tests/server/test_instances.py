@@ -1,0 +1,407 @@
+"""Several `brass serve` processes on one Postgres database (real processes on free loopback
+ports, a fresh database per test): every client sees every version, whichever instance it is
+connected to; the database decides races, seats and the start of a game; one instance at a
+time runs a game's bots, and another takes over when it is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.asyncio.client import connect
+
+from .conftest import Table, act, auth, free_port, info, legal, make_game, repo_root
+from .databases import fresh_postgres
+from .test_races import together
+from .test_restart import log_of, wait_for
+
+TAKEOVER = 10.0  # seconds: the issue's bound for another instance to resume a dead owner's bots
+SEEN_WITHIN = 1.0  # seconds: every client holds each version this soon after the first one
+
+
+@dataclass
+class Instance:
+    proc: subprocess.Popen[bytes]
+    base: str
+    http: httpx.Client
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+
+@dataclass
+class Cluster:
+    url: str
+    folder: Path
+    env: dict[str, str]
+    stack: ExitStack
+    instances: list[Instance] = field(default_factory=list)
+
+    def start(self, count: int = 1) -> list[Instance]:
+        """Start `count` instances at once (on a new database they race to migrate it: one
+        does, the others wait for it) and wait until each is ready."""
+        started = []
+        for _ in range(count):
+            port = free_port()
+            log_path = self.folder / f"instance-{port}.log"
+            with log_path.open("ab") as log_file:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
+                     "--log-level", "warning"], env=self.env, cwd=repo_root(),
+                    stdout=log_file, stderr=subprocess.STDOUT)
+            self.stack.callback(_stop, proc)
+            client = self.stack.enter_context(
+                httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30))
+            started.append(Instance(proc=proc, base=f"http://127.0.0.1:{port}", http=client))
+        for instance in started:
+            wait_for(lambda i=instance: _ready(i.http), f"instance up (see {self.folder})",
+                     instance.proc)
+        self.instances += started
+        return started
+
+    def owners(self) -> dict[str, int]:
+        """{game id: pid of the instance holding its lease}, live leases only."""
+        engine = create_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                rows = conn.execute(text(
+                    "SELECT game_id, owner FROM leases WHERE expires_at >= now()")).all()
+        finally:
+            engine.dispose()
+        return {r.game_id: int(r.owner.split(":")[1]) for r in rows}
+
+
+def _ready(client: httpx.Client) -> bool:
+    try:
+        return client.get("/ready").status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@contextmanager
+def cluster(tmp_path: Path, count: int, bot_delay: float = 0.05) -> Iterator[Cluster]:
+    with fresh_postgres("brass_instances") as url, ExitStack() as stack:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
+        env.update({"DATABASE_URL": url, "BRASS_BOT_DELAY": str(bot_delay),
+                    "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "0"})
+        found = Cluster(url=url, folder=tmp_path, env=env, stack=stack)
+        found.start(count)
+        yield found
+
+
+async def watch(url: str, token: str | None, until: int, seen: list[tuple[int, float]],
+                play: bool = False) -> None:
+    """One client: hello, then record (version, time) of every state until `until`; with
+    `play`, the seat acts at once with its first legal move when it is to move."""
+    async with connect(url, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while not seen or seen[-1][0] < until:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if message["type"] != "state":
+                continue
+            seen.append((message["version"], time.monotonic()))
+            if play and message["legal"] and message["version"] < until:
+                await ws.send(json.dumps({
+                    "type": "action", "action": message["legal"][0]["action"],
+                    "expected_version": message["version"],
+                    "action_id": f"p{message['seat']}-{message['version']}"}))
+
+
+def test_every_client_sees_every_version_in_order(tmp_path: Path) -> None:
+    with cluster(tmp_path, 3) as found:
+        a, b, c = found.instances
+        table = make_game(a.http, players=4, humans=2, bots=2)
+        until = 40
+        clients = [(a, table.tokens[0]), (b, table.tokens[1]), (c, None), (a, None), (b, None)]
+        # the seats' sockets on A and B, spectators on all three; the humans play at once
+        seen: list[list[tuple[int, float]]] = [[] for _ in clients]
+
+        async def run() -> None:
+            await asyncio.gather(*[
+                watch(f"{inst.ws}/ws/games/{table.id}", token, until, seen[i],
+                      play=token is not None) for i, (inst, token) in enumerate(clients)])
+
+        asyncio.run(run())
+        first: dict[int, float] = {}
+        for versions in seen:
+            for version, at in versions:
+                first[version] = min(at, first.get(version, at))
+        for versions in seen:
+            # the seat to move gets a version twice: at once, then with its legal moves
+            numbers = [v for i, (v, _) in enumerate(versions) if i == 0 or versions[i - 1][0] != v]
+            assert numbers == list(range(numbers[0], until + 1)), numbers
+            late = max(at - first[v] for v, at in versions)
+            assert late < SEEN_WITHIN, f"a client got a version {late:.3f} s after another"
+        assert len(log_of(c.http, table)) >= until
+
+
+def test_racing_submissions_through_two_instances(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2) as found:
+        a, b = found.instances
+        for _ in range(5):
+            table = make_game(a.http, players=2, humans=2)
+            seat = info(a.http, table)["current_seat"]
+            version = info(b.http, table)["version"]
+            moves = legal(b.http, table, seat)
+
+            def send(inst: Instance, i: int, table: Table = table, seat: int = seat,
+                     moves: list[dict[str, Any]] = moves) -> httpx.Response:
+                with httpx.Client(base_url=inst.base, timeout=30) as own:
+                    return own.post(table.url("/actions"), headers=auth(table.tokens[seat]),
+                                    json={"action": moves[i]["action"], "expected_version": 0,
+                                          "action_id": f"race-{i}"})
+
+            replies = together([lambda: send(a, 0), lambda: send(b, -1)])
+            assert sorted(r.status_code for r in replies) == [200, 409], [r.text for r in replies]
+            assert version == 0
+            # both instances converge on the one that landed, at once
+            states = [i.http.get(table.url("/state")).json() for i in (a, b)]
+            assert states[0]["version"] == states[1]["version"] == 1
+            assert states[0]["view"] == states[1]["view"]
+            assert log_of(a.http, table) == log_of(b.http, table)
+            assert len(log_of(b.http, table)) == 1
+
+
+def test_a_join_on_one_instance_and_bots_on_another_start_the_game_once(
+        tmp_path: Path) -> None:
+    with cluster(tmp_path, 2) as found:
+        a, b = found.instances
+        for _ in range(5):
+            table = make_game(a.http, players=4, humans=0)
+            info(b.http, table)  # B holds the waiting game too
+
+            def bot(table: Table = table) -> httpx.Response:
+                with httpx.Client(base_url=b.base, timeout=30) as own:
+                    return own.post(table.url("/bots"), headers=auth(table.host), json={})
+
+            def join(table: Table = table) -> httpx.Response:
+                with httpx.Client(base_url=a.base, timeout=30) as own:
+                    return own.post(table.url("/join"), json={"name": "alice",
+                                                               "invite": table.invite})
+
+            replies = together([join, bot, bot, bot])
+            assert [r.status_code for r in replies] == [201] * 4, [r.text for r in replies]
+            seats = sorted(r.json()["seat"] for r in replies)
+            assert seats == [0, 1, 2, 3]
+            for inst in (a, b):
+                shown = info(inst.http, table)
+                assert shown["status"] == "running"
+                named = [s["name"] for s in shown["seats"]]
+                assert named.count("alice") == 1 and all(named)
+            engine = create_engine(found.url)
+            try:
+                with engine.connect() as conn:
+                    starts = conn.execute(text(
+                        "SELECT count(*) FROM snapshots WHERE game_id = :g AND seq = 0"),
+                        {"g": table.id}).scalar_one()
+            finally:
+                engine.dispose()
+            assert starts == 1
+            # a later join is refused with a clear error on either instance, never a 500
+            for inst in (a, b):
+                late = inst.http.post(table.url("/join"),
+                                      json={"name": "late", "invite": table.invite})
+                assert late.status_code == 409 and late.json()["code"] == "game_not_running"
+            # the game goes on: alice plays through B when it is her turn, bots between
+            table.tokens[replies[0].json()["seat"]] = replies[0].json()["token"]
+            alice = replies[0].json()["seat"]
+            wait_for(lambda t=table, me=alice: info(b.http, t)["current_seat"] == me,
+                     "alice's turn")
+            version = info(b.http, table)["version"]
+            move = legal(b.http, table, alice)[0]["action"]
+            assert act(b.http, table, alice, move, version).json() == {"version": version + 1}
+            wait_for(lambda t=table, v=version, me=alice: info(a.http, t)["version"] > v + 1 or
+                     info(a.http, t)["current_seat"] == me, "the bots to move on")
+
+
+def test_kill_9_of_the_owner_loses_nothing_and_bots_resume(tmp_path: Path) -> None:
+    with cluster(tmp_path, 3, bot_delay=0.2) as found:
+        a = found.instances[0]
+        bot_games = [make_game(a.http, players=n, humans=0, bots=n) for n in (2, 3, 4, 4)]
+        wait_for(lambda: len(found.owners()) == len(bot_games), "every bot game owned")
+        wait_for(lambda: all(len(log_of(a.http, t)) >= 5 for t in bot_games), "bot moves")
+        owners = found.owners()
+        victim = next(i for i in found.instances if i.proc.pid == owners[bot_games[0].id])
+        others = [i for i in found.instances if i is not victim]
+        watched = bot_games[0]
+        # a spectator of the owner's instance, to reconnect elsewhere
+        seen: list[int] = []
+
+        async def spectate(url: str) -> None:
+            async with connect(url, max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if message["type"] == "state":
+                        seen.append(message["version"])
+                        if len(seen) >= 2:
+                            return
+
+        asyncio.run(spectate(f"{victim.ws}/ws/games/{watched.id}"))
+        acked = {t.id: log_of(others[0].http, t) for t in bot_games}  # acknowledged moves
+        os.kill(victim.proc.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        victim.proc.wait(timeout=30)
+        owned = [t for t in bot_games if owners[t.id] == victim.proc.pid]
+        at_kill = {t.id: len(log_of_db(found.url, t.id)) for t in owned}  # the dead wrote these
+
+        def resumed() -> bool:
+            return all(len(log_of_db(found.url, t.id)) > at_kill[t.id] for t in owned)
+
+        wait_for(resumed, "another instance to resume the dead owner's bots")
+        assert time.monotonic() - killed < TAKEOVER
+        before = acked
+        for table in bot_games:
+            now = log_of(others[1].http, table)
+            assert now[:len(before[table.id])] == before[table.id]  # nothing acknowledged lost
+            assert [e["seq"] for e in now] == list(range(1, len(now) + 1))  # nothing twice
+            assert log_of(others[0].http, table) == now or len(log_of(
+                others[0].http, table)) >= len(now)
+        live = set(found.owners().values())
+        assert victim.proc.pid not in live and live <= {i.proc.pid for i in others}
+        # the spectator reconnects to another instance and resyncs at a later version
+        again: list[int] = []
+
+        async def reconnect(url: str) -> None:
+            async with connect(url, max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                while not again:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if message["type"] == "state":
+                        again.append(message["version"])
+
+        asyncio.run(reconnect(f"{others[1].ws}/ws/games/{watched.id}"))
+        assert again[0] > seen[-1]
+
+
+def test_restart_of_every_instance_resumes_every_game_with_one_owner(tmp_path: Path) -> None:
+    with cluster(tmp_path, 3) as found:
+        a = found.instances[0]
+        games = [make_game(a.http, players=n, humans=0, bots=n) for n in (2, 3, 4, 2, 3)]
+        wait_for(lambda: all(len(log_of(a.http, t)) >= 3 for t in games), "bot moves")
+        for inst in found.instances:
+            _stop(inst.proc)
+        stopped = {t.id: len(log_of_db(found.url, t.id)) for t in games}
+        found.instances.clear()
+        fresh = found.start(3)
+        pids = {i.proc.pid for i in fresh}
+        running = [t for t in games if info(fresh[0].http, t)["status"] == "running"]
+        wait_for(lambda: all(len(log_of(fresh[1].http, t)) > stopped[t.id] or
+                             info(fresh[1].http, t)["status"] == "finished" for t in running),
+                 "every running game to go on")
+        owners = found.owners()
+        still = [t for t in games if info(fresh[2].http, t)["status"] == "running"]
+        assert all(owners.get(t.id) in pids for t in still)
+
+
+def log_of_db(url: str, game_id: str) -> list[int]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(text(
+                "SELECT seq FROM actions WHERE game_id = :g AND NOT undone ORDER BY seq"),
+                {"g": game_id}).scalars())
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def sqlite_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
+    env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'one.db'}", "BRASS_WORKERS": "0"})
+    return env
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(sqlite_env: dict[str, str],
+                                                       tmp_path: Path) -> None:
+    port = free_port()
+    with (tmp_path / "first.log").open("ab") as out:
+        first = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
+                                  str(port), "--log-level", "warning"], env=sqlite_env,
+                                 cwd=repo_root(), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            wait_for(lambda: _ready(client), "the first server", first)
+        second = subprocess.run([sys.executable, "-m", "brass.cli", "serve", "--port",
+                                 str(free_port())], env=sqlite_env, cwd=repo_root(),
+                                capture_output=True, text=True, timeout=60, check=False)
+        assert second.returncode == 3
+        assert "another brass serve is using the SQLite database" in second.stderr
+        assert "Postgres" in second.stderr and "Traceback" not in second.stderr
+    finally:
+        first.kill()  # even killed, it leaves no lock behind
+        first.wait(timeout=30)
+    port = free_port()
+    with (tmp_path / "third.log").open("ab") as out:
+        third = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
+                                  str(port), "--log-level", "warning"], env=sqlite_env,
+                                 cwd=repo_root(), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            wait_for(lambda: _ready(client), "a server after the first was killed", third)
+    finally:
+        _stop(third)
+
+
+def test_a_dropped_listener_reconnects_and_loses_no_change(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2) as found:
+        a, b = found.instances
+        table = make_game(a.http, players=2, humans=2)
+        engine = create_engine(found.url, isolation_level="AUTOCOMMIT")
+        listener = f"brass-fanout %:{b.proc.pid}:%"
+
+        def backends() -> list[int]:
+            with engine.connect() as conn:
+                return list(conn.execute(text(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name LIKE :name"),
+                    {"name": listener}).scalars())
+
+        seen: list[int] = []
+
+        async def run() -> None:
+            async with connect(f"{b.ws}/ws/games/{table.id}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                seen.append(first["version"])
+                for round_ in range(3):  # the listener dies; a move is made meanwhile
+                    old = await asyncio.to_thread(backends)
+                    assert len(old) == 1
+                    with engine.connect() as conn:
+                        conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": old[0]})
+                    seat = info(a.http, table)["current_seat"]
+                    move = legal(a.http, table, seat)[0]["action"]
+                    done = act(a.http, table, seat, move, round_)
+                    assert done.json() == {"version": round_ + 1}
+                    while seen[-1] < round_ + 1:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                        if message["type"] == "state":
+                            seen.append(message["version"])
+                    await asyncio.to_thread(
+                        wait_for, lambda old=old: len(backends()) == 1 and backends() != old,
+                        "the listener to reconnect")
+
+        try:
+            asyncio.run(run())
+        finally:
+            engine.dispose()
+        assert seen == [0, 1, 2, 3]
