@@ -108,8 +108,15 @@ def one_process(url: str) -> Iterator[None]:
         yield
         return
     lock = Path(f"{path}.lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("a") as held:
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        held = lock.open("a")
+    except OSError as exc:  # the database's folder cannot be made: say so in one line
+        from .app import safe_url
+
+        raise NoDatabase(f"cannot use the database {safe_url(url)}: "
+                         f"{type(exc).__name__}: {exc}") from None
+    with held:
         try:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

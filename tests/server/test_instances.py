@@ -99,11 +99,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def cluster(tmp_path: Path, count: int, bot_delay: float = 0.05) -> Iterator[Cluster]:
+def cluster(tmp_path: Path, count: int, bot_delay: float = 0.05,
+            extra: dict[str, str] | None = None) -> Iterator[Cluster]:
     with fresh_postgres("brass_instances") as url, ExitStack() as stack:
         env = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
         env.update({"DATABASE_URL": url, "BRASS_BOT_DELAY": str(bot_delay),
-                    "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "0"})
+                    "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "0", **(extra or {})})
         found = Cluster(url=url, folder=tmp_path, env=env, stack=stack)
         found.start(count)
         yield found
@@ -312,6 +313,95 @@ def test_restart_of_every_instance_resumes_every_game_with_one_owner(tmp_path: P
         owners = found.owners()
         still = [t for t in games if info(fresh[2].http, t)["status"] == "running"]
         assert all(owners.get(t.id) in pids for t in still)
+
+
+def clocked_game(http: httpx.Client, per_turn: float) -> Table:
+    """A two-player game of two humans with a correspondence clock of `per_turn` seconds."""
+    created = http.post("/api/games", json={
+        "players": 2, "name": "clocked",
+        "clock": {"kind": "correspondence", "per_turn": per_turn}})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    table = Table(id=body["id"], host=body["host_token"], invite=body["invite"])
+    for i in range(2):
+        joined = http.post(table.url("/join"), json={"name": f"p{i}", "invite": table.invite})
+        assert joined.status_code == 201, joined.text
+        table.tokens[joined.json()["seat"]] = joined.json()["token"]
+    return table
+
+
+def db_now(url: str) -> Any:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT now()")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def timed_out_at(url: str, game_id: str) -> Any:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text(
+                "SELECT created_at FROM seat_changes WHERE game_id = :g AND version = 1"),
+                {"g": game_id}).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def seat_changes_db(url: str, game_id: str) -> list[tuple[int, int, str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [(r.version, r.seat, r.change) for r in conn.execute(text(
+                "SELECT version, seat, change FROM seat_changes WHERE game_id = :g "
+                "ORDER BY version"), {"g": game_id})]
+    finally:
+        engine.dispose()
+
+
+def test_a_clock_runs_out_on_its_owner_and_after_kill_9_on_another_instance(
+        tmp_path: Path) -> None:
+    with cluster(tmp_path, 2, extra={"BRASS_CLOCK_MINIMUM": "1"}) as found:
+        a, b = found.instances
+        # a game with a deadline and no bot needs background work: one instance owns it and
+        # times the seat to move out; the other shows the time-out (caught up, not reloaded)
+        table = clocked_game(a.http, per_turn=2)
+        first = info(a.http, table)["current_seat"]
+        assert info(b.http, table)["version"] == 0  # B holds the game: it must catch up
+        wait_for(lambda: table.id in found.owners(), "the clocked game owned")
+        owner = found.owners()[table.id]
+        for inst in (a, b):
+            wait_for(lambda i=inst: i.http.get(table.url("/state")).json()["seats"][first][
+                "stand_in"] == "timeout", "the seat to time out")
+        assert seat_changes_db(found.url, table.id)[0] == (1, first, "timeout")
+        assert found.owners().get(table.id, owner) == owner  # the lease never moved
+        for inst in (a, b):
+            shown = inst.http.get(table.url("/log")).json()["seat_changes"]
+            assert [(c["version"], c["seat"], c["change"]) for c in shown][:1] == [
+                (1, first, "timeout")]
+        # the owner of a second clocked game dies before the deadline: the other instance
+        # claims the game once the lease expires and times the seat out, once
+        table = clocked_game(b.http, per_turn=6)
+        mover = info(b.http, table)["current_seat"]
+        wait_for(lambda: table.id in found.owners(), "the second clocked game owned")
+        victim = next(i for i in found.instances if i.proc.pid == found.owners()[table.id])
+        survivor = a if victim is b else b
+        os.kill(victim.proc.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        victim.proc.wait(timeout=30)
+        dead_at = db_now(found.url)
+        wait_for(lambda: seat_changes_db(found.url, table.id)[:1] == [(1, mover, "timeout")],
+                 "the surviving instance to time the seat out")
+        # the deadline (6 s) and the dead owner's lease (TTL + renew) both end within TAKEOVER
+        assert time.monotonic() - killed < TAKEOVER
+        assert timed_out_at(found.url, table.id) > dead_at  # made by the survivor
+        assert found.owners()[table.id] == survivor.proc.pid
+        wait_for(lambda: survivor.http.get(table.url("/state")).json()["seats"][mover][
+            "stand_in"] == "timeout", "the survivor to show the time-out")
+        changes = seat_changes_db(found.url, table.id)
+        assert [c for c in changes if c[1] == mover].count((1, mover, "timeout")) == 1
 
 
 def log_of_db(url: str, game_id: str) -> list[int]:
