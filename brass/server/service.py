@@ -171,7 +171,8 @@ class GameService:
                       for a in await self._db(self.storage.load_actions, game_id, True)
                       if a.seq <= at]
         rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
-        rt.seat_changes = await self._db(self.storage.load_seat_changes, game_id)
+        rt.seat_changes = [c for c in await self._db(self.storage.load_seat_changes, game_id)
+                           if c.version <= at]
         if record.status == "waiting":
             return rt
         if rt.older_engine:
