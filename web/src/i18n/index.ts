@@ -43,7 +43,7 @@ instance
     detection: {
       order: ["localStorage", "navigator"],
       lookupLocalStorage: STORAGE_KEY,
-      caches: ["localStorage"],
+      caches: [], // only a choice made in the menu is remembered (setLanguage), not a guess
     },
     initAsync: false, // the catalogues are bundled: ready before the first render
   });
@@ -71,6 +71,11 @@ export function has(key: string): boolean {
 /** Switch the language now (and remember it); the document follows (lang, dir). */
 export async function setLanguage(l: Lang): Promise<void> {
   await instance.changeLanguage(l);
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, l);
+  } catch {
+    // storage refused (private mode): the choice holds for this page only
+  }
   applyDocument();
 }
 
