@@ -1233,7 +1233,9 @@ export interface components {
          *     with what changed since the version before: `log`, the log entry that made this version
          *     (empty if none did), and `undone`, the seqs of the log entries this version took back. A
          *     client that holds the version before applies them; any other client fetches the log.
-         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null.
+         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null. Over
+         *     the websocket the seat to move gets each new version twice: at once with `legal` null,
+         *     then the same version with its legal moves (so listing them delays no screen).
          */
         StateMessage: {
             /** Game */
