@@ -62,10 +62,11 @@ describe("a refusal in each language, from the server's reason and params", () =
     params: { subject: { code: "build", params: { industry: "coal", level: 1, location: "dudley" } }, cost: 5, money: 4 } };
   it.each([
     ["en", "You do not hold the card Dudley", "Coal Mine I in Dudley costs £5, and you have only £4"],
-    ["fa", "کارت \u2068دادلی\u2069 را در دست ندارید", "معدن زغال I در \u2068دادلی\u2069"],
+    // a town card keeps the English name printed on the board beside it (fa, ko)
+    ["fa", "کارت \u2068دادلی (\u2068Dudley\u2069)\u2069 را در دست ندارید", "معدن زغال I در \u2068دادلی\u2069"],
     ["pl", "Nie masz na ręce karty Dudley", "Kopalnia I w Dudley kosztuje 5\u00a0£, a masz tylko 4\u00a0£"],
     ["th", "คุณไม่มีการ์ด Dudley ในมือ", "เหมืองถ่านหิน I ที่ Dudley ราคา £5 แต่คุณมีเพียง £4"],
-    ["ko", "손에 더들리 카드가 없습니다", "더들리의 탄광 I은(는) £5이지만 가진 돈은 £4뿐입니다"],
+    ["ko", "손에 더들리 (Dudley) 카드가 없습니다", "더들리의 탄광 I은(는) £5이지만 가진 돈은 £4뿐입니다"],
   ] as [Lang, string, string][])("%s", async (l, held, costs) => {
     await setLanguage(l);
     expect(errorText(body)).toBe(held);

@@ -6,7 +6,7 @@ import board from "../../../data/board.json";
 import linksData from "../../../data/links.json";
 import tilesData from "../../../data/tiles.json";
 import type { Industry } from "../api/types";
-import { list, money as formatMoney, t } from "../i18n";
+import { isolate, list, money as formatMoney, t } from "../i18n";
 
 /** A read-only table whose entries are catalogue messages `prefix + key`. */
 function translated(prefix: string): Record<string, string> {
@@ -126,7 +126,8 @@ export function linkName(id: string): string {
 export function cardName(card: string): string {
   const [kind, what] = card.split(":");
   if (kind === "wild") return what === "location" ? t("card.wild_location") : t("card.wild_industry");
-  if (kind === "location") return locationName(what);
+  // a town card with the name printed on the board beside it where the two differ (fa, ko)
+  if (kind === "location") return t("card.location", { name: locationName(what), english: isolate(englishName(what)) });
   if (what === "cotton_manufacturer") return t("card.cotton_manufacturer");
   return INDUSTRY_NAME[what] ?? what;
 }
