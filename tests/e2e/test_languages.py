@@ -88,6 +88,7 @@ def test_a_game_in_each_language(browser: Browser, server: str, shots_dir: Path,
         choose_language(page, lang)
     expect(page.locator("html")).to_have_attribute("lang", "en" if HOW[lang] == "menu-later"
                                                    else lang)
+    page.screenshot(path=str(shots_dir / f"lang-{lang}-home.png"))
     page.fill("input[name=game-name]", f"Game in {lang}")
     page.select_option("select[name=players]", "2")
     page.click("[data-testid=create]")

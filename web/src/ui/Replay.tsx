@@ -12,7 +12,7 @@ import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
-import { t } from "../i18n";
+import { info, t } from "../i18n";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
@@ -61,11 +61,14 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   }, [playing, n, total]);
 
   useEffect(() => {
-    // keys: ← → step, Home/End jump, space plays or pauses
+    // keys: ← → step (back is the arrow toward the start of a line: → in a right-to-left page),
+    // Home/End jump, space plays or pauses
     const on = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.tagName === "INPUT" || (e.target as HTMLElement)?.tagName === "SELECT") return;
-      if (e.key === "ArrowLeft") setN((k) => Math.max(0, k - 1));
-      else if (e.key === "ArrowRight") setN((k) => Math.min(total, k + 1));
+      const back = info().dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+      const forward = back === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+      if (e.key === back) setN((k) => Math.max(0, k - 1));
+      else if (e.key === forward) setN((k) => Math.min(total, k + 1));
       else if (e.key === "Home") setN(0);
       else if (e.key === "End") setN(total);
       else if (e.key === " ") setPlaying((p) => !p);
