@@ -98,7 +98,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? t("replay.pause") : t("replay.play")}>{playing ? t("replay.pause") : t("replay.play")}</button>
         <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
         <button type="button" onClick={() => setN(total)} disabled={n >= total} title={t("replay.end")}>▶|</button>
-        <input type="range" min={0} max={total} value={n} data-testid="scrub"
+        <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label="Move"
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">{t("replay.position", { n, total })}</span>
         {finished && (
