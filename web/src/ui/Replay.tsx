@@ -2,6 +2,7 @@
 // is over, whose hand to show. The moves in words come from the log's effects; each frame (the
 // board after move n) from GET /replay/{n}.
 import type { JSX } from "preact";
+import { info, t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { GameLog, View } from "../api/types";
@@ -12,7 +13,6 @@ import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
-import { info, t } from "../i18n";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
