@@ -97,7 +97,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title={t("replay.step_back")}>◀</button>
         <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? t("replay.pause") : t("replay.play")}>{playing ? t("replay.pause") : t("replay.play")}</button>
         <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
-        <button type="button" onClick={() => setN(total)} disabled={n >= total} title={t("replay.end")}>▶|</button>
+        <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">▶|</button>
         <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label="Move"
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">{t("replay.position", { n, total })}</span>
@@ -119,7 +119,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <aside class="side">
           {view.is_over && <Summary view={view} names={names} />}
           {hand && <Hand cards={hand} />}
-          <Players view={view} names={names} viewerLabel={t("replay.hand_shown")} />
+          <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
