@@ -1,6 +1,6 @@
+import { t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
-import { t } from "../i18n";
 import type { View } from "../api/types";
 import {
   cardName,
@@ -126,7 +126,7 @@ export function Hand({ cards, playable, selected, onCard }: {
 }): JSX.Element {
   return (
     <div class="hand panel" data-testid="hand">
-      <div class="panel-title">{t("panel.hand")}</div>
+      <div class="panel-title">Your hand</div>
       <div class="cards">
         {cards.length === 0 && <span class="muted">{t("panel.no_cards")}</span>}
         {cards.map((c, i) => {
