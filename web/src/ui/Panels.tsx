@@ -1,4 +1,4 @@
-import { t } from "../i18n";
+import { isolate, t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
 import type { View } from "../api/types";
@@ -26,7 +26,7 @@ export function TurnBar({ view, names }: { view: View; names: (string | null)[] 
         view.current_seat !== null && (
           <span class="to-move">
             <Chip seat={view.current_seat} />{" "}
-            {t("panel.to_move", { who: names[view.current_seat] ?? PLAYER_NAMES[view.current_seat], n: view.actions_left })}
+            {t("panel.to_move", { who: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), n: view.actions_left })}
           </span>
         )
       )}
