@@ -32,17 +32,17 @@ export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | nul
       if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
-      if (c.picks.length === 0) return t("hint.network_link", { needCard: String(needCard) });
-      if (opts.size) return t("hint.network_second");
+      if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
+      if (opts.size) return "Click a second link, or confirm just this one.";
       break;
     case "develop":
-      if (c.picks.length === 0) return t("hint.develop_first");
-      if (opts.size) return t("hint.develop_second");
+      if (c.picks.length === 0) return "Choose an industry to develop (its lowest tile leaves your mat).";
+      if (opts.size) return "Choose a second industry to develop, or confirm.";
       break;
     case "sell":
-      if (pendingTile) return t("hint.sell_merchant");
-      if (c.picks.length === 0) return t("hint.sell_tile");
-      if (opts.size) return t("hint.sell_another");
+      if (pendingTile) return "Click the merchant to sell to.";
+      if (c.picks.length === 0) return "Click one of your highlighted tiles to sell.";
+      if (opts.size) return "Click another tile to sell, or confirm.";
       break;
     case "scout":
       if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
@@ -85,7 +85,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
           {c.kind !== "scout" && (
             <div class="card-choice">
-              {t("choose.card")}{" "}
+              Card:{" "}
               {c.card ? (
                 <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
                   {cardName(c.card)} ✕
@@ -139,12 +139,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {entry && (
             <div class="quote" data-testid="quote">
-              <div class="quote-title">{t("choose.price")}</div>
+              <div class="quote-title">Price</div>
               <ul>
                 {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
               </ul>
               <button type="button" class="confirm" data-testid="confirm" disabled={p.busy} onClick={() => p.onConfirm(entry)}>
-                {t("choose.confirm", { action: KIND_LABEL[c.kind] })}
+                Confirm {KIND_LABEL[c.kind]}
               </button>
             </div>
           )}
