@@ -18,6 +18,7 @@ const FAMILIES: Record<string, string[]> = {
   "subject.": SUBJECT_CODES,
   "error.": ERROR_CODES,
   "log.tie_": ["income", "money", "shared"],
+  "action.": ["build", "network", "develop", "sell", "loan", "scout", "pass"],
 };
 
 // every source file of the client, as text (Vite's glob import), tests left out

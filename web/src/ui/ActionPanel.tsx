@@ -125,7 +125,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                 return (
                   <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""}
                     onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
-                    {t("choose.sale_to", { merchant: locationName(s.merchant), develop: s.develop ? INDUSTRY_NAME[s.develop] : "" })}
+                    {t("choose.sale_to", { merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" })}
                   </button>
                 );
               })}
@@ -169,7 +169,7 @@ function Picks({ c }: { c: Choice }) {
         return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
       case "sale": {
         const s = parseSale(p);
-        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
+        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
       }
       case "card":
         return cardName(p.slice(5));
