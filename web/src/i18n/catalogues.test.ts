@@ -19,6 +19,7 @@ const FAMILIES: Record<string, string[]> = {
   "error.": ERROR_CODES,
   "log.tie_": ["income", "money", "shared"],
   "action.": ["build", "network", "develop", "sell", "loan", "scout", "pass"],
+  "conn.": ["connecting", "reconnecting", "closed"], // "open" shows nothing
 };
 
 // every source file of the client, as text (Vite's glob import), tests left out

@@ -87,7 +87,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>
         <TurnBar view={view} names={names} />
-        {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? t("game.reconnecting") : t("game.connecting")}</span>}
+        {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
       </header>
