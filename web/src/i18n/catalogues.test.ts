@@ -20,6 +20,7 @@ const FAMILIES: Record<string, string[]> = {
   "log.tie_": ["income", "money", "shared"],
   "action.": ["build", "network", "develop", "sell", "loan", "scout", "pass"],
   "conn.": ["connecting", "reconnecting", "closed"], // "open" shows nothing
+  "status.": ["waiting", "running", "finished", "expired", "cancelled"],
 };
 
 // every source file of the client, as text (Vite's glob import), tests left out
