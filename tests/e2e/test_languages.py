@@ -34,6 +34,7 @@ WORDS = {
 # game, or once the game has started).
 HOW = {"en": "browser", "fa": "menu", "pl": "browser", "th": "menu", "ko": "menu-later"}
 LOCALE = {"en": "en-GB", "pl": "pl-PL"}
+CATALOGUES = Path(__file__).resolve().parents[2] / "web" / "src" / "i18n"
 
 
 def open_in(browser: Browser, url: str, locale: str) -> Page:
@@ -103,8 +104,11 @@ def test_a_game_in_each_language(browser: Browser, server: str, shots_dir: Path,
     if HOW[lang] == "menu-later":
         choose_language(page, lang)
 
-    # a build (the first legal one), when Alice's turn comes
+    # a build (the first legal one), when Alice's turn comes; the actions are named in the
+    # language's own terms (its catalogue)
     my_turn(page, seat)
+    terms = json.loads((CATALOGUES / f"{lang}.json").read_text())
+    expect(page.locator("[data-kind=build]")).to_have_text(terms["action.build"])
     build = next(e["action"] for e in legal(server, game_id, token)
                  if e["action"]["kind"] == "build")
     click_action(page, build)
