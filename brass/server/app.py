@@ -69,7 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.database_url)
         service = GameService(storage, bot_delay=settings.bot_delay,
                               workers=settings.workers, waiting_expiry=settings.waiting_expiry,
-                              finished_listed=settings.finished_listed)
+                              finished_listed=settings.finished_listed,
+                              clock_minimum=settings.clock_minimum)
         app.state.service = service
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections

@@ -61,6 +61,10 @@ class Settings(BaseSettings):
         default=604_800.0, ge=0.0,
         description="seconds a finished game stays in the listing (0: for ever); it stays "
                     "reachable by id")
+    clock_minimum: float = Field(
+        default=30.0, ge=1.0, le=86_400.0,
+        description="the shortest turn clock, live reserve or hand-over time (seconds) a game "
+                    "may be created with")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

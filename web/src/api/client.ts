@@ -2,6 +2,7 @@
 import { errorText } from "../i18n/refusals";
 import type {
   Action,
+  ClockChoice,
   Created,
   GameInfo,
   GameList,
@@ -49,8 +50,16 @@ export const api = {
     if (opts.changedAfter) q.set("changed_after", opts.changedAfter);
     return call<GameList>("GET", `/api/games?${q}`);
   },
-  createGame: (players: number, name: string, listed: boolean) =>
-    call<Created>("POST", "/api/games", { players, name, listed }),
+  createGame: (players: number, name: string, listed: boolean,
+    options: { clock?: ClockChoice; shared_screen?: boolean } = {}) =>
+    call<Created>("POST", "/api/games", { players, name, listed, ...options }),
+  renewInvite: (id: string, hostToken: string) =>
+    call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),
+  resign: (id: string, token: string, expected_version: number) =>
+    call<{ version: number }>("POST", `/api/games/${id}/resign`, { expected_version }, token),
+  takeOver: (id: string, token: string) => call<{ version: number }>("POST", `/api/games/${id}/takeover`, {}, token),
+  handOver: (id: string, token: string, seat: number, expected_version: number) =>
+    call<{ version: number }>("POST", `/api/games/${id}/handover`, { seat, expected_version }, token),
   setListed: (id: string, hostToken: string, listed: boolean) =>
     call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
   removeSeat: (id: string, hostToken: string, seat: number) =>
@@ -59,7 +68,8 @@ export const api = {
   renew: (id: string, token: string) =>
     call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
-  join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
+  join: (id: string, name: string, invite: string | null) =>
+    call<Joined>("POST", `/api/games/${id}/join`, { name, invite, browser: browserId() }),
   addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
@@ -100,9 +110,26 @@ export const seats = {
     localStorage.setItem(`brass.host.${game}`, token);
     dispatchEvent(new Event(SEATS_CHANGED));
   },
+  /** The invite secret of a game, as this browser knows it (from the invite link, or as host). */
+  invite: (game: string): string | null => localStorage.getItem(`brass.invite.${game}`),
+  setInvite: (game: string, invite: string) => {
+    localStorage.setItem(`brass.invite.${game}`, invite);
+    dispatchEvent(new Event(SEATS_CHANGED));
+  },
   lastName: () => localStorage.getItem("brass.name") ?? "",
   setLastName: (n: string) => localStorage.setItem("brass.name", n),
 };
+
+/** This browser's random id, sent when joining: the server gives one browser one seat per
+ * game unless the host allowed a shared screen. */
+export function browserId(): string {
+  let id = localStorage.getItem("brass.browser");
+  if (!id) {
+    id = newActionId().replace(/[^A-Za-z0-9_-]/g, "").padEnd(24, "0").slice(0, 40);
+    localStorage.setItem("brass.browser", id);
+  }
+  return id;
+}
 
 export function newActionId(): string {
   const c = globalThis.crypto as Crypto | undefined;

@@ -19,6 +19,10 @@ export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
 export type Created = S["Created"];
 export type Joined = S["Joined"];
+/** A game's turn clock as chosen at creation, and as the server shows it (with the deadline). */
+export type ClockChoice = S["ClockChoice"];
+export type ClockView = S["ClockView"];
+export type SeatChangeEntry = S["SeatChangeEntry"];
 export type GameLog = S["GameLog"];
 /** A log row: the action and its public effects (null: stored before effects were). */
 export type LogEntry = S["LogEntry"];

@@ -2,7 +2,8 @@ import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
 // #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id}
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
-// secret is stored in this browser, then the address loses it.
+// secret is stored in this browser, then the address loses it. #/game/{id}/invite/{secret}: the
+// invite link, whose secret joining an unlisted game needs (kept the same way).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, SEATS_CHANGED, seats } from "../api/client";
@@ -24,6 +25,10 @@ async function claim(hash: string): Promise<string | null> {
   if (!link) return null;
   if (link.role === "host") {
     seats.setHostToken(link.game, link.token);
+    return null;
+  }
+  if (link.role === "invite") {
+    seats.setInvite(link.game, link.token);
     return null;
   }
   try {

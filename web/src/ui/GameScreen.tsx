@@ -11,6 +11,7 @@ import { PanZoom } from "../board/PanZoom";
 import { touched } from "../board/touched";
 import { PLAYER_NAMES } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
+import { Clocks } from "./Clocks";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
@@ -101,6 +102,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <aside class="side">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <Summary view={view} names={names} />}
+          <Clocks id={id} st={st} mine={mine} names={names} />
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy} />

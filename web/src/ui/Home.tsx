@@ -5,7 +5,8 @@ import { num, t } from "../i18n";
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, seats } from "../api/client";
-import type { GameInfo, GameList } from "../api/types";
+import type { ClockChoice, GameInfo, GameList } from "../api/types";
+import { ClockPicker, NO_CLOCK } from "./Clocks";
 
 const POLL_MS = 5000;
 
@@ -68,6 +69,8 @@ export function Home(): JSX.Element {
   const [players, setPlayers] = useState(2);
   const [name, setName] = useState("");
   const [listed, setListed] = useState(false);
+  const [clock, setClock] = useState<ClockChoice>(NO_CLOCK);
+  const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const changes = useRef<string | null>(null);
@@ -110,8 +113,9 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || "Brass game", listed);
+      const c = await api.createGame(players, name.trim() || "Brass game", listed, { clock, shared_screen: shared });
       seats.setHostToken(c.id, c.host_token);
+      seats.setInvite(c.id, c.invite);
       location.hash = `#/game/${c.id}`;
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -133,6 +137,11 @@ export function Home(): JSX.Element {
         <label title={t("home.listed_title")}>
           <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
           {t("home.listed")}
+        </label>
+        <ClockPicker value={clock} onChange={setClock} />
+        <label title="Several players may take seats from this one browser">
+          <input type="checkbox" name="shared-screen" checked={shared} onChange={(e) => setShared((e.target as HTMLInputElement).checked)} />{" "}
+          Players share one screen
         </label>
         <button type="submit" disabled={busy} data-testid="create">Create game</button>
       </form>
