@@ -1,4 +1,5 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
+import { errorText } from "../i18n/refusals";
 import type {
   Action,
   Analysis,
@@ -14,9 +15,14 @@ import type {
   WsMessage,
 } from "./types";
 
+/** A refusal from the server; `message` is in the player's language (an engine refusal is
+ * rendered from its `reason` and `params`), `english` is the server's own words. */
 export class ApiError extends Error {
-  constructor(public code: string, message: string, public status = 0) {
-    super(message);
+  public english: string;
+  constructor(public code: string, message: string, public status = 0, public reason: string | null = null,
+    public params: Record<string, unknown> | null = null) {
+    super(errorText({ code, message, reason, params }));
+    this.english = message;
   }
 }
 
@@ -32,7 +38,8 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   }
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status);
+  if (!res.ok)
+    throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status, data?.reason ?? null, data?.params ?? null);
   return data as T;
 }
 

@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import type { JSX } from "preact";
 import type { ActionKind, LegalEntry } from "../api/types";
@@ -5,15 +6,10 @@ import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, p
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
 
-const KIND_LABEL: Record<ActionKind, string> = {
-  build: "Build",
-  network: "Network",
-  develop: "Develop",
-  sell: "Sell",
-  loan: "Loan",
-  scout: "Scout",
-  pass: "Pass",
-};
+/** The actions' names as the rule text in the player's language has them. */
+const KIND_LABEL: Record<ActionKind, string> = new Proxy({} as Record<ActionKind, string>, {
+  get: (_target, kind) => (typeof kind === "string" ? t(`action.${kind}`) : undefined),
+});
 
 export interface ActionPanelProps {
   entries: LegalEntry[];
@@ -27,13 +23,13 @@ export interface ActionPanelProps {
 }
 
 export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
-  if (!c.kind) return "Choose an action.";
+  if (!c.kind) return t("hint.choose_action");
   const opts = pickOptions(entries, c);
   const needCard = c.kind !== "scout" && c.card === null;
   switch (c.kind) {
     case "build":
-      if (!c.picks.some((p) => p.startsWith("slot:"))) return `Click a highlighted slot on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (!c.picks.some((p) => p.startsWith("industry:"))) return "Choose which industry to build.";
+      if (!c.picks.some((p) => p.startsWith("slot:"))) return t("hint.build_slot", { needCard: String(needCard) });
+      if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
       if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
@@ -49,10 +45,10 @@ export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | nul
       if (opts.size) return "Click another tile to sell, or confirm.";
       break;
     case "scout":
-      if (c.picks.length < 3) return `Choose ${3 - c.picks.length} more card${c.picks.length === 2 ? "" : "s"} to discard (you take both wild cards).`;
+      if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
       break;
   }
-  if (needCard && complete(entries, c).length) return "Choose the card to discard.";
+  if (needCard && complete(entries, c).length) return t("hint.card");
   return "";
 }
 
@@ -91,7 +87,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             <div class="card-choice">
               Card:{" "}
               {c.card ? (
-                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title="Choose another card">
+                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
                   {cardName(c.card)} ✕
                 </button>
               ) : (
@@ -105,7 +101,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {industryOpts.length > 1 && (
             <div class="options">
-              <span class="options-label">Industry:</span>
+              <span class="options-label">{t("choose.industry")}</span>
               {industryOpts.map((o) => (
                 <button key={o} type="button" class="pill" data-industry={o.slice(9)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(9)]}
@@ -129,7 +125,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                 return (
                   <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""}
                     onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
-                    to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
+                    {t("choose.sale_to", { merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" })}
                   </button>
                 );
               })}
@@ -138,7 +134,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <Picks c={c} />
           {(c.picks.length > 0 || c.card || p.pendingTile) && (
             <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
-              Start over
+              {t("choose.start_over")}
             </button>
           )}
           {entry && (
@@ -164,16 +160,16 @@ function Picks({ c }: { c: Choice }) {
     const [kind, ...rest] = p.split(":");
     switch (kind) {
       case "slot":
-        return `${locationName(rest[0])} slot ${Number(rest[1]) + 1}`;
+        return t("choose.slot", { location: locationName(rest[0]), slot: Number(rest[1]) + 1 });
       case "industry":
         return INDUSTRY_NAME[rest[0]];
       case "link":
         return linkName(p.slice(5));
       case "develop":
-        return `develop ${INDUSTRY_NAME[rest[0]]}`;
+        return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
       case "sale": {
         const s = parseSale(p);
-        return `sell ${locationName(s.location)} slot ${s.slot + 1} to ${locationName(s.merchant)}${s.develop ? ` (develop ${INDUSTRY_NAME[s.develop]})` : ""}`;
+        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
       }
       case "card":
         return cardName(p.slice(5));

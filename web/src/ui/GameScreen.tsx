@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // A game: the lobby while seats are free, then the board with panels, acting and the log. The
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
@@ -50,8 +51,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
   }, [myTurn, info?.name]);
 
-  if (notFound) return <div class="page"><h2>No such game</h2><a href="#/">Back to the games</a></div>;
-  if (!st) return <div class="page">Connecting…</div>;
+  if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
+  if (!st) return <div class="page">{t("game.connecting")}</div>;
   if (st.status === "waiting" || !view) {
     return <Lobby id={id} info={info} mine={mine} conn={conn}
       onJoined={(s) => { seats.set(id, s); setMine(s); }} />;
@@ -71,9 +72,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     }
   }
   const confirm = (e: LegalEntry) =>
-    token && send(() => api.act(id, token, e.action, version, newActionId()), null, "Refused");
+    token && send(() => api.act(id, token, e.action, version, newActionId()), null, t("game.refused"));
   const undo = () =>
-    token && send(() => api.undo(id, token, version), { text: "Your last action was taken back.", bad: false }, "Cannot undo");
+    token && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
   // undo reaches back only within this turn: the player has already acted in it
@@ -87,8 +88,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>
         <TurnBar view={view} names={names} />
-        {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
-        {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
+        {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
+        {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
       </header>
       <main class="game-body">
