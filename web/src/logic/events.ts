@@ -250,13 +250,18 @@ export function rankRows(e: GameEndEvent): RankRow[] {
   }));
 }
 
+/** A move's words, marked when a bot made it for the seat's player (and why). */
+function standIn(text: string, entry: LogEntry): string {
+  return entry.stand_in ? t("log.stand_in", { text, reason: entry.stand_in }) : text;
+}
+
 /** A log entry's items, in the order the engine recorded them (a draw joins its move's line). */
 export function entryItems(entry: LogEntry): LogItem[] {
   const effects: Event[] = entry.effects ?? [];
-  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: actionOnlyWords(entry.action, entry.seat) }];
+  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: standIn(actionOnlyWords(entry.action, entry.seat), entry) }];
   const items: LogItem[] = [];
   for (const e of effects) {
-    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: moveWords(e) });
+    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: standIn(moveWords(e), entry) });
     else if (e.type === "draw") {
       const move = items.find((i) => i.kind === "move");
       if (move && move.kind === "move") move.text = then(move.text, drawWords(e));
