@@ -25,6 +25,8 @@ from .schemas import (
     Join,
     Joined,
     LegalEntry,
+    Preview,
+    PreviewRequest,
     Renewed,
     ReplayFrame,
     SetListed,
@@ -171,6 +173,18 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, token: Tok
     if seat is None:
         raise ApiError("unauthorized", "A valid seat token is needed")
     return _json(await service.extensions(rt, seat, body.action, body.version))
+
+
+@router.post("/games/{game_id}/legal/preview", response_model=Preview)
+async def preview(game_id: str, body: PreviewRequest, service: Service,
+                  token: Token) -> Response:
+    """The whole effect of a legal move of the seat to move (the engine's `move` event for
+    it), before it is confirmed."""
+    rt = await service.runtime(game_id)
+    seat = rt.seat_of(token)
+    if seat is None:
+        raise ApiError("unauthorized", "A valid seat token is needed")
+    return _json(await service.preview(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)

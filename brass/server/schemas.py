@@ -421,7 +421,19 @@ class Extensions(BaseModel):
     moves: list[LegalEntry]
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions,
+class Preview(BaseModel):
+    """The whole effect of a legal move of the seat to move, before it is confirmed: the
+    engine's `move` event for it (tile placed with its VP, income and link icons, cubes placed
+    and sold to the market, flips, sales and merchant bonuses, every supply and the money paid
+    and received). Only the move itself: what the end of the turn would draw stays unknown."""
+
+    type: Literal["preview"] = "preview"
+    version: int
+    action: Action
+    effect: Event
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview,
                           Field(discriminator="type")]
 
 
@@ -462,3 +474,16 @@ class WsSync(BaseModel):
 
 class WsExtend(ExtendRequest):
     type: Literal["extend"]
+
+
+class PreviewRequest(BaseModel):
+    """Ask for the whole effect of a legal move of the seat to move (answered by `Preview`)."""
+
+    model_config = _REQUEST
+    action: Action
+    version: int | None = Field(default=None, ge=0, strict=True,
+                                description="refused as stale if the game is not there")
+
+
+class WsPreview(PreviewRequest):
+    type: Literal["preview"]

@@ -512,6 +512,23 @@ class GameService:
         except IllegalAction as exc:
             raise ApiError("illegal", str(exc)) from None
 
+    async def preview(self, rt: Runtime, seat: int, action: Action | dict[str, Any],
+                      version: int | None) -> str:
+        """The `Preview` message (JSON text): the whole effect of a legal move of the seat to
+        move, from the engine's `move` event, before it is confirmed."""
+        checked_action = checked(action)
+        game = rt.running_game()
+        if version is not None and version != rt.record.version:
+            raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                           f"not {version}")
+        if game.current_seat != seat:
+            raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+        try:
+            return await self.workers.compute(outbound.preview, game, checked_action,
+                                              rt.record.version)
+        except IllegalAction as exc:
+            raise ApiError("illegal", str(exc)) from None
+
     async def replay_frame(self, rt: Runtime, n: int, seat: int | None) -> ReplayFrame:
         """The view after the first `n` actions of the log: rebuilt in a worker from the
         latest snapshot at or before `n` (at most one round of replay). A game stored under

@@ -19,14 +19,14 @@ from starlette.websockets import WebSocketDisconnect
 from . import outbound
 from .errors import ApiError
 from .runtime import Runtime
-from .schemas import ServerMessage, WsAction, WsExtend, WsHello, WsSync, WsUndo
+from .schemas import ServerMessage, WsAction, WsExtend, WsHello, WsPreview, WsSync, WsUndo
 from .service import GameService
 
 log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
 MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
 
-ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend,
+ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -86,9 +86,9 @@ def parse_message(text: str) -> Any:
 async def game_socket_doc(game_id: str) -> Response:
     """The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-    `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
-    {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
-    {action, version}."""
+    `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
+    null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
+    `extend` {action, version}, `preview` {action, version}."""
     return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 
@@ -176,6 +176,8 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
                 conn.send_json(outbound.ws_ack(None, version))
             elif isinstance(msg, WsExtend):
                 conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
+            elif isinstance(msg, WsPreview):
+                conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
         except ApiError as exc:
             conn.send_json(outbound.ws_error(exc.code, exc.message, action_id))
         except Exception:  # a bug: say so, keep the connection

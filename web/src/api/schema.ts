@@ -155,6 +155,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/legal/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview
+         * @description The whole effect of a legal move of the seat to move (the engine's `move` event for
+         *     it), before it is confirmed.
+         */
+        post: operations["preview_api_games__game_id__legal_preview_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/listed": {
         parameters: {
             query?: never;
@@ -305,9 +326,9 @@ export interface paths {
          * Game Socket Doc
          * @description The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
          *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-         *     `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
-         *     {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
-         *     {action, version}.
+         *     `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
+         *     null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
+         *     `extend` {action, version}, `preview` {action, version}.
          */
         get: operations["game_socket_doc_ws_games__game_id__get"];
         put?: never;
@@ -952,6 +973,36 @@ export interface components {
             spent: number;
             /** Vp */
             vp: number;
+        };
+        /**
+         * Preview
+         * @description The whole effect of a legal move of the seat to move, before it is confirmed: the
+         *     engine's `move` event for it (tile placed with its VP, income and link icons, cubes placed
+         *     and sold to the market, flips, sales and merchant bonuses, every supply and the money paid
+         *     and received). Only the move itself: what the end of the turn would draw stays unknown.
+         */
+        Preview: {
+            action: components["schemas"]["Action"];
+            effect: components["schemas"]["Event"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "preview";
+            /** Version */
+            version: number;
+        };
+        /**
+         * PreviewRequest
+         * @description Ask for the whole effect of a legal move of the seat to move (answered by `Preview`).
+         */
+        PreviewRequest: {
+            action: components["schemas"]["Action"];
+            /**
+             * Version
+             * @description refused as stale if the game is not there
+             */
+            version?: number | null;
         };
         /**
          * Quote
@@ -2133,6 +2184,88 @@ export interface operations {
             };
         };
     };
+    preview_api_games__game_id__legal_preview_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     set_listed_api_games__game_id__listed_post: {
         parameters: {
             query?: never;
@@ -2711,7 +2844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"];
+                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"];
                 };
             };
         };
