@@ -93,7 +93,9 @@ def server(tmp_path_factory: pytest.TempPathFactory, plan: tuple[int, list[Any]]
     port = _free_port()
     db = tmp_path_factory.mktemp("db") / "brass.db"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "BRASS_BOT_DELAY": "0",
-           "BRASS_E2E_SEED": str(plan[0])}
+           "BRASS_E2E_SEED": str(plan[0]),
+           # this checkout's brass, not the one installed in the venv (a worktree's server)
+           "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("serve.py")), str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

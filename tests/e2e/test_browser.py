@@ -215,7 +215,7 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     mover.click("[data-testid=confirm]")
     expect(mover.locator("[data-testid=message]")).to_contain_text("Refused:")
     assert actions_done(mover) == n
-    expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
+    expect(mover.locator("[data-testid=preview]")).to_contain_text("Loan+£30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)
     assert actions_done(spectator) == n  # still away

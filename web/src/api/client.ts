@@ -182,6 +182,14 @@ export class GameSocket {
     return true;
   }
 
+  /** Ask for the whole effect of a legal move at `version` (answered by a `preview`
+   * message). False if the socket is not open. */
+  preview(action: Action, version: number): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "preview", action, version }));
+    return true;
+  }
+
   /** Hear every message from the server; returns the unsubscribe. */
   subscribe(fn: (m: WsMessage) => void): () => void {
     this.subscribers.add(fn);

@@ -59,4 +59,6 @@ export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
 export type Extensions = S["Extensions"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions;
+/** The whole effect of a legal move before it is confirmed (answer to a `preview` request). */
+export type Preview = S["Preview"];
+export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview;

@@ -1,9 +1,10 @@
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import type { JSX } from "preact";
-import type { ActionKind, LegalEntry } from "../api/types";
+import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
+import { EffectPreview } from "./Preview";
 
 const KIND_LABEL: Record<ActionKind, string> = {
   build: "Build",
@@ -24,6 +25,9 @@ export interface ActionPanelProps {
   seat: number;
   onConfirm: (e: LegalEntry) => void;
   busy: boolean;
+  /** the engine's effect of the chosen move (null while it is asked for) */
+  preview: MoveEvent | null;
+  player: PlayerView;
 }
 
 export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
@@ -37,16 +41,16 @@ export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | nul
       break;
     case "network":
       if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (opts.size) return "Click a second link, or confirm just this one.";
+      if (opts.size) return needCard ? "Click a second link, or choose the card to discard." : "Click a second link, or confirm just this one.";
       break;
     case "develop":
       if (c.picks.length === 0) return "Choose an industry to develop (its lowest tile leaves your mat).";
-      if (opts.size) return "Choose a second industry to develop, or confirm.";
+      if (opts.size) return needCard ? "Choose a second industry to develop, or the card to discard." : "Choose a second industry to develop, or confirm.";
       break;
     case "sell":
       if (pendingTile) return "Click the merchant to sell to.";
       if (c.picks.length === 0) return "Click one of your highlighted tiles to sell.";
-      if (opts.size) return "Click another tile to sell, or confirm.";
+      if (opts.size) return needCard ? "Click another tile to sell, or choose the card to discard." : "Click another tile to sell, or confirm.";
       break;
     case "scout":
       if (c.picks.length < 3) return `Choose ${3 - c.picks.length} more card${c.picks.length === 2 ? "" : "s"} to discard (you take both wild cards).`;
@@ -89,14 +93,14 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
           {c.kind !== "scout" && (
             <div class="card-choice">
-              Card:{" "}
+              Card to discard:{" "}
               {c.card ? (
                 <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title="Choose another card">
                   {cardName(c.card)} ✕
                 </button>
               ) : (
                 cards.map((card) => (
-                  <button key={card} type="button" class="pill" data-choose-card={card} onClick={() => set({ ...c, card })}>
+                  <button key={card} type="button" class="pill card-pill" data-choose-card={card} onClick={() => set({ ...c, card })}>
                     {cardName(card)}
                   </button>
                 ))
@@ -143,10 +147,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {entry && (
             <div class="quote" data-testid="quote">
-              <div class="quote-title">Price</div>
-              <ul>
-                {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
-              </ul>
+              <div class="quote-title">What it does</div>
+              {p.preview ? <EffectPreview effect={p.preview} player={p.player} /> : (
+                <ul data-testid="quote-lines">
+                  {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
+                </ul>
+              )}
               <button type="button" class="confirm" data-testid="confirm" disabled={p.busy} onClick={() => p.onConfirm(entry)}>
                 Confirm {KIND_LABEL[c.kind]}
               </button>

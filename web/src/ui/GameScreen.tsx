@@ -13,7 +13,9 @@ import { ActionPanel } from "./ActionPanel";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { usePreview } from "./Preview";
 import { useChoiceState, useChoosing } from "./useChoosing";
+import { chosen } from "../logic/choose";
 import { useGameState } from "./useGameState";
 import { useLegal } from "./useLegal";
 
@@ -43,6 +45,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const choiceState = useChoiceState(version);
   const legal = useLegal(myTurn ? st : null, socket, choiceState.choice);
   const choosing = useChoosing(choiceState, legal, hand, say);
+  const entry = myTurn && choiceState.choice.kind ? chosen(legal, choiceState.choice) : null;
+  const preview = usePreview(socket, entry?.action ?? null, version);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useEffect(() => {
@@ -102,7 +106,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {view.is_over && <Summary view={view} names={names} />}
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
-              setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy} />
+              setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
+              preview={preview} player={view.players[mySeat!]} />
           )}
           {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
