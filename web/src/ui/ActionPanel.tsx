@@ -5,6 +5,7 @@ import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, p
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
+import { type Target, TargetPicker } from "./TargetPicker";
 
 const KIND_LABEL: Record<ActionKind, string> = {
   build: "Build",
@@ -28,6 +29,14 @@ export interface ActionPanelProps {
   /** the engine's effect of the chosen move (null while it is asked for) */
   preview: MoveEvent | null;
   player: PlayerView;
+  /** the board's targets of this step, as buttons */
+  targets: Target[];
+  town: string | null;
+  setTown: (t: string | null) => void;
+  /** the hand, the cards a scout may discard next and the tap on one */
+  hand: string[];
+  playable: Set<string>;
+  onCard: (card: string) => void;
 }
 
 export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
@@ -78,7 +87,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
     <div class="action-panel panel" data-testid="action-panel">
       <div class="kinds">
         {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
-          <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k}
+          <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k} data-offer={ks.includes(k) ? "" : undefined}
             disabled={!ks.includes(k) || p.busy}
             onClick={() => {
               p.setPendingTile(null);
@@ -100,7 +109,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                 </button>
               ) : (
                 cards.map((card) => (
-                  <button key={card} type="button" class="pill card-pill" data-choose-card={card} onClick={() => set({ ...c, card })}>
+                  <button key={card} type="button" class="pill card-pill" data-choose-card={card} data-offer onClick={() => set({ ...c, card })}>
                     {cardName(card)}
                   </button>
                 ))
@@ -111,7 +120,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             <div class="options">
               <span class="options-label">Industry:</span>
               {industryOpts.map((o) => (
-                <button key={o} type="button" class="pill" data-industry={o.slice(9)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                <button key={o} type="button" class="pill" data-industry={o.slice(9)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(9)]}
                 </button>
               ))}
@@ -120,7 +129,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           {c.kind === "develop" && developOpts.length > 0 && (
             <div class="options">
               {[...new Set(developOpts)].map((o) => (
-                <button key={o} type="button" class="pill" data-develop={o.slice(8)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                <button key={o} type="button" class="pill" data-develop={o.slice(8)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(8)]}
                 </button>
               ))}
@@ -131,7 +140,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               {saleDevelopOpts.map((o) => {
                 const s = parseSale(o);
                 return (
-                  <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""}
+                  <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""} data-offer
                     onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
                     to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
                   </button>
@@ -139,6 +148,21 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               })}
             </div>
           )}
+          {c.kind === "scout" && (
+            <div class="options" role="group" aria-label="Cards to discard">
+              {p.hand.map((card, i) => {
+                const chosenCount = c.picks.filter((x) => x === `card:${card}`).length;
+                const sel = chosenCount > p.hand.slice(0, i).filter((x) => x === card).length;
+                return (sel || p.playable.has(card)) && (
+                  <button key={`${card}-${i}`} type="button" class={`pill card-pill${sel ? " selected" : ""}`} data-scout-card={card}
+                    data-offer aria-pressed={sel} onClick={() => p.onCard(card)}>
+                    {cardName(card)}
+                  </button>
+                );
+              })}
+            </div>
+          )}
+          <TargetPicker targets={p.targets} town={p.town} setTown={p.setTown} />
           <Picks c={c} />
           {(c.picks.length > 0 || c.card || p.pendingTile) && (
             <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
@@ -153,9 +177,11 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                   {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
                 </ul>
               )}
-              <button type="button" class="confirm" data-testid="confirm" disabled={p.busy} onClick={() => p.onConfirm(entry)}>
-                Confirm {KIND_LABEL[c.kind]}
-              </button>
+              <div class="confirm-bar">
+                <button type="button" class="confirm" data-testid="confirm" data-offer disabled={p.busy} onClick={() => p.onConfirm(entry)}>
+                  Confirm {KIND_LABEL[c.kind]}
+                </button>
+              </div>
             </div>
           )}
         </div>

@@ -12,8 +12,11 @@ import { PLAYER_NAMES } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
-import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
+import type { Info } from "../board/Board";
+import { DetailsCard } from "./Details";
 import { usePreview } from "./Preview";
+import { targetList } from "./TargetPicker";
 import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
 import { useGameState } from "./useGameState";
@@ -47,6 +50,28 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const choosing = useChoosing(choiceState, legal, hand, say);
   const entry = myTurn && choiceState.choice.kind ? chosen(legal, choiceState.choice) : null;
   const preview = usePreview(socket, entry?.action ?? null, version);
+  const [card, setCard] = useState<{ what: Info; pinned: boolean } | null>(null);
+  const [town, setTown] = useState<string | null>(null);
+  useEffect(() => setTown(null), [version, choiceState.choice.kind]);
+  const onInfo = (what: Info | null, pinned: boolean) =>
+    setCard((old) => (what ? (pinned || !old?.pinned ? { what, pinned } : old) : pinned || !old?.pinned ? null : old));
+  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind
+  const { choice: ch, setChoice: setCh, pendingTile, setPendingTile } = choosing;
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      if (card) setCard(null);
+      else if (town) setTown(null);
+      else if (pendingTile) setPendingTile(null);
+      else if (ch.picks.length) setCh({ ...ch, picks: ch.picks.slice(0, -1) });
+      else if (ch.card) setCh({ ...ch, card: null });
+      else if (ch.kind) setCh({ kind: null, card: null, picks: [] });
+      else return;
+      e.preventDefault();
+    };
+    addEventListener("keydown", on);
+    return () => removeEventListener("keydown", on);
+  });
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useEffect(() => {
@@ -93,13 +118,16 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+        <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
         <section class="board-wrap">
           <PanZoom>
             <Board view={view} targets={myTurn ? choosing.targets : undefined} selected={myTurn ? choosing.selected : undefined}
-              recent={touched(last)} onSlot={choosing.onSlot} onLink={choosing.onLink} onMerchant={choosing.onMerchant} />
+              recent={touched(last)} onSlot={choosing.onSlot} onLink={choosing.onLink} onMerchant={choosing.onMerchant}
+              onInfo={onInfo} onTown={myTurn ? setTown : undefined} />
           </PanZoom>
+          {card && <DetailsCard view={view} info={card.what} names={names} onClose={() => setCard(null)} />}
         </section>
         <aside class="side">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
@@ -107,7 +135,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
-              preview={preview} player={view.players[mySeat!]} />
+              preview={preview} player={view.players[mySeat!]} town={town} setTown={setTown}
+              targets={targetList(view, choosing.targets, choosing)}
+              hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
           )}
           {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
