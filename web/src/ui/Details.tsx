@@ -60,15 +60,17 @@ export function detailLines(view: View, info: Info, names: (string | null)[] = [
   return { title: `${l.name} (merchant)`, lines };
 }
 
-export function DetailsCard({ view, info, names, onClose }: {
+export function DetailsCard({ view, info, names, onClose, pinned = true }: {
   view: View;
   info: Info;
   names?: (string | null)[];
   onClose: () => void;
+  /** false: shown while the mouse is over it on the board, and clicks pass through it */
+  pinned?: boolean;
 }): JSX.Element {
   const d = detailLines(view, info, names);
   return (
-    <div class="details-card panel" data-testid="details" role="dialog" aria-label={d.title}>
+    <div class={`details-card panel${pinned ? "" : " hovering"}`} data-testid="details" role={pinned ? "dialog" : "status"} aria-label={d.title}>
       <div class="details-head">
         <b>{d.title}</b>
         <button type="button" class="close" aria-label="Close details" onClick={onClose}>✕</button>

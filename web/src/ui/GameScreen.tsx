@@ -17,6 +17,7 @@ import type { Info } from "../board/Board";
 import { DetailsCard } from "./Details";
 import { usePreview } from "./Preview";
 import { targetList } from "./TargetPicker";
+import { MuteSwitch, orderMarks, SinceLastTurn, sinceMyLastTurn, useTurnAlert } from "./TurnAlert";
 import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
 import { useGameState } from "./useGameState";
@@ -74,6 +75,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   });
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  useTurnAlert(myTurn, info?.name ?? "");
+  const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
+  const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
     document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
   }, [myTurn, info?.name]);
@@ -118,6 +122,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+        {mySeat !== null && <MuteSwitch />}
         <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
@@ -125,13 +130,14 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           <PanZoom>
             <Board view={view} targets={myTurn ? choosing.targets : undefined} selected={myTurn ? choosing.selected : undefined}
               recent={touched(last)} onSlot={choosing.onSlot} onLink={choosing.onLink} onMerchant={choosing.onMerchant}
-              onInfo={onInfo} onTown={myTurn ? setTown : undefined} />
+              onInfo={onInfo} onTown={myTurn ? setTown : undefined} order={since.length ? orderMarks(since) : undefined} />
           </PanZoom>
-          {card && <DetailsCard view={view} info={card.what} names={names} onClose={() => setCard(null)} />}
+          {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
         <aside class="side">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <Summary view={view} names={names} />}
+          {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
