@@ -49,22 +49,40 @@ export interface BoardProps {
   order?: Map<string, number[]>;
 }
 
-/** Props that make a board element a target (click, Enter or Space; focusable, named) or,
- * otherwise, a way to its details card. */
-function press(target: boolean | undefined, label: string, act: (() => void) | undefined, info: () => void,
+/** Props that make a board element a target (a click or tap picks it) or, otherwise, a way
+ * to its details card. The keyboard and screen readers reach a target through its `Focus`. */
+function press(target: boolean | undefined, act: (() => void) | undefined, info: () => void,
   hover?: (on: boolean) => void) {
   const go = target && act ? act : info;
   return {
     onClick: (e: MouseEvent) => { e.stopPropagation(); go(); },
-    onKeyDown: (e: KeyboardEvent) => {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); }
-    },
     onPointerEnter: hover ? (e: PointerEvent) => e.pointerType === "mouse" && hover(true) : undefined,
     onPointerLeave: hover ? (e: PointerEvent) => e.pointerType === "mouse" && hover(false) : undefined,
-    tabIndex: target && act ? 0 : undefined,
-    role: target && act ? ("button" as const) : undefined,
-    "aria-label": target && act ? label : undefined,
   };
+}
+
+/** The focusable, named stand-in of a target (a shape with no text of its own, so its name is
+ * its label): Tab reaches it, Enter or Space picks it. */
+function Focus({ on, label, act, b, circle }: {
+  on: boolean | undefined;
+  label: string;
+  act: (() => void) | undefined;
+  b: { x: number; y: number; w: number; h: number };
+  circle?: boolean;
+}) {
+  if (!on || !act) return null;
+  const keys = {
+    tabindex: 0, // lower case: an SVG attribute (Preact sets it as written)
+    role: "button" as const,
+    "aria-label": label,
+    class: "focus-target",
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); act(); }
+    },
+  };
+  return circle
+    ? <circle cx={b.x + b.w / 2} cy={b.y + b.h / 2} r={b.w / 2} {...keys} />
+    : <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} {...keys} />;
 }
 
 const key = (l: string, s: number) => `${l}:${s}`;
@@ -216,13 +234,17 @@ export function Board(p: BoardProps): JSX.Element {
           const it: Info = { kind: "merchant", location: l.id };
           return (
             <g key={l.id} class={`location merchant${active ? "" : " inactive"}${target ? " target" : ""}${sel ? " selected" : ""}`}
-              data-location={l.id} {...press(target, `Sell to ${l.name}`, p.onMerchant && (() => p.onMerchant!(l.id)), info(it), hover(it))}>
+              data-location={l.id} {...press(target, p.onMerchant && (() => p.onMerchant!(l.id)), info(it), hover(it))}>
               <rect x={b.x - 4} y={b.y - 4} width={b.w + 8} height={b.h + 8} rx={8} class="merchant-box" />
-              <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
-              <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
-              {Array.from({ length: l.merchantSlots }, (_, i) => (
-                <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
-              ))}
+              <g>
+                <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
+                <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
+                {Array.from({ length: l.merchantSlots }, (_, i) => (
+                  <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
+                ))}
+              </g>
+              <Focus on={target} label={`Sell to ${l.name}`} act={p.onMerchant && (() => p.onMerchant!(l.id))}
+                b={{ x: b.x - 4, y: b.y - 4, w: b.w + 8, h: b.h + 8 }} />
             </g>
           );
         }
@@ -245,12 +267,13 @@ export function Board(p: BoardProps): JSX.Element {
                 : `${locationName(l.id)} slot ${i + 1}: ${accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}`;
               return (
                 <g key={i} class={`slot${target ? " target" : ""}${sel ? " selected" : ""}`} data-slot={k}
-                  {...press(target, label, p.onSlot && (() => p.onSlot!(l.id, i)), info(it), hover(it))}>
+                  {...press(target, p.onSlot && (() => p.onSlot!(l.id, i)), info(it), hover(it))}>
                   {t ? <Tile t={t} b={sb} /> : <EmptySlot accepts={accepts} b={sb} />}
                   {(R.slots?.has(k) || R.tiles?.has(k)) && !target && !sel && (
                     <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="recent-ring" />
                   )}
                   {(target || sel) && <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="slot-ring" />}
+                  <Focus on={target} label={label} act={p.onSlot && (() => p.onSlot!(l.id, i))} b={{ x: sb.x - 3, y: sb.y - 3, w: sb.w + 6, h: sb.h + 6 }} />
                   {p.order?.get(`slot:${k}`) && <OrderBadge x={sb.x + sb.w} y={sb.y} n={p.order.get(`slot:${k}`)!} />}
                 </g>
               );
@@ -267,9 +290,11 @@ export function Board(p: BoardProps): JSX.Element {
           const [a, b] = g.seen;
           return (
             <g key={l.id} data-link={l.id} class={`link${target ? " target" : ""}${S.links?.has(l.id) ? " selected" : ""}`}
-              {...press(target, `Link ${linkName(l.id)}`, p.onLink && (() => p.onLink!(l.id)), info({ kind: "link", id: l.id }))}>
+              {...press(target, p.onLink && (() => p.onLink!(l.id)), info({ kind: "link", id: l.id }))}>
               <path d={`M${a[0]},${a[1]} L${b[0]},${b[1]}`} class="link-hit" />
               <circle cx={g.seenMid[0]} cy={g.seenMid[1]} r={11} class="link-marker" />
+              <Focus on={target} circle label={`Link ${linkName(l.id)}`} act={p.onLink && (() => p.onLink!(l.id))}
+                b={{ x: g.seenMid[0] - 13, y: g.seenMid[1] - 13, w: 26, h: 26 }} />
             </g>
           );
         })}

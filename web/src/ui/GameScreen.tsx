@@ -134,7 +134,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           </PanZoom>
           {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
-        <aside class="side">
+        <aside class="side" tabIndex={0} aria-label="Game panels">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <Summary view={view} names={names} />}
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}

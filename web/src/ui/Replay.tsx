@@ -94,7 +94,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? "Pause" : "Play"}>{playing ? "Pause" : "Play"}</button>
         <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title="Step forward">▶</button>
         <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">▶|</button>
-        <input type="range" min={0} max={total} value={n} data-testid="scrub"
+        <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label="Move"
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">move {n} / {total}</span>
         {finished && (
@@ -112,7 +112,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <section class="board-wrap">
           <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
-        <aside class="side">
+        <aside class="side" tabIndex={0} aria-label="Game panels">
           {view.is_over && <Summary view={view} names={names} />}
           {hand && <Hand cards={hand} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
