@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import PHONE, actions_done
+from .test_browser import DESKTOP, PHONE, actions_done, get, open_page
 
 MIN = 40
 KIND_WEIGHT = {"build": 6, "network": 4, "sell": 6, "develop": 2, "loan": 1, "scout": 1, "pass": 1}
@@ -86,6 +86,16 @@ def test_a_whole_game_on_a_phone_by_tapping(browser: Browser, server: str,
     page.fill("input[name=name]", "Pat")
     page.locator("[data-testid=join]").tap()
     expect(page.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+    game_id = page.url.rsplit("/", 1)[1]
+    # help: the first-game guide (dismissed for good) and the rules summary
+    expect(page.locator("[data-testid=guide]")).to_be_visible()
+    page.locator("[data-testid=help]").tap()
+    expect(page.locator("[data-testid=rules]")).to_contain_text("The seven actions")
+    page.screenshot(path=str(shots_dir / "phone-rules.png"))
+    page.locator("[aria-label='Close the rules']").tap()
+    expect(page.locator("[data-testid=rules]")).to_have_count(0)
+    page.locator("[data-testid=guide-done]").tap()
+    expect(page.locator("[data-testid=guide]")).to_have_count(0)
     rng = random.Random(3)
     kinds: list[str] = []
     shot: set[str] = set()
@@ -93,7 +103,34 @@ def test_a_whole_game_on_a_phone_by_tapping(browser: Browser, server: str,
         kinds.append(take_turn(page, rng, shots_dir, shot))
         assert len(kinds) < 200
     expect(page.locator("[data-testid=summary]")).to_be_visible()
+    # the end: a winner line and the graph of VP and money, ending where the game ended
+    log = get(server, f"/api/games/{game_id}/log")
+    total = len(log["actions"])
+    final = get(server, f"/api/games/{game_id}/replay/{total}")["view"]
+    expect(page.locator("[data-testid=winner]")).to_contain_text(" VP")
+    first = final["winner_order"][0]
+    expect(page.locator("[data-testid=winner]")).to_contain_text(
+        f"{'wins' if final['ranks'].count(1) == 1 else 'share'}")
+    expect(page.locator("[data-testid=winner]")).to_contain_text(str(final["players"][first]["vp"]))
+    want = ",".join(f"{p['seat']}:{p['vp']}:{p['money']}" for p in final["players"])
+    expect(page.locator("[data-testid=score-graph]")).to_have_attribute("data-final", want)
     page.screenshot(path=str(shots_dir / "phone-game-over.png"), full_page=True)
+
+    # the replay: whose hand, the move list with era and round marks, the graph so far
+    replay = open_page(browser, f"{server}/#/replay/{game_id}", DESKTOP)
+    expect(replay.locator("[data-testid=move-list]")).to_be_visible()
+    marks = replay.locator("[data-testid=move-list] [data-round-mark]")
+    expect(marks.first).to_have_text("Canal era · round 1")
+    expect(replay.locator("[data-testid=move-list]")).to_contain_text("Rail era · round 1")
+    replay.locator("[data-testid=move-list] [data-move='12']").click()
+    expect(replay.locator("[data-testid=replay]")).to_have_attribute("data-frame", "12")
+    replay.select_option("[data-testid=hand-seat]", "1")
+    expect(replay.locator("[data-testid=hand-title]")).to_contain_text("'s hand (Yellow)")
+    replay.locator("[data-testid=move-list] [data-move='" + str(total) + "']").click()
+    expect(replay.locator("[data-testid=score-graph]")).to_have_attribute("data-final", want)
+    expect(replay.locator("[data-testid=winner]")).to_be_visible()
+    replay.screenshot(path=str(shots_dir / "replay-graph.png"), full_page=True)
+    assert replay.errors == [], replay.errors  # type: ignore[attr-defined]
     assert {"build", "network"} <= set(kinds), kinds
     assert errors == [], errors
     ctx.close()

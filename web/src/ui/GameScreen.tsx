@@ -17,6 +17,8 @@ import type { Info } from "../board/Board";
 import { DetailsCard } from "./Details";
 import { usePreview } from "./Preview";
 import { targetList } from "./TargetPicker";
+import { ScoreGraph, series, WinnerLine } from "./History";
+import { Guide, HelpButton } from "./Help";
 import { MuteSwitch, orderMarks, SinceLastTurn, sinceMyLastTurn, useTurnAlert } from "./TurnAlert";
 import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
@@ -76,6 +78,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useTurnAlert(myTurn, info?.name ?? "");
+  // the end screen's graph starts from the first frame (everyone's starting money and VP)
+  const over = view?.is_over ?? false;
+  const [start, setStart] = useState<{ vp: number; money: number }[] | null>(null);
+  useEffect(() => {
+    if (over && !start) api.replay(id, 0, null).then((f) => setStart(f.view.players)).catch(() => {});
+  }, [over, id]);
   const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
   const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
@@ -123,6 +131,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
         {mySeat !== null && <MuteSwitch />}
+        <HelpButton />
         <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
@@ -136,7 +145,13 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         </section>
         <aside class="side" tabIndex={0} aria-label="Game panels">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
+          {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
+          {view.is_over && start && log.length === view.action_count && (() => {
+            const points = series(start, log);
+            return points && <ScoreGraph points={points} log={log} names={names} />;
+          })()}
+          {mySeat !== null && !view.is_over && <Guide />}
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
@@ -153,7 +168,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {myTurn && lastMine && (
             <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>Undo my last action</button>
           )}
-          {hand && <Hand cards={hand} playable={myTurn ? choosing.playable : new Set()}
+          {hand && <Hand cards={hand} title="Your hand" playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
           <Players view={view} names={names} />

@@ -158,15 +158,17 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
   );
 }
 
-export function Hand({ cards, playable, selected, onCard }: {
+export function Hand({ cards, playable, selected, onCard, title = "Your hand" }: {
   cards: string[];
+  /** whose hand it is */
+  title?: string;
   playable?: Set<string>;
   selected?: string[];
   onCard?: (card: string) => void;
 }): JSX.Element {
   return (
     <div class="hand panel" data-testid="hand">
-      <div class="panel-title">Your hand</div>
+      <div class="panel-title" data-testid="hand-title">{title}</div>
       <div class="cards">
         {cards.length === 0 && <span class="muted">no cards</span>}
         {cards.map((c, i) => {

@@ -12,6 +12,7 @@ import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { MoveList, ScoreGraph, series, WinnerLine } from "./History";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
@@ -80,6 +81,8 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const names = log.seats.map((s) => s.name ?? null);
   const hand = seat !== null ? view.players[seat]?.hand : null;
   const last = n > 0 ? log.actions[n - 1] : null;
+  const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
+  const points = start ? series(start.players, log.actions) : null;
 
   return (
     <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
@@ -113,10 +116,13 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
         <aside class="side" tabIndex={0} aria-label="Game panels">
+          {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
-          {hand && <Hand cards={hand} />}
+          {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
+          {hand && seat !== null && <Hand cards={hand} title={`${names[seat] ?? PLAYER_NAMES[seat]}'s hand (${PLAYER_NAMES[seat]})`} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
+          <MoveList log={log.actions} current={n} onJump={setN} />
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
       </main>
