@@ -7,12 +7,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
-from . import listing, outbound
+from . import chat, listing, outbound
 from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
     BotAdded,
+    ChatHistory,
     Created,
     CreateGame,
     Error,
@@ -173,6 +174,13 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, token: Tok
     if seat is None:
         raise ApiError("unauthorized", "A valid seat token is needed")
     return _json(await service.extensions(rt, seat, body.action, body.version))
+
+
+@router.get("/games/{game_id}/chat", response_model=ChatHistory)
+async def chat_history(game_id: str, service: Service) -> ChatHistory:
+    """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
+    rt = await service.runtime(game_id)
+    return ChatHistory.model_validate({"messages": await chat.messages(service, rt)})
 
 
 @router.post("/games/{game_id}/legal/preview", response_model=Preview)

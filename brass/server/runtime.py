@@ -38,6 +38,7 @@ class Runtime:
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
+    chat_buckets: dict[int, Any] = field(default_factory=dict)  # chat.py: a seat's rate limit
     bot_task: asyncio.Task[None] | None = None
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
     # the legal moves of the seat to move at a version, computed once (a worker's future)

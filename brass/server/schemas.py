@@ -433,7 +433,36 @@ class Preview(BaseModel):
     effect: Event
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview,
+ChatText = Annotated[str, Field(min_length=1, max_length=300,
+                                json_schema_extra={"pattern": NAME_PATTERN}),
+                     AfterValidator(_visible)]
+
+
+class ChatMessage(BaseModel):
+    """A chat message as stored: `seat` null and `spectator` true for a spectator's; `actions`:
+    how many actions had been played when it was sent (a replay shows it from there)."""
+
+    id: int
+    seat: int | None
+    spectator: bool
+    name: str
+    text: str
+    actions: int
+    time: str
+
+
+class ChatHistory(BaseModel):
+    messages: list[ChatMessage]
+
+
+class ChatBroadcast(BaseModel):
+    """A new chat message, sent to everyone watching the game."""
+
+    type: Literal["chat"] = "chat"
+    message: ChatMessage
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast,
                           Field(discriminator="type")]
 
 
@@ -487,3 +516,12 @@ class PreviewRequest(BaseModel):
 
 class WsPreview(PreviewRequest):
     type: Literal["preview"]
+
+
+class WsChat(BaseModel):
+    """Say something at the table; `name` only for a spectator (a seat speaks as its seat)."""
+
+    model_config = _REQUEST
+    type: Literal["chat"]
+    text: ChatText
+    name: PlayerName | None = None

@@ -95,7 +95,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, plan: tuple[int, list[Any]]
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "BRASS_BOT_DELAY": "0",
            "BRASS_E2E_SEED": str(plan[0]),
            # this checkout's brass, not the one installed in the venv (a worktree's server)
-           "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+           "PYTHONPATH": os.pathsep.join(
+               [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("serve.py")), str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -24,11 +24,13 @@ AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
 def axe_problems(page: Page) -> list[str]:
     """The serious and critical violations axe-core finds on the page as it is."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE.read_text() + "\n;undefined")  # evaluated by the driver: the CSP allows no inline script
+        # evaluated by the driver: the page's CSP allows no inline script tag
+        page.evaluate(AXE.read_text() + "\n;undefined")
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-          .map(v => v.id + ': ' + v.help + ' @ ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' + n.html.slice(0, 120)).join(' | '));
+          .map(v => v.id + ': ' + v.help + ' @ ' + v.nodes.slice(0, 3)
+            .map(n => n.target.join(' ') + ' ' + n.html.slice(0, 120)).join(' | '));
     }""")
     return list(found)
 

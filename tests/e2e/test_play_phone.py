@@ -21,7 +21,8 @@ def offered(page: Page) -> list[tuple[str, dict[str, float]]]:
     return page.evaluate("""() => [...document.querySelectorAll('[data-offer]')]
         .filter(e => !e.disabled && e.getClientRects().length)
         .map(e => { const r = e.getBoundingClientRect();
-                    return [e.outerHTML.slice(0, 90), {w: r.width, h: r.height, top: r.top, bottom: r.bottom}] })""")
+                    return [e.outerHTML.slice(0, 90),
+                            {w: r.width, h: r.height, top: r.top, bottom: r.bottom}] })""")
 
 
 def check_sizes(page: Page) -> int:

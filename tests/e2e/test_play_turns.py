@@ -1,7 +1,7 @@
 """Turn awareness: with her tab hidden, Alice gets a chime and a notification when her turn
 comes (notifications allowed for the page), none once she mutes (the switch is remembered
-when the page is opened again); her turn opens with a numbered summary of Bob's moves since her last one,
-and the board numbers where each happened."""
+when the page is opened again); her turn opens with a numbered summary of Bob's moves since
+her last one, and the board numbers where each happened."""
 
 from __future__ import annotations
 

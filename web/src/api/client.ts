@@ -1,6 +1,7 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import type {
   Action,
+  ChatMessage,
   Created,
   GameInfo,
   GameList,
@@ -60,6 +61,7 @@ export const api = {
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
 };
@@ -187,6 +189,13 @@ export class GameSocket {
   preview(action: Action, version: number): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "preview", action, version }));
+    return true;
+  }
+
+  /** Say something at the table (`name`: a spectator's). False if the socket is not open. */
+  chat(text: string, name?: string): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "chat", text, ...(name ? { name } : {}) }));
     return true;
   }
 

@@ -96,6 +96,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chat History
+         * @description The game's chat (the latest 500 messages), oldest first; players' and spectators'.
+         */
+        get: operations["chat_history_api_games__game_id__chat_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/join": {
         parameters: {
             query?: never;
@@ -328,7 +348,8 @@ export interface paths {
          *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
          *     `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
          *     null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
-         *     `extend` {action, version}, `preview` {action, version}.
+         *     `extend` {action, version}, `preview` {action, version}, `chat` {text, name (a
+         *     spectator's)}: answered by `ChatBroadcast` to everyone watching.
          */
         get: operations["game_socket_doc_ws_games__game_id__get"];
         put?: never;
@@ -387,6 +408,44 @@ export interface components {
             location: string;
             /** Slot */
             slot: number;
+        };
+        /**
+         * ChatBroadcast
+         * @description A new chat message, sent to everyone watching the game.
+         */
+        ChatBroadcast: {
+            message: components["schemas"]["ChatMessage"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+        };
+        /** ChatHistory */
+        ChatHistory: {
+            /** Messages */
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        /**
+         * ChatMessage
+         * @description A chat message as stored: `seat` null and `spectator` true for a spectator's; `actions`:
+         *     how many actions had been played when it was sent (a replay shows it from there).
+         */
+        ChatMessage: {
+            /** Actions */
+            actions: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Seat */
+            seat: number | null;
+            /** Spectator */
+            spectator: boolean;
+            /** Text */
+            text: string;
+            /** Time */
+            time: string;
         };
         /** CreateGame */
         CreateGame: {
@@ -1944,6 +2003,82 @@ export interface operations {
             };
         };
     };
+    chat_history_api_games__game_id__chat_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     join_api_games__game_id__join_post: {
         parameters: {
             query?: never;
@@ -2844,7 +2979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"];
+                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"];
                 };
             };
         };

@@ -61,4 +61,7 @@ export type WsError = S["WsError"];
 export type Extensions = S["Extensions"];
 /** The whole effect of a legal move before it is confirmed (answer to a `preview` request). */
 export type Preview = S["Preview"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview;
+/** A chat message as stored, and its broadcast. */
+export type ChatMessage = S["ChatMessage"];
+export type ChatBroadcast = S["ChatBroadcast"];
+export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
