@@ -14,6 +14,7 @@ import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
 import type { Info } from "../board/Board";
+import { ChatPanel, useChat } from "./Chat";
 import { DetailsCard } from "./Details";
 import { usePreview } from "./Preview";
 import { targetList } from "./TargetPicker";
@@ -78,6 +79,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useTurnAlert(myTurn, info?.name ?? "");
+  const chat = useChat(id, socket);
   // the end screen's graph starts from the first frame (everyone's starting money and VP)
   const over = view?.is_over ?? false;
   const [start, setStart] = useState<{ vp: number; money: number }[] | null>(null);
@@ -171,6 +173,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {hand && <Hand cards={hand} title="Your hand" playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
+          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} />
           <Players view={view} names={names} />
           <Markets view={view} />
           <GameLogPanel entries={log} />

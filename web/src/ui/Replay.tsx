@@ -12,6 +12,7 @@ import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { ChatPanel, useChat } from "./Chat";
 import { MoveList, ScoreGraph, series, WinnerLine } from "./History";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
@@ -23,6 +24,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
+  const chat = useChat(id, null);
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
@@ -122,6 +124,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           {hand && seat !== null && <Hand cards={hand} title={`${names[seat] ?? PLAYER_NAMES[seat]}'s hand (${PLAYER_NAMES[seat]})`} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
+          <ChatPanel messages={chat} socket={null} spectator upTo={n} />
           <MoveList log={log.actions} current={n} onJump={setN} />
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
