@@ -7,8 +7,8 @@
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
 database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
 spectator per game on its own websocket over loopback. Each seat plays like a bot: on its turn
-it takes its legal moves from the state message (a server that does not send them there is
-asked `GET /legal` at once), waits `--think` seconds on average (uniform between 0.5 and 1.5
+it takes its legal moves from the state message (the new version comes at once without them,
+then again with them), waits `--think` seconds on average (uniform between 0.5 and 1.5
 times that: a player thinking), picks with the bot heuristic and sends the action over its
 websocket. Measured, after a `--warmup` (the first moves of all games come in one burst), for
 `--seconds` (or until every game is over):
@@ -35,7 +35,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -72,31 +71,6 @@ class Bench:
     measuring: bool = False  # off during the warm-up
 
 
-class KeepAlive:
-    """A minimal HTTP/1.1 GET over one kept-alive loopback connection (one per game): the
-    load generator must stay light, or it measures itself instead of the server."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.lock = asyncio.Lock()
-        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-
-    async def get(self, path: str, token: str) -> Any:
-        async with self.lock:
-            if self.streams is None:
-                self.streams = await asyncio.open_connection("127.0.0.1", self.port)
-            reader, writer = self.streams
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         f"Authorization: Bearer {token}\r\n\r\n".encode())
-            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
-            length = int(head.split("content-length:", 1)[1].split("\r\n", 1)[0])
-            return json.loads(await reader.readexactly(length))
-
-    def close(self) -> None:
-        if self.streams is not None:
-            self.streams[1].close()
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -123,10 +97,10 @@ def note_legal(bench: Bench, clock: GameClock, version: int) -> None:
         bench.legal.append(time.perf_counter() - sent)
 
 
-async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, base: str,
-                    http: KeepAlive, clock: GameClock, bench: Bench, think: float) -> None:
+async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: GameClock,
+                    bench: Bench, think: float) -> None:
     rng = random.Random(f"{base}:{seat}")
-    acted_at = -1
+    acted_at = seen = -1
     async for raw in ws:
         msg = json.loads(raw)
         if msg["type"] == "error":
@@ -137,16 +111,18 @@ async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, b
         if msg["type"] != "state" or msg["view"] is None:
             continue
         version = msg["version"]
-        note_arrival(bench, clock, version)
+        if version != seen:  # the seat to move gets a version twice: at once, then with moves
+            seen = version
+            note_arrival(bench, clock, version)
         if msg["status"] == "finished":
             clock.finished = True
             return
         if seat is None or msg["view"]["current_seat"] != seat or version <= acted_at:
             continue
-        acted_at = version
         entries = msg.get("legal")
-        if entries is None:  # a server that does not send them with the state
-            entries = await http.get(f"{base}/legal", token or "")
+        if entries is None:
+            continue  # the same version follows with the legal moves
+        acted_at = version
         note_legal(bench, clock, version)
         if bench.stop.is_set():
             return
@@ -160,8 +136,7 @@ async def seat_loop(ws: ClientConnection, seat: int | None, token: str | None, b
 
 
 async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: float,
-                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock,
-                               KeepAlive]:
+                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
     game_id = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()["id"]
     base = f"/api/games/{game_id}"
     clock = GameClock(sockets=5)
@@ -171,15 +146,14 @@ async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: flo
         joined = (await http.post(f"{base}/join", json={"name": f"p{i}"})).json()
         seats.append((joined["seat"], joined["token"]))
     tasks = []
-    legal = KeepAlive(port)
     for seat, token in seats:
         ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", max_size=None,
                            compression=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sockets.append(ws)
         tasks.append(asyncio.create_task(
-            seat_loop(ws, seat, token, base, legal, clock, bench, think)))
-    return sockets, tasks, clock, legal
+            seat_loop(ws, seat, base, clock, bench, think)))
+    return sockets, tasks, clock
 
 
 def rss_kb(pid: int) -> tuple[int, int]:
@@ -232,11 +206,10 @@ async def run(port: int, games: int, seconds: float, think: float, warmup: float
         bench.memory.append(rss_kb(server_pid))
         bench.live = sum(not game[2].finished for game in opened)
         bench.stop.set()
-        for _, tasks, _, legal in opened:
-            legal.close()
+        for _, tasks, _ in opened:
             for task in tasks:
                 task.cancel()
-        await asyncio.wait([asyncio.create_task(ws.close()) for sockets, _, _, _ in opened
+        await asyncio.wait([asyncio.create_task(ws.close()) for sockets, _, _ in opened
                             for ws in sockets], timeout=30)
         bench.errors["_seconds"] = int(played)
     return bench

@@ -132,26 +132,31 @@ def parse_action(obj: Any) -> Action:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}"
             for e in exc.errors()[:3])
-        raise MalformedAction(f"Not a valid action: {problems}") from None
+        fields = [".".join(str(p) for p in e["loc"]) or "action" for e in exc.errors()[:3]]
+        raise MalformedAction(f"Not a valid action: {problems}", code="not_an_action",
+                              params={"fields": fields}) from None
     check_ids(action)
     return action
 
 
 def _card(card: str) -> None:
     if card not in DATA.cards:
-        raise MalformedAction(f"Unknown card {card!r}")
+        raise MalformedAction(f"Unknown card {card!r}", code="unknown_card",
+                              params={"card": card})
 
 
 def _location(location: str) -> int:
     index = DATA.location_index.get(location)
     if index is None:
-        raise MalformedAction(f"Unknown location {location!r}")
+        raise MalformedAction(f"Unknown location {location!r}", code="unknown_location",
+                              params={"location": location})
     return index
 
 
 def _industry(industry: str) -> None:
     if industry not in INDUSTRIES:
-        raise MalformedAction(f"Unknown industry {industry!r}")
+        raise MalformedAction(f"Unknown industry {industry!r}", code="unknown_industry",
+                              params={"industry": industry})
 
 
 def check_ids(action: Action) -> None:
@@ -162,37 +167,50 @@ def check_ids(action: Action) -> None:
             _industry(action.industry)
             loc = DATA.locations[_location(action.location)]
             if not 0 <= action.slot < len(loc.slots):
-                raise MalformedAction(f"{loc.name} has no slot {action.slot}")
+                raise MalformedAction(f"{loc.name} has no slot {action.slot}", code="no_such_slot",
+                                      params={"location": loc.id, "slot": action.slot})
         case Network():
             _card(action.card)
             if not 1 <= len(action.links) <= 2:
-                raise MalformedAction("A network action places 1 or 2 links")
+                raise MalformedAction("A network action places 1 or 2 links", code="link_count",
+                                      params={"count": len(action.links)})
             for link in action.links:
                 if link not in DATA.link_index:
-                    raise MalformedAction(f"Unknown link {link!r}")
+                    raise MalformedAction(f"Unknown link {link!r}", code="unknown_link",
+                                          params={"link": link})
             if len(set(action.links)) != len(action.links):
-                raise MalformedAction("The same link is named twice")
+                raise MalformedAction("The same link is named twice", code="repeated_link",
+                                      params={"link": next(link for link in action.links
+                                                        if action.links.count(link) > 1)})
         case Develop():
             _card(action.card)
             if not 1 <= len(action.industries) <= 2:
-                raise MalformedAction("A develop action removes 1 or 2 tiles")
+                raise MalformedAction("A develop action removes 1 or 2 tiles",
+                                      code="develop_count",
+                                      params={"count": len(action.industries)})
             for industry in action.industries:
                 _industry(industry)
         case Sell():
             _card(action.card)
             if not action.sales:
-                raise MalformedAction("A sell action needs at least one sale")
+                raise MalformedAction("A sell action needs at least one sale", code="no_sales")
             for sale in action.sales:
                 loc = DATA.locations[_location(sale.location)]
                 if not 0 <= sale.slot < len(loc.slots):
-                    raise MalformedAction(f"{loc.name} has no slot {sale.slot}")
+                    raise MalformedAction(f"{loc.name} has no slot {sale.slot}",
+                                          code="no_such_slot",
+                                          params={"location": loc.id, "slot": sale.slot})
                 if DATA.locations[_location(sale.merchant)].kind != "merchant":
-                    raise MalformedAction(f"{sale.merchant!r} is not a merchant")
+                    raise MalformedAction(f"{sale.merchant!r} is not a merchant",
+                                          code="not_a_merchant",
+                                          params={"location": sale.merchant})
                 if sale.develop is not None:
                     _industry(sale.develop)
         case Scout():
             if len(action.cards) != 3:
-                raise MalformedAction("Scout discards exactly three cards")
+                raise MalformedAction("Scout discards exactly three cards",
+                                      code="scout_card_count",
+                                      params={"count": len(action.cards)})
             for card in action.cards:
                 _card(card)
         case Loan() | Pass():

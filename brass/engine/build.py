@@ -6,7 +6,7 @@ from functools import cache
 
 from .data import DATA, GOODS, TileSpec
 from .draft import Draft
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .resources import resource_left_anywhere, take_coal, take_iron
 from .state import Tile
 
@@ -19,24 +19,32 @@ def tile_name(spec: TileSpec) -> str:
     return f"{INDUSTRY_NAMES[spec.industry]} {ROMAN[spec.level]}"
 
 
-def card_allows(card: str, industry: str, location: int, in_network: bool) -> str | None:
+def card_allows(card: str, industry: str, location: int,
+                in_network: bool) -> IllegalAction | None:
     """None if `card` may build `industry` at `location`, else the reason it may not."""
     loc = DATA.locations[location]
     kind, _, what = card.partition(":")
     if loc.kind == "farm" and card not in ("industry:brewery", "wild:industry"):
-        return f"{loc.name} can be built only with a brewery card or a wild industry card"
+        return IllegalAction(
+            f"{loc.name} can be built only with a brewery card or a wild industry card",
+            code="farm_needs_brewery_card", params={"location": loc.id})
     if kind == "location":
         if what != loc.id:
             town = DATA.locations[DATA.location_index[what]].name
-            return f"The card {card} builds only in {town}"
+            return IllegalAction(f"The card {card} builds only in {town}",
+                                 code="card_wrong_location",
+                                 params={"card": card, "location": what})
         return None
     if kind == "wild" and what == "location":
         return None  # any town: farms were refused above
     if kind == "industry" and what != industry and not (
             what == "cotton_manufacturer" and industry in ("cotton", "manufacturer")):
-        return f"The card {card} cannot build a {INDUSTRY_NAMES[industry]}"
+        return IllegalAction(f"The card {card} cannot build a {INDUSTRY_NAMES[industry]}",
+                             code="card_wrong_industry",
+                             params={"card": card, "industry": industry})
     if not in_network:
-        return f"{loc.name} is not in your network"
+        return IllegalAction(f"{loc.name} is not in your network", code="not_in_network",
+                             params={"location": loc.id})
     return None
 
 
@@ -54,39 +62,51 @@ def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
     me = d.me
     if industry not in slot.accepts:
         raise IllegalAction(f"Slot {slot.number} in {loc.name} does not take a "
-                            f"{INDUSTRY_NAMES[industry]}")
+                            f"{INDUSTRY_NAMES[industry]}", code="slot_wrong_industry",
+                            params={"location": loc.id, "slot": slot.number,
+                                    "industry": industry})
     spec = me.next_tile(industry)
     if spec is None:
-        raise IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left")
+        raise IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left",
+                            code="no_tiles_left", params={"industry": industry})
     if not spec.allowed_in(d.era):
         when = "canal" if spec.era == "canal" else "rail"
         raise IllegalAction(f"{tile_name(spec)} can be built only in the {when} era"
-                            + (" (develop it away first)" if d.era == "rail" else ""))
+                            + (" (develop it away first)" if d.era == "rail" else ""),
+                            code="tile_wrong_era",
+                            params={"industry": industry, "level": spec.level, "era": when,
+                                    "now": d.era})
     old = d.tiles[slot_index]
     if len(slot.accepts) == 2:  # the rule speaks of any build, overbuilds included
         for other in loc.slots:
             if (d.tiles[other] is None and DATA.slots[other].accepts == (industry,)):
                 raise IllegalAction(
                     f"{loc.name} has an empty slot for only a {INDUSTRY_NAMES[industry]}: "
-                    "build there first")
+                    "build there first", code="single_slot_first",
+                    params={"location": loc.id, "industry": industry})
     if old is not None:
         if old.industry != industry or old.level >= spec.level:
             raise IllegalAction(
                 f"Slot {slot.number} in {loc.name} holds a {tile_name(old.spec)}; you can only "
-                f"overbuild a tile of the same industry with a lower level")
+                f"overbuild a tile of the same industry with a lower level",
+                code="overbuild_level", params={"location": loc.id, "slot": slot.number,
+                                                "industry": old.industry, "level": old.level})
         if old.owner != d.seat:
             if industry not in ("coal", "iron"):
                 raise IllegalAction("You can overbuild an opponent's tile only if it is a coal "
-                                    "mine or an ironworks")
+                                    "mine or an ironworks", code="overbuild_opponent_industry")
             if resource_left_anywhere(d, industry):
                 what = "coal" if industry == "coal" else "iron"
                 raise IllegalAction(f"You can overbuild an opponent's {INDUSTRY_NAMES[industry]} "
-                                    f"only when no {what} is left on the board or in the market")
+                                    f"only when no {what} is left on the board or in the market",
+                                    code="overbuild_opponent_resources",
+                                    params={"industry": industry})
     if d.era == "canal":
         for other in loc.slots:
             tile = d.tiles[other]
             if other != slot_index and tile is not None and tile.owner == d.seat:
-                raise IllegalAction(f"In the canal era you may have only one tile in {loc.name}")
+                raise IllegalAction(f"In the canal era you may have only one tile in {loc.name}",
+                                    code="canal_one_tile_per_town", params={"location": loc.id})
     return spec
 
 
@@ -96,16 +116,19 @@ def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
     in_network = loc_network is None or slot.location in loc_network
     reason = card_allows(card, industry, slot.location, in_network)
     if reason:
-        raise IllegalAction(reason)
+        raise reason
     place(d, industry, slot_index, check_target(d, industry, slot_index))
 
 
 def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     """Pay for `spec` and put it on the slot (the checks are done)."""
     slot = DATA.slots[slot_index]
-    what = f"{tile_name(spec)} in {DATA.name(slot.location)}"
+    what = Subject(f"{tile_name(spec)} in {DATA.name(slot.location)}", "build", industry=industry,
+                   level=spec.level, location=DATA.locations[slot.location].id)
     if d.me.money < spec.cost:
-        raise IllegalAction(f"{what} costs £{spec.cost}, and you have only £{d.me.money}")
+        raise IllegalAction(f"{what} costs £{spec.cost}, and you have only £{d.me.money}",
+                            code="build_money", params={"subject": what.as_param(),
+                                                        "cost": spec.cost, "money": d.me.money})
     d.pay(spec.cost)
     take_coal(d, (slot.location,), spec.coal, what)
     take_iron(d, spec.iron)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from .build import INDUSTRY_NAMES, tile_name
 from .draft import Draft
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .resources import take_iron
 from .state import PlayerState
 
 
-def develop_problem(player: PlayerState, industry: str) -> str | None:
+def develop_problem(player: PlayerState, industry: str) -> IllegalAction | None:
     """Why `player` cannot develop away the lowest tile of `industry` now, or None."""
     spec = player.next_tile(industry)
     if spec is None:
-        return f"You have no {INDUSTRY_NAMES[industry]} tiles left to develop"
+        return IllegalAction(f"You have no {INDUSTRY_NAMES[industry]} tiles left to develop",
+                             code="develop_no_tiles", params={"industry": industry})
     if spec.lightbulb:
-        return f"{tile_name(spec)} has a lightbulb: it can never be developed, only built"
+        return IllegalAction(
+            f"{tile_name(spec)} has a lightbulb: it can never be developed, only built",
+            code="develop_lightbulb", params={"industry": industry, "level": spec.level})
     return None
 
 
@@ -23,7 +26,7 @@ def remove_from_mat(d: Draft, industry: str) -> None:
     """Develop away the lowest tile of `industry` (no iron here); lightbulb tiles cannot go."""
     problem = develop_problem(d.me, industry)
     if problem:
-        raise IllegalAction(problem)
+        raise problem
     d.take_from_mat(d.seat, industry, retire=True)
 
 
@@ -36,4 +39,5 @@ def develop(d: Draft, industries: tuple[str, ...]) -> None:
 def pay_develop_iron(d: Draft, industries: tuple[str, ...]) -> None:
     """1 iron per tile developed, and the price check."""
     take_iron(d, len(industries))
-    d.check_affordable("Developing " + (" and ".join(INDUSTRY_NAMES[i] for i in industries)))
+    names = " and ".join(INDUSTRY_NAMES[i] for i in industries)
+    d.check_affordable(Subject("Developing " + names, "develop", industries=list(industries)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .data import DATA, INDUSTRIES
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .graph import Graph, graph, graph_plus, network
 from .state import Game, MerchantTile, PlayerState, Tile, evolve_player
 
@@ -157,12 +157,16 @@ class Draft:
             if seat == self.seat:
                 self.received += amount
 
-    def check_affordable(self, what: str) -> None:
+    def check_affordable(self, what: Subject) -> None:
         if self.me.money < 0:
             detail = "; ".join(s.describe() for s in self.supplies if s.source == "market")
             extra = f" (including {detail})" if detail else ""
+            market = [{"resource": s.resource, "count": s.count, "cost": s.cost}
+                      for s in self.supplies if s.source == "market"]
             raise IllegalAction(
-                f"{what} costs £{self.paid}{extra}, and you have only £{self.start_money}")
+                f"{what} costs £{self.paid}{extra}, and you have only £{self.start_money}",
+                code="not_affordable", params={"subject": what.as_param(), "cost": self.paid,
+                                               "money": self.start_money, "market": market})
 
     def advance_income(self, seat: int, spaces: int) -> None:
         space = min(self.players[seat].income_space + spaces, DATA.max_income_space)

@@ -56,7 +56,7 @@ from .build import cards_allowing, check_target, place
 from .data import DATA, INDUSTRIES
 from .develop import develop_problem, pay_develop_iron
 from .draft import Draft, Quote
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .links import add_link, finish_network, link_open, start_network
 from .rules import _check_scout, _loan, carry_out
 from .sell import for_sale, sell_one
@@ -214,7 +214,8 @@ def _second_links(start: Draft, touching: frozenset[int] | None,
     d = start.copy()
     try:
         reach = add_link(d, first, touching)
-        d.check_affordable("These two railways")  # a network action only pays from here on
+        # a network action only pays from here on
+        d.check_affordable(Subject("These two railways", "railways"))
     except IllegalAction:
         return
     for j in range(len(DATA.links)):

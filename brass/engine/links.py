@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .data import DATA
 from .draft import Draft
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .resources import take_brewery_beer, take_coal
 
 
@@ -26,33 +26,43 @@ def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
     """`link_open`, or an `IllegalAction` saying why not."""
     if link_open(d, index, touching):
         return
+    link = {"link": DATA.links[index].id}
     if d.links[index] is not None:
-        raise IllegalAction(f"The link {_link_name(index)} is already built")
+        raise IllegalAction(f"The link {_link_name(index)} is already built", code="link_built",
+                            params=link)
     if d.era == "canal" and not DATA.links[index].canal:
-        raise IllegalAction(f"{_link_name(index)} takes no canal")
+        raise IllegalAction(f"{_link_name(index)} takes no canal", code="link_no_canal",
+                            params=link)
     if d.era == "rail" and not DATA.links[index].rail:
-        raise IllegalAction(f"{_link_name(index)} takes no railway")
-    raise IllegalAction(f"{_link_name(index)} does not touch your network")
+        raise IllegalAction(f"{_link_name(index)} takes no railway", code="link_no_rail",
+                            params=link)
+    raise IllegalAction(f"{_link_name(index)} does not touch your network",
+                        code="link_not_in_network", params=link)
 
 
 def start_network(d: Draft, count: int) -> frozenset[int] | None:
     """Check the number of links (and that a second railway could have a brewery's beer at
     all) and pay their base cost; returns the player's network."""
     if d.era == "canal" and count != 1:
-        raise IllegalAction("In the canal era a network action places one canal")
+        raise IllegalAction("In the canal era a network action places one canal",
+                            code="canal_one_link")
     if d.me.links_left < count:
         raise IllegalAction("You have no link tiles left" if d.me.links_left == 0
-                            else "You have only one link tile left")
+                            else "You have only one link tile left",
+                            code="link_tiles_left", params={"left": d.me.links_left})
     costs = DATA.rules["link_cost"]
     cost = costs["canal"] if d.era == "canal" else (
         costs["rail"] if count == 1 else costs["double_rail"])
     if d.me.money < cost:
         raise IllegalAction(f"{'A canal' if d.era == 'canal' else 'This'} costs £{cost}, "
-                            f"and you have only £{d.me.money}")
+                            f"and you have only £{d.me.money}", code="link_money",
+                            params={"kind": "canal" if d.era == "canal" else (
+                                "rail" if count == 1 else "double_rail"),
+                                "cost": cost, "money": d.me.money})
     if count == 2 and not any(t is not None and t.industry == "brewery" and t.resources
                               for t in d.tiles):
         raise IllegalAction("The second railway needs a beer from a brewery, and no brewery "
-                            "has any beer left")
+                            "has any beer left", code="second_railway_no_beer")
     d.pay(cost)
     return d.network(d.seat)
 
@@ -64,7 +74,9 @@ def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset
     check_link(d, index, touching)
     d.place_link(index)
     if d.era == "rail":
-        take_coal(d, DATA.links[index].ends, 1, f"The railway {_link_name(index)}")
+        take_coal(d, DATA.links[index].ends, 1,
+                  Subject(f"The railway {_link_name(index)}", "railway_link",
+                          link=DATA.links[index].id))
     ends = frozenset(DATA.links[index].ends)
     return ends if touching is None else touching | ends
 
@@ -73,10 +85,12 @@ def finish_network(d: Draft, links: Sequence[int]) -> None:
     """The beer for a second railway, the link tiles used, and the price check."""
     if len(links) == 2:
         take_brewery_beer(d, 1, DATA.links[links[1]].ends,
-                          f"The second railway {_link_name(links[1])}")
+                          Subject(f"The second railway {_link_name(links[1])}", "second_railway",
+                                  link=DATA.links[links[1]].id))
     d.update(d.seat, links_left=d.me.links_left - len(links))
-    what = "This canal" if d.era == "canal" else (
-        "This railway" if len(links) == 1 else "These two railways")
+    what = Subject("This canal", "canal") if d.era == "canal" else (
+        Subject("This railway", "railway") if len(links) == 1
+        else Subject("These two railways", "railways"))
     d.check_affordable(what)
 
 

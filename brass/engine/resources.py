@@ -10,14 +10,18 @@ from collections.abc import Sequence
 
 from .data import DATA
 from .draft import Draft, Supply
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 
 
 def _names(locations: Sequence[int]) -> str:
     return " or ".join(DATA.name(loc) for loc in locations)
 
 
-def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
+def _ids(locations: Sequence[int]) -> list[str]:
+    return [DATA.locations[loc].id for loc in locations]
+
+
+def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: Subject) -> None:
     """Coal for a build at `at[0]` or a rail link touching `at`: connected mines nearest first
     (your own first at equal distance, then board order), then the market if connected to a
     merchant location."""
@@ -39,7 +43,8 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: str) -> None:
     if not any(g.connected_to_merchant(a) for a in at):
         raise IllegalAction(
             f"{purpose} needs {amount} more coal, and no coal mine with coal or merchant "
-            f"is connected to {_names(at)}")
+            f"is connected to {_names(at)}", code="coal_missing",
+            params={"subject": purpose.as_param(), "amount": amount, "at": _ids(at)})
     _buy(d, "coal", amount)
 
 
@@ -81,7 +86,7 @@ def _buy(d: Draft, resource: str, amount: int) -> None:
     d.supplies.append(Supply(resource, "market", amount, cost=cost))
 
 
-def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: str) -> None:
+def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject) -> None:
     """Beer from breweries: your own anywhere (board order), then opponents' breweries
     connected to `at` (nearest first, then board order)."""
     if amount <= 0:
@@ -104,7 +109,8 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: str) ->
     if amount:
         raise IllegalAction(
             f"{purpose} needs {amount} more beer, and you have no brewery with beer and no "
-            f"opponent's brewery with beer is connected to {_names(at)}")
+            f"opponent's brewery with beer is connected to {_names(at)}", code="beer_missing",
+            params={"subject": purpose.as_param(), "amount": amount, "at": _ids(at)})
 
 
 def resource_left_anywhere(d: Draft, industry: str) -> bool:

@@ -34,7 +34,7 @@ def carry_out(game: Game, action: Action) -> Draft:
     """Check and carry out `action` for the player to move on a draft (the turn is not ended)."""
     check_ids(action)
     if game.is_over:
-        raise IllegalAction("The game is over")
+        raise IllegalAction("The game is over", code="game_over")
     d = Draft(game)
     _check_cards_in_hand(d, action_cards(action))
     match action:
@@ -91,7 +91,8 @@ def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
     for card, n in Counter(cards).items():
         if hand[card] < n:
             raise IllegalAction(f"You do not hold the card {card}" if hand[card] == 0 else
-                                f"You hold only {hand[card]} of the card {card}")
+                                f"You hold only {hand[card]} of the card {card}",
+                                code="card_not_held", params={"card": card, "held": hand[card]})
 
 
 def _discard(d: Draft, cards: tuple[str, ...]) -> None:
@@ -111,13 +112,16 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
 def _loan(d: Draft) -> None:
     level = d.me.income_level - LOAN["levels"]
     if level < LOAN["min_level"]:
-        raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}")
+        raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}",
+                            code="loan_income_floor", params={"min_level": LOAN["min_level"]})
     d.update(d.seat, income_space=DATA.income_top_space[level])
     d.receive(d.seat, LOAN["money"])
 
 
 def _check_scout(d: Draft) -> None:
     if any(card.startswith("wild:") for card in d.me.hand):
-        raise IllegalAction("You cannot scout while you hold a wild card")
+        raise IllegalAction("You cannot scout while you hold a wild card",
+                            code="scout_holding_wild")
     if d.wild_location_left == 0 or d.wild_industry_left == 0:
-        raise IllegalAction("A wild card pile is empty: you cannot scout")
+        raise IllegalAction("A wild card pile is empty: you cannot scout",
+                            code="scout_pile_empty")

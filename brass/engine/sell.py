@@ -7,7 +7,7 @@ from .build import INDUSTRY_NAMES, tile_name
 from .data import DATA, GOODS
 from .develop import remove_from_mat
 from .draft import Draft, Supply
-from .errors import IllegalAction
+from .errors import IllegalAction, Subject
 from .resources import take_brewery_beer
 from .state import MerchantTile, Tile
 
@@ -40,18 +40,27 @@ def sell_one(d: Draft, sale: Sale) -> None:
     where = DATA.name(loc)
     tile = d.tiles[slot_index]
     if tile is None or tile.owner != d.seat:
-        raise IllegalAction(f"You have no tile in slot {sale.slot} of {where}")
+        raise IllegalAction(f"You have no tile in slot {sale.slot} of {where}",
+                            code="sell_no_tile", params={"location": sale.location,
+                                                         "slot": sale.slot})
     if not for_sale(tile, d.seat):
         if tile.industry not in GOODS:
             raise IllegalAction(f"A {INDUSTRY_NAMES[tile.industry]} is not sold: only cotton "
-                                "mills, manufacturers and potteries are")
-        raise IllegalAction(f"Your {tile_name(tile.spec)} in {where} is already sold")
+                                "mills, manufacturers and potteries are",
+                                code="sell_not_goods", params={"industry": tile.industry})
+        raise IllegalAction(f"Your {tile_name(tile.spec)} in {where} is already sold",
+                            code="sell_already_sold",
+                            params={"industry": tile.industry, "level": tile.level,
+                                    "location": sale.location})
     if not d.graph().connected(loc, merchant):
-        raise IllegalAction(f"{where} is not connected to {DATA.name(merchant)}")
+        raise IllegalAction(f"{where} is not connected to {DATA.name(merchant)}",
+                            code="sell_not_connected",
+                            params={"location": sale.location, "merchant": sale.merchant})
     ms = choose_merchant_tile(d, merchant, tile.industry)
     if ms is None:
         raise IllegalAction(f"No merchant in {DATA.name(merchant)} buys "
-                            f"{INDUSTRY_NAMES[tile.industry]} goods")
+                            f"{INDUSTRY_NAMES[tile.industry]} goods", code="sell_no_merchant",
+                            params={"merchant": sale.merchant, "industry": tile.industry})
     beer = tile.spec.beer
     merchant_tile = d.merchants[ms]
     bonus_used = False
@@ -60,9 +69,12 @@ def sell_one(d: Draft, sale: Sale) -> None:
         d.supplies.append(Supply("beer", "merchant", 1, ms))
         beer -= 1
         bonus_used = True
-    take_brewery_beer(d, beer, (loc,), f"Selling your {tile_name(tile.spec)} in {where}")
+    take_brewery_beer(d, beer, (loc,),
+                      Subject(f"Selling your {tile_name(tile.spec)} in {where}", "sell",
+                              industry=tile.industry, level=tile.level, location=sale.location))
     if sale.develop is not None and not (bonus_used and DATA.bonuses[merchant].kind == "develop"):
-        raise IllegalAction("A free develop comes only with the beer of a Gloucester merchant")
+        raise IllegalAction("A free develop comes only with the beer of a Gloucester merchant",
+                            code="free_develop_not_gloucester")
     if bonus_used:
         _bonus(d, merchant, sale.develop)
     d.flip(slot_index)

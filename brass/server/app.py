@@ -107,7 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(outbound.error(exc.code, exc.message), status_code=exc.status,
+        return JSONResponse(outbound.error(exc.code, exc.message, reason=exc.reason,
+                                           params=exc.params), status_code=exc.status,
                             headers=exc.headers)
 
     @app.exception_handler(Exception)

@@ -1,8 +1,11 @@
-"""Typed errors: every rejection the server gives is `{code, message}`."""
+"""Typed errors: every rejection the server gives is `{code, message}`, and an engine refusal
+adds its stable `reason` and `params` (brass/engine/errors.py) so a client can translate it."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from brass.engine import IllegalAction, MalformedAction
 
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
@@ -28,11 +31,21 @@ HTTP_STATUS: dict[str, int] = {
 class ApiError(Exception):
     """A rejection the client is told about; the game is untouched by it."""
 
-    def __init__(self, code: ErrorCode, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: int | None = None,
+                 reason: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
         self.retry_after = retry_after  # seconds; sent as `Retry-After` (every 429 has one)
+        self.reason = reason  # the engine's refusal code, with its params
+        self.params = params
+
+    @classmethod
+    def refused(cls, exc: IllegalAction | MalformedAction) -> ApiError:
+        """The engine's refusal as the client is told it: `illegal` or `malformed`, the English
+        message, and the refusal's code (`reason`) and params."""
+        code: ErrorCode = "illegal" if isinstance(exc, IllegalAction) else "malformed"
+        return cls(code, str(exc), reason=exc.code, params=exc.params)
 
     @property
     def headers(self) -> dict[str, str] | None:

@@ -45,16 +45,20 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def error(code: str, message: str, action_id: str | None = None) -> dict[str, Any]:
+def error(code: str, message: str, action_id: str | None = None, reason: str | None = None,
+          params: dict[str, Any] | None = None) -> dict[str, Any]:
     metrics.ERRORS.labels(code).inc()
     out: dict[str, Any] = {"code": code, "message": message}
     if action_id is not None:
         out["action_id"] = action_id
+    if reason is not None:
+        out["reason"], out["params"] = reason, params or {}
     return out
 
 
-def ws_error(code: str, message: str, action_id: str | None = None) -> dict[str, Any]:
-    return {"type": "error", **error(code, message, action_id)}
+def ws_error(code: str, message: str, action_id: str | None = None, reason: str | None = None,
+             params: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "error", **error(code, message, action_id, reason, params)}
 
 
 def ws_ack(action_id: str | None, version: int) -> dict[str, Any]:

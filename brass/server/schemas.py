@@ -18,6 +18,11 @@ from brass.engine import effects as _effects
 
 _REQUEST = ConfigDict(extra="forbid")
 
+# An engine refusal (`illegal` or `malformed` from brass/engine) names its stable reason and
+# its params beside the English message (docs/ENGINE.md lists them), for a translated message.
+REASON = "the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves"
+PARAMS = "the refusal's parameters: ids of cards, locations, links, industries; numbers"
+
 # Characters a name may not hold: control (Cc), invisible formatting (Cf: zero-width,
 # direction overrides, tags...) and line/paragraph separators (Zl, Zp), so a name cannot pass
 # for someone else's (tests/server/test_hardening.py checks the list against unicodedata). A
@@ -76,6 +81,8 @@ SeatNumber = Annotated[int, Field(ge=0, le=3, strict=True), BeforeValidator(_who
 class Error(BaseModel):
     code: str
     message: str
+    reason: str | None = Field(default=None, description=REASON)
+    params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
 class CreateGame(BaseModel):
@@ -371,7 +378,9 @@ class StateMessage(BaseModel):
     with what changed since the version before: `log`, the log entry that made this version
     (empty if none did), and `undone`, the seqs of the log entries this version took back. A
     client that holds the version before applies them; any other client fetches the log.
-    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null."""
+    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null. Over
+    the websocket the seat to move gets each new version twice: at once with `legal` null,
+    then the same version with its legal moves (so listing them delays no screen)."""
 
     type: Literal["state"] = "state"
     game: str
@@ -408,6 +417,8 @@ class WsError(BaseModel):
     code: str
     message: str
     action_id: str | None = None
+    reason: str | None = Field(default=None, description=REASON)
+    params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
 class Extensions(BaseModel):

@@ -357,9 +357,9 @@ class GameService:
             try:
                 after, events = play(game, action)
             except IllegalAction as exc:
-                raise ApiError("illegal", str(exc)) from None
+                raise ApiError.refused(exc) from None
             except MalformedAction as exc:
-                raise ApiError("malformed", str(exc)) from None
+                raise ApiError.refused(exc) from None
             effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
             count = len(rt.actions) + 1
@@ -510,7 +510,7 @@ class GameService:
             return await self.workers.compute(outbound.extensions, game, action,
                                               rt.record.version)
         except IllegalAction as exc:
-            raise ApiError("illegal", str(exc)) from None
+            raise ApiError.refused(exc) from None
 
     async def preview(self, rt: Runtime, seat: int, action: Action | dict[str, Any],
                       version: int | None) -> str:
@@ -606,14 +606,17 @@ class GameService:
             return text
 
     def _publish(self, rt: Runtime) -> asyncio.Task[None] | None:
-        """Send the new state to every client; the seat to move gets it with its legal moves,
-        as soon as they are computed (a newer state makes that message needless): the task
-        that sends it."""
+        """Send the new state to every client at once; the seat to move gets it first without
+        its legal moves (`legal` null), then again at the same version with them, as soon as
+        they are computed (a newer state makes that message needless): the task that sends
+        it. So a slow list of moves never delays the new version on any screen."""
         rt.rendered = {}
         mover, version = self._mover(rt), rt.record.version
-        waiting = []
+        waiting, early = [], None
         for sub in list(rt.subscribers):
             if mover is not None and sub.seat == mover:
+                early = early or outbound.state_text(rt, mover, None)  # not cached: incomplete
+                sub.send(early)
                 waiting.append(sub)
             else:
                 sub.send(self._render_now(rt, sub.seat))
@@ -625,8 +628,8 @@ class GameService:
         return task
 
     async def _sent(self, sending: asyncio.Task[None] | None, rt: Runtime, seat: int) -> None:
-        """Wait until the seat that acted holds the state its action made, if it is still to
-        move (so its clients get the state before the acknowledgement, as everyone else)."""
+        """Wait until the seat that acted holds the state its action made with its legal moves,
+        if it is still to move (so the acknowledgement comes after everything it needs)."""
         if sending is not None and self._mover(rt) == seat:
             with contextlib.suppress(Exception):
                 await asyncio.shield(sending)
@@ -643,7 +646,7 @@ class GameService:
             text = await self.state_text(rt, seat)
         except Exception:
             log.exception("no legal moves for seat %s of game %s", seat, rt.id)
-            text = self._render_now(rt, seat) if rt.record.version == version else ""
+            return  # they hold the state; `GET /legal` or a reconnect asks again
         if rt.record.version != version:
             return  # a newer state was published to these clients
         for sub in subs:
@@ -695,7 +698,7 @@ def checked(action: Action | dict[str, Any]) -> Action:
     try:
         return parse_action(action if isinstance(action, dict) else action.to_json())
     except MalformedAction as exc:
-        raise ApiError("malformed", str(exc)) from None
+        raise ApiError.refused(exc) from None
 
 
 def _consume(future: asyncio.Future[Any]) -> None:

@@ -194,7 +194,8 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
             elif isinstance(msg, WsPreview):
                 conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
         except ApiError as exc:
-            conn.send_json(outbound.ws_error(exc.code, exc.message, action_id))
+            conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
+                                             exc.params))
         except Exception:  # a bug: say so, keep the connection
             log.exception("unexpected error on the websocket of game %s", rt.id)
             conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))

@@ -88,11 +88,17 @@ def plan() -> tuple[int, list[Any]]:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, plan: tuple[int, list[Any]]) -> Iterator[str]:
+def server_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The test server's database (a test may store a position there as a game)."""
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'brass.db'}"
+
+
+@pytest.fixture(scope="session")
+def server(server_db: str, plan: tuple[int, list[Any]],
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _build_web()
     port = _free_port()
-    db = tmp_path_factory.mktemp("db") / "brass.db"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "BRASS_BOT_DELAY": "0",
+    env = {**os.environ, "DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
            "BRASS_E2E_SEED": str(plan[0]),
            # this checkout's brass, not the one installed in the venv (a worktree's server)
            "PYTHONPATH": os.pathsep.join(

@@ -73,7 +73,7 @@ def click_action(page: Page, action: dict[str, Any]) -> str:
     elif kind == "sell":
         for i, sale in enumerate(action["sales"]):
             page.click(f'[data-slot="{sale["location"]}:{sale["slot"]}"].target')
-            page.click(f'[data-location="{sale["merchant"]}"].target .merchant-box')
+            page.click(f'[data-location="{sale["merchant"]}"].target')  # its box or tiles
             # the sale is picked, or Gloucester asks what its beer develops (if anything)
             expect(page.locator(f"[data-sale-develop], [data-testid=picks] li:nth-child({i + 1})"
                                 ).first).to_be_visible()

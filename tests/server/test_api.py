@@ -34,7 +34,9 @@ def two_humans(http: httpx.Client) -> tuple[Table, int]:
 def error_of(reply: httpx.Response, status: int, code: str) -> str:
     assert reply.status_code == status, reply.text
     body = reply.json()
-    assert set(body) == {"code", "message"} and body["code"] == code, body
+    # an engine refusal adds its reason and params (tests/engine/test_refusal_codes.py)
+    assert set(body) in ({"code", "message"}, {"code", "message", "reason", "params"}), body
+    assert body["code"] == code, body
     message: str = body["message"]
     assert message
     return message
@@ -156,9 +158,14 @@ def test_stale_version_and_illegal_actions_leave_the_game_untouched(http: httpx.
     view = state(http, table, seat)["view"]
     hand = view["players"][seat]["hand"]
     not_in_hand = next(card for card in DATA.cards if card not in hand)
-    message = error_of(act(http, table, seat, {"kind": "pass", "card": not_in_hand}, 0), 409,
-                       "illegal")
-    assert message
+    refusal = act(http, table, seat, {"kind": "pass", "card": not_in_hand}, 0)
+    assert error_of(refusal, 409, "illegal")
+    assert (refusal.json()["reason"], refusal.json()["params"]) == (
+        "card_not_held", {"card": not_in_hand, "held": 0})
+    unknown = act(http, table, seat, {"kind": "pass", "card": "industry:gold"}, 0)
+    assert error_of(unknown, 400, "malformed")
+    assert (unknown.json()["reason"], unknown.json()["params"]) == (
+        "unknown_card", {"card": "industry:gold"})
     action = legal(http, table, seat)[0]["action"]
     error_of(act(http, table, seat, action, 5), 409, "stale_version")
     assert state(http, table, seat)["view"] == view

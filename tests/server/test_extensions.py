@@ -16,7 +16,7 @@ from sqlalchemy import insert
 
 from brass.engine import ENGINE_VERSION, Game, parse_action, quote
 from brass.server.auth import token_hash
-from brass.server.schemas import Extensions
+from brass.server.schemas import Extensions, WsError
 from brass.server.storage import GameRecord, SeatRecord, Storage, now, snapshots
 
 from .conftest import LiveServer, Table, auth, repo_root
@@ -125,13 +125,19 @@ def test_a_bad_partial_action_gets_a_typed_error(http: httpx.Client, server: Liv
             (twice, 409, "illegal"), ({**sell, "card": "industry:gold"}, 400, "malformed")]:
         reply = extend(http, table, seat, body)
         assert (reply.status_code, reply.json()["code"]) == (status, code), body
+        if body is twice:  # the engine's reason comes with it
+            assert reply.json()["reason"] == "sell_already_sold", reply.json()
     assert extend(http, table, seat, sell, version=3).json()["code"] == "stale_version"
     assert extend(http, table, other, sell).json()["code"] == "not_your_turn"
     anonymous = http.post(table.url("/legal/extend"), json={"action": sell})
     assert anonymous.status_code == 401
     with open_socket(server, table.id) as mine, open_socket(server, table.id) as watcher:
         hello(mine, table.tokens[seat])
-        expect_error(mine, json.dumps({"type": "extend", "action": twice}), "illegal")
+        refusal = expect_error(mine, json.dumps({"type": "extend", "action": twice}), "illegal")
+        sale = sell["sales"][0]
+        assert (refusal["reason"], refusal["params"]["location"]) == (
+            "sell_already_sold", sale["location"])
+        WsError.model_validate(refusal)
         expect_error(mine, json.dumps({"type": "extend", "action": loan}), "malformed")
         expect_error(mine, json.dumps({"type": "extend", "action": {"kind": "sell"}}),
                      "malformed")

@@ -567,6 +567,18 @@ export interface components {
             code: string;
             /** Message */
             message: string;
+            /**
+             * Params
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Reason
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             */
+            reason?: string | null;
         };
         Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
         /**
@@ -1331,7 +1343,9 @@ export interface components {
          *     with what changed since the version before: `log`, the log entry that made this version
          *     (empty if none did), and `undone`, the seqs of the log entries this version took back. A
          *     client that holds the version before applies them; any other client fetches the log.
-         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null.
+         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null. Over
+         *     the websocket the seat to move gets each new version twice: at once with `legal` null,
+         *     then the same version with its legal moves (so listing them delays no screen).
          */
         StateMessage: {
             /** Game */
@@ -1513,6 +1527,18 @@ export interface components {
             code: string;
             /** Message */
             message: string;
+            /**
+             * Params
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             */
+            params?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Reason
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             */
+            reason?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
