@@ -15,8 +15,7 @@ from brass.bots import choose_action
 from brass.engine import apply_action, new_game
 
 from .conftest import WEB
-from .test_browser import actions_done, click_action, get, open_page, wait_actions
-from .test_play_preview import start_two
+from .test_browser import actions_done, click_action, get, open_page, start_two, wait_actions
 
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -54,7 +53,7 @@ def pick(page: Page, selector: str) -> None:
 
 def keyboard_action(page: Page, action: dict[str, Any]) -> None:
     """Make `action` with the keyboard alone, on the board's targets."""
-    page.locator("body").focus()
+    expect(page.locator(f"[data-kind={action['kind']}]")).to_be_enabled()
     pick(page, f"[data-kind={action['kind']}]")
     card = action.get("card")
     if card and page.locator(f'[data-choose-card="{card}"]').count():

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import actions_done, open_page, wait_actions
-from .test_play_preview import start_two
+from .test_browser import actions_done, open_page, start_two, wait_actions
 
 
 def say(page: Page, text: str) -> None:

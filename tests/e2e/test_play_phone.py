@@ -43,6 +43,7 @@ def take_turn(page: Page, rng: random.Random, shots: Path, shot: set[str]) -> st
     """Tap one whole action; returns its kind."""
     n = actions_done(page)
     kinds = page.locator("[data-kind][data-offer]")
+    expect(kinds.first).to_be_visible()  # the legal moves follow the new version
     names = [k.get_attribute("data-kind") or "" for k in kinds.all()]
     kind = rng.choices(names, [KIND_WEIGHT[k] for k in names])[0]
     check_sizes(page)

@@ -14,27 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from brass.bots import choose_action
 from brass.engine import apply_action, new_game
 
-from .test_browser import actions_done, click_action, get, my_seat, open_page, wait_actions
-
-
-def start_two(browser: Browser, server: str, name: str) -> tuple[str, dict[int, Page]]:
-    alice = open_page(browser, server + "/")
-    alice.fill("input[name=game-name]", name)
-    alice.select_option("select[name=players]", "2")
-    alice.click("[data-testid=create]")
-    alice.fill("input[name=name]", "Alice")
-    alice.click("[data-testid=join]")
-    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
-    invite = alice.input_value("#invite")
-    game_id = invite.rsplit("/", 1)[1]
-    bob = open_page(browser, invite)
-    bob.fill("input[name=name]", "Bob")
-    bob.click("[data-testid=join]")
-    pages = {}
-    for p in (alice, bob):
-        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-        pages[my_seat(p, game_id)] = p
-    return game_id, pages
+from .test_browser import actions_done, click_action, get, start_two, wait_actions
 
 
 def shown_money(page: Page, seat: int) -> int:

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from brass.bots import choose_action
 from brass.engine import apply_action, new_game
 
-from .test_browser import DESKTOP, actions_done, click_action, my_seat, open_page, wait_actions
+from .test_browser import DESKTOP, actions_done, click_action, my_seat, start_two, wait_actions
 
 HIDDEN = """Object.defineProperty(Document.prototype, 'hidden', {get: () => true});
 Object.defineProperty(Document.prototype, 'visibilityState', {get: () => 'hidden'});"""
@@ -33,20 +33,8 @@ def test_turn_alerts_mute_and_the_summary(browser: Browser, server: str,
     errors: list[str] = []
     alice.on("pageerror", lambda e: errors.append(str(e)))
     alice.goto(server + "/")
-    alice.fill("input[name=game-name]", "Alerts")
-    alice.select_option("select[name=players]", "2")
-    alice.click("[data-testid=create]")
-    alice.fill("input[name=name]", "Alice")
-    alice.click("[data-testid=join]")
-    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
-    invite = alice.input_value("#invite")
-    game_id = invite.rsplit("/", 1)[1]
-    bob = open_page(browser, invite)
-    bob.fill("input[name=name]", "Bob")
-    bob.click("[data-testid=join]")
-    for p in (alice, bob):
-        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-    seats = {my_seat(alice, game_id): alice, my_seat(bob, game_id): bob}
+    game_id, seats = start_two(browser, server, "Alerts", alice)
+    bob = next(p for p in seats.values() if p is not alice)
     a_seat = my_seat(alice, game_id)
     game = new_game(2, plan[0])
     rng = random.Random(5)

@@ -58,9 +58,10 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       setPlaying(false);
       return;
     }
+    if (shown?.n !== n) return; // the next step once this frame is on screen
     const t = setTimeout(() => setN((k) => Math.min(total, k + 1)), 700);
     return () => clearTimeout(t);
-  }, [playing, n, total]);
+  }, [playing, n, total, shown?.n]);
 
   useEffect(() => {
     // keys: ← → step, Home/End jump, space plays or pauses
