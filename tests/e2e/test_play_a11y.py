@@ -54,6 +54,7 @@ def pick(page: Page, selector: str) -> None:
 def keyboard_action(page: Page, action: dict[str, Any]) -> None:
     """Make `action` with the keyboard alone, on the board's targets."""
     expect(page.locator(f"[data-kind={action['kind']}]")).to_be_enabled()
+    page.locator("body").focus()  # Tab starts from the top of the page
     pick(page, f"[data-kind={action['kind']}]")
     card = action.get("card")
     if card and page.locator(f'[data-choose-card="{card}"]').count():

@@ -177,13 +177,16 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                   {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
                 </ul>
               )}
-              <div class="confirm-bar">
-                <button type="button" class="confirm" data-testid="confirm" data-offer disabled={p.busy} onClick={() => p.onConfirm(entry)}>
-                  Confirm {KIND_LABEL[c.kind]}
-                </button>
-              </div>
             </div>
           )}
+        </div>
+      )}
+      {c.kind && entry && (
+        // the last child of the panel, so that on a phone it sticks to the sheet's bottom
+        <div class="confirm-bar">
+          <button type="button" class="confirm" data-testid="confirm" data-offer disabled={p.busy} onClick={() => p.onConfirm(entry)}>
+            Confirm {KIND_LABEL[c.kind]}
+          </button>
         </div>
       )}
     </div>
