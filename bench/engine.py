@@ -27,6 +27,11 @@ Then, against the goals of issue 7:
   request (`legal_moves`, or one `extensions`).
 Every figure is CPU time (`time.process_time`). The process is pinned to one CPU where the
 OS allows it.
+
+`--baseline DIR` (a checkout of another version, e.g. `git worktree add /tmp/main main`) also
+plays each policy's games with this engine and with that one, in two child processes run one
+after the other and measured the same way, and prints both and their ratios: on a busy
+machine the side-by-side ratio is the steadier figure.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -61,7 +68,8 @@ PLAYERS = 4
 # Issue 13's goals (games/s by policy), and issue 7's.
 GAMES_TARGET = {"uniform": 100.0, "rich": 30.0}  # games/s
 TARGETS = {"apply_us": 20.0, "replay_ms": 2.0, "ratio": 0.5, "worst_ms": 5.0}
-CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "worst_case"
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "fixtures" / "worst_case"
 REPEAT = 5  # corpus timings: the best of this many runs
 FEASIBLE_SALES = 4  # the full legal_actions is timed only with this many goods for sale or fewer
 
@@ -139,6 +147,58 @@ def measure(policy: str, games: int, seed: int) -> tuple[list[Row], list[Game]]:
          f"(max {legal[-1]:.1f} ms; {sizes[len(sizes) // 2]} actions median, "
          f"{sizes[-1]} max)", "(information)", None),
     ], [g for g, _ in pairs]
+
+
+# What `--baseline` runs with the other version's engine first on its path: the same games,
+# the same three figures (only the engine's long-standing API).
+_BASELINE = """
+import json, statistics, sys, time
+from brass.engine import apply_action, replay
+from brass.engine.selfplay import play_random_game
+policy, games, seed, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+start = time.process_time()
+results = [play_random_game(players, seed + i, policy) for i in range(games)]
+cpu = time.process_time() - start
+applies, replays = [], []
+for r in results:
+    game = replay(players, r.seed, None, [])
+    for action in r.log:
+        t = time.process_time_ns()
+        game = apply_action(game, action)
+        applies.append((time.process_time_ns() - t) / 1e3)
+    log = [a.to_json() for a in r.log]
+    t = time.process_time()
+    replay(players, r.seed, None, log)
+    replays.append((time.process_time() - t) * 1e3)
+print(json.dumps({"games_per_s": games / cpu, "apply_us": statistics.median(applies),
+                  "replay_ms": statistics.median(replays)}))
+"""
+
+
+def _child_figures(directory: Path, policy: str, games: int, seed: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(directory)}
+    out = subprocess.run([sys.executable, "-c", _BASELINE, policy, str(games), str(seed),
+                          str(PLAYERS)], env=env, cwd=directory, check=True,
+                         capture_output=True, text=True).stdout
+    figures: dict[str, float] = json.loads(out)
+    return figures
+
+
+def baseline(directory: Path, policy: str, games: int, seed: int) -> list[Row]:
+    """The same games with this engine and with the engine in `directory`, one after the
+    other in child processes measured the same way, and new against old."""
+    new = _child_figures(ROOT, policy, games, seed)
+    old = _child_figures(directory, policy, games, seed)
+    rows: list[Row] = [(f"side by side: {name}",
+                        f"{f['games_per_s']:7.2f} games/s, apply_action median "
+                        f"{f['apply_us']:5.1f} µs, replay median {f['replay_ms']:5.2f} ms",
+                        "", None)
+                       for name, f in (("new", new), (f"old ({directory})", old))]
+    rows.append(("side by side: new/old",
+                 f"{new['games_per_s'] / old['games_per_s']:.2f}x the games/s, "
+                 f"{new['apply_us'] / old['apply_us']:.2f} of the apply time, "
+                 f"{new['replay_ms'] / old['replay_ms']:.2f} of the replay time", "", None))
+    return rows
 
 
 def old_listing(game: Game) -> int:
@@ -220,6 +280,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="random games to play and time")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="also measure the engine of this checkout, side by side")
     args = parser.parse_args()
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -236,6 +298,8 @@ def main() -> None:
         print(f"-- {title}")
         rows, seen = measure(policy, args.games, args.seed)
         show(rows)
+        if args.baseline is not None:
+            show(baseline(args.baseline.resolve(), policy, args.games, args.seed))
         states += [g for g in seen if not g.is_over]
     print("-- listing and pricing the moves of every state above (old: legal_actions + quote "
           "per distinct effect; new: legal_moves)")

@@ -137,13 +137,15 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
 
 async def open_game(http: httpx.AsyncClient, port: int, bench: Bench, think: float,
                     ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
-    game_id = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()["id"]
+    created = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()
+    game_id, invite = created["id"], created["invite"]
     base = f"/api/games/{game_id}"
     clock = GameClock(sockets=5)
     sockets: list[ClientConnection] = []
     seats: list[tuple[int | None, str | None]] = [(None, None)]
     for i in range(4):
-        joined = (await http.post(f"{base}/join", json={"name": f"p{i}"})).json()
+        joined = (await http.post(f"{base}/join", json={"name": f"p{i}",
+                                                         "invite": invite})).json()
         seats.append((joined["seat"], joined["token"]))
     tasks = []
     for seat, token in seats:

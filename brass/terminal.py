@@ -383,7 +383,8 @@ class Player:
         self.api = Api(url)
         created = self.api("POST", "/api/games", {"players": players, "name": "you vs bots"})
         self.game_id: str = created["id"]
-        joined = self.api("POST", f"/api/games/{self.game_id}/join", {"name": "you"})
+        joined = self.api("POST", f"/api/games/{self.game_id}/join",
+                          {"name": "you", "invite": created["invite"]})
         self.seat: int = joined["seat"]
         self.api.token = joined["token"]
         for _ in range(players - 1):

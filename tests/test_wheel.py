@@ -95,7 +95,8 @@ def play_one_move(http: httpx.Client) -> tuple[str, int]:
     """Create a game against a bot, wait for our turn, play the first legal move; returns the
     game id and the version it made."""
     game = http.post("/api/games", json={"players": 2, "name": "wheel"}).json()
-    me = http.post(f"/api/games/{game['id']}/join", json={"name": "me"}).json()
+    me = http.post(f"/api/games/{game['id']}/join",
+                   json={"name": "me", "invite": game["invite"]}).json()
     mine = {"Authorization": f"Bearer {me['token']}"}
     added = http.post(f"/api/games/{game['id']}/bots", json={},
                       headers={"Authorization": f"Bearer {game['host_token']}"})

@@ -112,19 +112,27 @@ def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
 
 def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
     slot = DATA.slots[slot_index]
-    loc_network = d.network(d.seat)
-    in_network = loc_network is None or slot.location in loc_network
-    reason = card_allows(card, industry, slot.location, in_network)
-    if reason:
-        raise reason
+    if card not in cards_allowing(industry, slot.location, False):  # then the network counts
+        loc_network = d.network(d.seat)
+        in_network = loc_network is None or slot.location in loc_network
+        reason = card_allows(card, industry, slot.location, in_network)
+        if reason:
+            raise reason
     place(d, industry, slot_index, check_target(d, industry, slot_index))
+
+
+@cache
+def _build_subject(industry: str, level: int, location: int) -> Subject:
+    """What a build is, in messages (made once per tile and place)."""
+    spec = DATA.tile_specs[(industry, level)]
+    return Subject(f"{tile_name(spec)} in {DATA.name(location)}", "build",
+                   industry=industry, level=level, location=DATA.locations[location].id)
 
 
 def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     """Pay for `spec` and put it on the slot (the checks are done)."""
     slot = DATA.slots[slot_index]
-    what = Subject(f"{tile_name(spec)} in {DATA.name(slot.location)}", "build", industry=industry,
-                   level=spec.level, location=DATA.locations[slot.location].id)
+    what = _build_subject(spec.industry, spec.level, slot.location)
     if d.me.money < spec.cost:
         raise IllegalAction(f"{what} costs £{spec.cost}, and you have only £{d.me.money}",
                             code="build_money", params={"subject": what.as_param(),
@@ -140,7 +148,7 @@ def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     resources = spec.cubes
     if industry == "brewery":
         resources = spec.barrels_canal if d.era == "canal" else spec.barrels_rail
-    d.tiles[slot_index] = Tile(d.seat, industry, spec.level, False, resources)
+    d.set_tile(slot_index, Tile(d.seat, industry, spec.level, False, resources))
     if industry == "coal" and d.graph().connected_to_merchant(slot.location):
         _sell_to_market(d, slot_index, "coal")
     elif industry == "iron":
@@ -162,6 +170,6 @@ def _sell_to_market(d: Draft, slot_index: int, resource: str) -> None:
         sold, money = DATA.iron_market.sell(d.iron_market, tile.resources)
         d.iron_market += sold
     if sold:
-        d.tiles[slot_index] = Tile(tile.owner, tile.industry, tile.level, False,
-                                   tile.resources - sold)
+        d.set_tile(slot_index, Tile(tile.owner, tile.industry, tile.level, False,
+                                    tile.resources - sold))
         d.receive(d.seat, money)

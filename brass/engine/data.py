@@ -99,6 +99,8 @@ class Market:
 
     def buy_cost(self, cubes: int, n: int) -> int:
         """Price of buying `n` cubes from a market holding `cubes` (cheapest cube first)."""
+        if n == 1:  # the usual purchase
+            return self.prices[self.capacity - cubes] if cubes > 0 else self.empty_price
         total = 0
         for _ in range(n):
             total += self.prices[self.capacity - cubes] if cubes > 0 else self.empty_price

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .build import INDUSTRY_NAMES, tile_name
 from .draft import Draft
 from .errors import IllegalAction, Subject
@@ -39,5 +41,11 @@ def develop(d: Draft, industries: tuple[str, ...]) -> None:
 def pay_develop_iron(d: Draft, industries: tuple[str, ...]) -> None:
     """1 iron per tile developed, and the price check."""
     take_iron(d, len(industries))
+    d.check_affordable(_develop_subject(industries))
+
+
+@cache
+def _develop_subject(industries: tuple[str, ...]) -> Subject:
+    """What a develop is, in messages (made once per choice of industries)."""
     names = " and ".join(INDUSTRY_NAMES[i] for i in industries)
-    d.check_affordable(Subject("Developing " + names, "develop", industries=list(industries)))
+    return Subject("Developing " + names, "develop", industries=list(industries))

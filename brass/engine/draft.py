@@ -8,13 +8,14 @@ never touched, so a refused action (an `IllegalAction` raised half-way) changes 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction, Subject
 from .graph import Graph, graph, graph_plus, network
-from .state import Game, MerchantTile, PlayerState, Tile, evolve_player
+from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +81,54 @@ class Quote:
 
 
 class Draft:
-    """Mutable copy of the parts of a game an action can change."""
+    """Mutable copy of the parts of a game an action can change.
 
-    def __init__(self, game: Game) -> None:
+    The board (`tiles`, `links`, `merchants`) is read as a sequence and changed only through
+    `set_tile`, `set_link` and `set_merchant`: each is copied on its first change (most moves
+    change one part or none, and listing copies a draft for every candidate)."""
+
+    game: Game
+    seat: int
+    players: list[PlayerState]
+    tiles: Sequence[Tile | None]
+    links: Sequence[int | None]
+    merchants: Sequence[MerchantTile | None]
+    _tiles: list[Tile | None] | None  # `tiles` once this draft owns a copy, else None
+    _links: list[int | None] | None
+    _merchants: list[MerchantTile | None] | None
+    coal_market: int
+    iron_market: int
+    wild_location_left: int
+    wild_industry_left: int
+    start_money: int
+    paid: int
+    received: int
+    supplies: list[Supply]
+    flips: list[tuple[int, Tile, int]]  # every tile flipped: (slot, tile before, len(supplies))
+    _graph: Graph | None
+
+    def __init__(self, game: Game, base: Draft | None = None) -> None:
+        """A draft of `game`; with `base` (a draft of `game`), a copy of `base` as it stands."""
         self.game = game
-        self.seat: int = game.turn_order[game.turn_index]
-        self.players: list[PlayerState] = list(game.players)
-        self.tiles: list[Tile | None] = list(game.tiles)
-        self.links: list[int | None] = list(game.links)
-        self.merchants: list[MerchantTile | None] = list(game.merchants)
+        if base is not None:
+            self.seat = base.seat
+            self.players = list(base.players)
+            # both share the board as tuples from here on: the next change of either copies
+            base._share()
+            self.tiles, self.links, self.merchants = base.tiles, base.links, base.merchants
+            self._tiles = self._links = self._merchants = None
+            self.coal_market, self.iron_market = base.coal_market, base.iron_market
+            self.wild_location_left = base.wild_location_left
+            self.wild_industry_left = base.wild_industry_left
+            self.start_money, self.paid, self.received = base.start_money, base.paid, base.received
+            self.supplies = list(base.supplies)
+            self.flips = list(base.flips)
+            self._graph = base._graph
+            return
+        self.seat = game.turn_order[game.turn_index]
+        self.players = list(game.players)
+        self.tiles, self.links, self.merchants = game.tiles, game.links, game.merchants
+        self._tiles = self._links = self._merchants = None
         self.coal_market = game.coal_market
         self.iron_market = game.iron_market
         self.wild_location_left = game.wild_location_left
@@ -96,10 +136,9 @@ class Draft:
         self.start_money = game.players[self.seat].money
         self.paid = 0
         self.received = 0
-        self.supplies: list[Supply] = []
-        # every tile flipped, in order: (slot, the tile before, len(supplies) at that moment)
-        self.flips: list[tuple[int, Tile, int]] = []
-        self._graph: Graph | None = None
+        self.supplies = []
+        self.flips = []
+        self._graph = None
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -112,7 +151,7 @@ class Draft:
 
     def graph(self) -> Graph:
         if self._graph is None:
-            self._graph = graph(tuple(self.links))
+            self._graph = graph(self._frozen_links())
         return self._graph
 
     def network(self, seat: int) -> frozenset[int] | None:
@@ -126,23 +165,42 @@ class Draft:
 
     def place_link(self, index: int) -> None:
         base = self.graph()
-        self.links[index] = self.seat
-        self._graph = graph_plus(base, tuple(self.links), index)
+        self.set_link(index, self.seat)
+        self._graph = graph_plus(base, self._frozen_links(), index)
+
+    def _frozen_links(self) -> tuple[int | None, ...]:
+        return tuple(self.links)  # the same object when it is a tuple already
+
+    def _share(self) -> None:
+        """Turn the parts of the board this draft owns into tuples, to share them."""
+        if self._tiles is not None:
+            self.tiles, self._tiles = tuple(self._tiles), None
+        if self._links is not None:
+            self.links, self._links = tuple(self._links), None
+        if self._merchants is not None:
+            self.merchants, self._merchants = tuple(self._merchants), None
+
+    def set_tile(self, slot: int, tile: Tile | None) -> None:
+        if self._tiles is None:
+            self._tiles = list(self.tiles)
+            self.tiles = self._tiles
+        self._tiles[slot] = tile
+
+    def set_link(self, index: int, owner: int | None) -> None:
+        if self._links is None:
+            self._links = list(self.links)
+            self.links = self._links
+        self._links[index] = owner
+
+    def set_merchant(self, slot: int, merchant: MerchantTile | None) -> None:
+        if self._merchants is None:
+            self._merchants = list(self.merchants)
+            self.merchants = self._merchants
+        self._merchants[slot] = merchant
 
     def copy(self) -> Draft:
         """An independent draft of the game as this one has changed it so far."""
-        other = Draft.__new__(Draft)
-        other.game, other.seat = self.game, self.seat
-        other.players, other.tiles = list(self.players), list(self.tiles)
-        other.links, other.merchants = list(self.links), list(self.merchants)
-        other.coal_market, other.iron_market = self.coal_market, self.iron_market
-        other.wild_location_left = self.wild_location_left
-        other.wild_industry_left = self.wild_industry_left
-        other.start_money, other.paid, other.received = self.start_money, self.paid, self.received
-        other.supplies = list(self.supplies)
-        other.flips = list(self.flips)
-        other._graph = self._graph
-        return other
+        return Draft(self.game, self)
 
     def pay(self, amount: int) -> None:
         """The player to move pays `amount` (it counts as spending this round)."""
@@ -178,16 +236,16 @@ class Draft:
         assert tile is not None and tile.resources >= n
         left = tile.resources - n
         if left == 0:
-            self.tiles[slot] = replace(tile, resources=0, flipped=True)
+            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, 0))
             self.advance_income(tile.owner, tile.spec.income)
             self.flips.append((slot, tile, len(self.supplies)))
         else:
-            self.tiles[slot] = replace(tile, resources=left)
+            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, tile.flipped, left))
 
     def flip(self, slot: int) -> None:
         tile = self.tiles[slot]
         assert tile is not None and not tile.flipped
-        self.tiles[slot] = replace(tile, flipped=True)
+        self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, tile.resources))
         self.advance_income(tile.owner, tile.spec.income)
         self.flips.append((slot, tile, len(self.supplies)))
 
@@ -200,10 +258,13 @@ class Draft:
     def quote(self) -> Quote:
         return Quote(self.paid, tuple(self.supplies), self.received)
 
-    def freeze(self) -> Game:
+    def freeze(self, counted: bool = False) -> Game:
+        """The new `Game`; `counted`: with the action counted (`turns.turn_over` follows)."""
         g = self.game
-        return replace(
-            g, players=tuple(self.players), tiles=tuple(self.tiles), links=tuple(self.links),
+        count = {"actions_left": g.actions_left - 1,
+                 "action_count": g.action_count + 1} if counted else {}
+        return evolve_game(
+            g, players=tuple(self.players), tiles=tuple(self.tiles), links=self._frozen_links(),
             merchants=tuple(self.merchants), coal_market=self.coal_market,
             iron_market=self.iron_market, wild_location_left=self.wild_location_left,
-            wild_industry_left=self.wild_industry_left)
+            wild_industry_left=self.wild_industry_left, **count)

@@ -7,6 +7,7 @@ distinct link layout and memoised: every state between two network actions share
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from .data import DATA
 from .state import Tile
@@ -44,7 +45,7 @@ class Graph:
                         component[there] = start
                         stack.append(there)
         self.component: tuple[int, ...] = tuple(component)
-        self._distances: dict[int, dict[int, int]] = {}
+        self._distances: dict[int | tuple[int, ...], dict[int, int]] = {}
 
     def plus(self, link: int) -> Graph:
         """This graph with one more link placed (cheaper than building it anew)."""
@@ -56,7 +57,8 @@ class Graph:
         new.neighbours = tuple(neighbours)
         merged = {self.component[e] for e in ends}
         label = min(merged)
-        new.component = tuple(label if c in merged else c for c in self.component)
+        new.component = self.component if len(merged) == 1 else tuple(
+            label if c in merged else c for c in self.component)
         new._distances = {}
         return new
 
@@ -67,6 +69,23 @@ class Graph:
         """Connected to any merchant location (with tiles or not): the coal market's rule."""
         c = self.component[location]
         return any(self.component[m] == c for m in _MERCHANTS)
+
+    def distances_from(self, sources: tuple[int, ...]) -> dict[int, int]:
+        """Links to cross from the nearest of `sources` to every location connected to one."""
+        if len(sources) == 1:
+            return self.distances(sources[0])
+        found = self._distances.get(sources)
+        if found is None:
+            found = dict.fromkeys(sources, 0)
+            queue = deque(sources)
+            while queue:
+                here = queue.popleft()
+                for there in self.neighbours[here]:
+                    if there not in found:
+                        found[there] = found[here] + 1
+                        queue.append(there)
+            self._distances[sources] = found
+        return found
 
     def distances(self, source: int) -> dict[int, int]:
         """Links to cross from `source` to every location connected to it."""
@@ -107,14 +126,17 @@ def graph_plus(base: Graph, links: tuple[int | None, ...], link: int) -> Graph:
     return g if g is not None else _remember(links, base.plus(link))
 
 
-def network(tiles: tuple[Tile | None, ...] | list[Tile | None],
-            links: tuple[int | None, ...] | list[int | None], seat: int) -> frozenset[int] | None:
+def network(tiles: Sequence[Tile | None], links: Sequence[int | None],
+            seat: int) -> frozenset[int] | None:
     """Locations in `seat`'s network; None means everywhere (no tile and no link yet)."""
-    found: set[int] = set()
-    for slot, tile in zip(DATA.slots, tiles, strict=True):
-        if tile is not None and tile.owner == seat:
-            found.add(slot.location)
-    for link, owner in zip(DATA.links, links, strict=True):
-        if owner == seat:
-            found.update(link.ends)
+    found = {_SLOT_LOCATION[slot] for slot, tile in enumerate(tiles)
+             if tile is not None and tile.owner == seat}
+    if seat in links:
+        for index, owner in enumerate(links):
+            if owner == seat:
+                found.update(_LINK_ENDS[index])
     return frozenset(found) if found else None
+
+
+_SLOT_LOCATION = tuple(slot.location for slot in DATA.slots)
+_LINK_ENDS = tuple(link.ends for link in DATA.links)

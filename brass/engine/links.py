@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from .data import DATA
 from .draft import Draft
@@ -11,7 +12,11 @@ from .resources import take_brewery_beer, take_coal
 
 
 def _link_name(index: int) -> str:
-    return " – ".join(DATA.name(e) for e in DATA.links[index].ends[:2])
+    return _LINK_NAMES[index]
+
+
+# Each link's name in messages, made once: every railway's coal is asked for in its words.
+_LINK_NAMES = tuple(" – ".join(DATA.name(e) for e in link.ends[:2]) for link in DATA.links)
 
 
 def link_open(d: Draft, index: int, touching: frozenset[int] | None) -> bool:
@@ -74,9 +79,7 @@ def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset
     check_link(d, index, touching)
     d.place_link(index)
     if d.era == "rail":
-        take_coal(d, DATA.links[index].ends, 1,
-                  Subject(f"The railway {_link_name(index)}", "railway_link",
-                          link=DATA.links[index].id))
+        take_coal(d, DATA.links[index].ends, 1, _railway(index))
     ends = frozenset(DATA.links[index].ends)
     return ends if touching is None else touching | ends
 
@@ -84,14 +87,28 @@ def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset
 def finish_network(d: Draft, links: Sequence[int]) -> None:
     """The beer for a second railway, the link tiles used, and the price check."""
     if len(links) == 2:
-        take_brewery_beer(d, 1, DATA.links[links[1]].ends,
-                          Subject(f"The second railway {_link_name(links[1])}", "second_railway",
-                                  link=DATA.links[links[1]].id))
+        take_brewery_beer(d, 1, DATA.links[links[1]].ends, _second_railway(links[1]))
     d.update(d.seat, links_left=d.me.links_left - len(links))
-    what = Subject("This canal", "canal") if d.era == "canal" else (
-        Subject("This railway", "railway") if len(links) == 1
-        else Subject("These two railways", "railways"))
+    what = _CANAL if d.era == "canal" else (_RAILWAY if len(links) == 1 else _RAILWAYS)
     d.check_affordable(what)
+
+
+# The subjects of the messages, made once each (a railway's coal is asked for in its words
+# every time a railway is tried).
+_CANAL = Subject("This canal", "canal")
+_RAILWAY = Subject("This railway", "railway")
+_RAILWAYS = Subject("These two railways", "railways")
+
+
+@cache
+def _railway(index: int) -> Subject:
+    return Subject(f"The railway {_link_name(index)}", "railway_link", link=DATA.links[index].id)
+
+
+@cache
+def _second_railway(index: int) -> Subject:
+    return Subject(f"The second railway {_link_name(index)}", "second_railway",
+                   link=DATA.links[index].id)
 
 
 def network_action(d: Draft, links: Sequence[int]) -> None:

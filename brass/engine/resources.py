@@ -6,11 +6,12 @@ Each function takes what is needed from a `Draft`, records every `Supply`, and r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .data import DATA
 from .draft import Draft, Supply
 from .errors import IllegalAction, Subject
+from .state import Tile, constructor
 
 
 def _names(locations: Sequence[int]) -> str:
@@ -21,6 +22,16 @@ def _ids(locations: Sequence[int]) -> list[str]:
     return [DATA.locations[loc].id for loc in locations]
 
 
+# Each build slot's location.
+SLOT_LOCATION: tuple[int, ...] = tuple(s.location for s in DATA.slots)
+
+
+def _owner(tiles: Sequence[Tile | None], slot: int) -> int:
+    tile = tiles[slot]
+    assert tile is not None
+    return tile.owner
+
+
 def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: Subject) -> None:
     """Coal for a build at `at[0]` or a rail link touching `at`: connected mines nearest first
     (your own first at equal distance, then board order), then the market if connected to a
@@ -28,16 +39,17 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: Subject) -> Non
     if amount <= 0:
         return
     g = d.graph()
-    dists = [g.distances(a) for a in at]
-    mines: list[tuple[int, bool, int]] = []
-    for slot, tile in enumerate(d.tiles):
-        if tile is None or tile.industry != "coal" or tile.resources == 0:
-            continue
-        loc = DATA.slots[slot].location
-        reach = [dist[loc] for dist in dists if loc in dist]
-        if reach:
-            mines.append((min(reach), tile.owner != d.seat, slot))
-    amount = _take_in_order(d, "coal", [slot for *_, slot in sorted(mines)], amount)
+    areas = {g.component[a] for a in at}
+    tiles = d.tiles
+    mines = [slot for slot, tile in enumerate(tiles)
+             if tile is not None and tile.industry == "coal" and tile.resources
+             and g.component[SLOT_LOCATION[slot]] in areas]
+    if len(mines) > 1:  # only then are the distances needed
+        dist = g.distances_from(tuple(at))
+        seat = d.seat
+        mines.sort(key=lambda slot: (dist[SLOT_LOCATION[slot]], _owner(tiles, slot) != seat,
+                                     slot))
+    amount = _take_in_order(d, "coal", mines, amount)
     if amount == 0:
         return
     if not any(g.connected_to_merchant(a) for a in at):
@@ -60,6 +72,10 @@ def take_iron(d: Draft, amount: int) -> None:
         _buy(d, "iron", amount)
 
 
+# Supply(resource, source, count, slot, owner, cost), fast: every coal, iron and beer taken
+_supply: Callable[[str, str, int, int | None, int | None, int], Supply] = constructor(Supply)
+
+
 def _take_in_order(d: Draft, resource: str, slots: list[int], amount: int) -> int:
     """Take up to `amount` cubes or barrels from the tiles in `slots`, in that order; what is
     still missing."""
@@ -70,7 +86,7 @@ def _take_in_order(d: Draft, resource: str, slots: list[int], amount: int) -> in
         assert tile is not None
         n = min(amount, tile.resources)
         d.take_from_tile(slot, n)
-        d.supplies.append(Supply(resource, "tile", n, slot, tile.owner))
+        d.supplies.append(_supply(resource, "tile", n, slot, tile.owner, 0))
         amount -= n
     return amount
 
@@ -91,21 +107,24 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject
     connected to `at` (nearest first, then board order)."""
     if amount <= 0:
         return
-    own: list[tuple[int, int]] = []
-    others: list[tuple[int, int]] = []
+    own: list[int] = []
+    others: list[int] = []
     g = d.graph()
-    dists = [g.distances(a) for a in at]
-    for slot, tile in enumerate(d.tiles):
+    areas = {g.component[a] for a in at}
+    own_beer = 0
+    tiles = d.tiles
+    for slot, tile in enumerate(tiles):
         if tile is None or tile.industry != "brewery" or tile.resources == 0:
             continue
         if tile.owner == d.seat:
-            own.append((0, slot))
-        else:
-            loc = DATA.slots[slot].location
-            reach = [dist[loc] for dist in dists if loc in dist]
-            if reach:
-                others.append((min(reach), slot))
-    amount = _take_in_order(d, "beer", [slot for _, slot in own + sorted(others)], amount)
+            own.append(slot)
+            own_beer += tile.resources
+        elif g.component[SLOT_LOCATION[slot]] in areas:
+            others.append(slot)
+    if len(others) > 1 and own_beer < amount:  # nearest first, when they are needed
+        dist = g.distances_from(tuple(at))
+        others.sort(key=lambda slot: (dist[SLOT_LOCATION[slot]], slot))
+    amount = _take_in_order(d, "beer", own + others, amount)
     if amount:
         raise IllegalAction(
             f"{purpose} needs {amount} more beer, and you have no brewery with beer and no "

@@ -25,7 +25,7 @@ from .errors import IllegalAction
 from .links import network_action
 from .sell import sell
 from .state import Game
-from .turns import finish_action
+from .turns import turn_over
 
 LOAN = DATA.rules["loan"]
 
@@ -78,7 +78,7 @@ def _apply(game: Game, action: Action, events: list[Event] | None) -> Game:
     d = carry_out(game, action)
     if events is not None:
         events.append(move_event(game, action, d))
-    return finish_action(d.freeze(), events)
+    return turn_over(d.freeze(counted=True), events)
 
 
 def quote(game: Game, action: Action) -> Quote:
@@ -87,6 +87,8 @@ def quote(game: Game, action: Action) -> Quote:
 
 
 def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
+    if len(cards) == 1 and cards[0] in d.me.hand:
+        return  # the usual case, without counting
     hand = Counter(d.me.hand)
     for card, n in Counter(cards).items():
         if hand[card] < n:
@@ -96,8 +98,13 @@ def _check_cards_in_hand(d: Draft, cards: tuple[str, ...]) -> None:
 
 
 def _discard(d: Draft, cards: tuple[str, ...]) -> None:
-    hand = list(d.me.hand)
-    discard = list(d.me.discard)
+    me = d.me
+    hand = list(me.hand)
+    if len(cards) == 1 and not cards[0].startswith("wild:"):  # the usual case, in short
+        hand.remove(cards[0])
+        d.update(d.seat, hand=tuple(hand), discard=(*me.discard, cards[0]))
+        return
+    discard = list(me.discard)
     for card in cards:
         hand.remove(card)
         if card == "wild:location":

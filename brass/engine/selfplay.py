@@ -21,11 +21,13 @@ True
 from __future__ import annotations
 
 import argparse
+import operator
 import random
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TextIO
 
 from .actions import Action, Sell
@@ -35,6 +37,7 @@ from .setup import new_game
 from .state import Game
 
 POLICIES = ("uniform", "rich")
+_KIND = operator.attrgetter("kind")
 # Weights by action kind for the "rich" policy.
 RICH_WEIGHTS = {"build": 8.0, "network": 6.0, "sell": 10.0, "develop": 1.0, "loan": 1.0,
                 "scout": 0.5, "pass": 0.3}
@@ -47,8 +50,8 @@ def choose(rng: random.Random, actions: list[Action], policy: str = "uniform") -
     if policy != "rich":
         raise ValueError(f"Unknown policy {policy!r}: one of {', '.join(POLICIES)}")
     by_kind: dict[str, list[Action]] = {}
-    for action in actions:
-        by_kind.setdefault(action.kind, []).append(action)
+    for kind, group in groupby(actions, _KIND):  # listings keep each kind together
+        by_kind.setdefault(kind, []).extend(group)
     kinds = sorted(by_kind)
     kind = rng.choices(kinds, [RICH_WEIGHTS[k] for k in kinds])[0]
     if kind == "sell":  # multi-tile sales are rare otherwise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .actions import Sale
 from .build import INDUSTRY_NAMES, tile_name
 from .data import DATA, GOODS
@@ -65,19 +67,25 @@ def sell_one(d: Draft, sale: Sale) -> None:
     merchant_tile = d.merchants[ms]
     bonus_used = False
     if beer and merchant_tile is not None and merchant_tile.beer:
-        d.merchants[ms] = MerchantTile(merchant_tile.buys, False)
+        d.set_merchant(ms, MerchantTile(merchant_tile.buys, False))
         d.supplies.append(Supply("beer", "merchant", 1, ms))
         beer -= 1
         bonus_used = True
-    take_brewery_beer(d, beer, (loc,),
-                      Subject(f"Selling your {tile_name(tile.spec)} in {where}", "sell",
-                              industry=tile.industry, level=tile.level, location=sale.location))
+    take_brewery_beer(d, beer, (loc,), _sell_subject(tile.industry, tile.level, loc))
     if sale.develop is not None and not (bonus_used and DATA.bonuses[merchant].kind == "develop"):
         raise IllegalAction("A free develop comes only with the beer of a Gloucester merchant",
                             code="free_develop_not_gloucester")
     if bonus_used:
         _bonus(d, merchant, sale.develop)
     d.flip(slot_index)
+
+
+@cache
+def _sell_subject(industry: str, level: int, location: int) -> Subject:
+    """What a sale is, in messages (made once per tile and place)."""
+    spec = DATA.tile_specs[(industry, level)]
+    return Subject(f"Selling your {tile_name(spec)} in {DATA.name(location)}", "sell",
+                   industry=industry, level=level, location=DATA.locations[location].id)
 
 
 def _bonus(d: Draft, merchant: int, develop: str | None) -> None:

@@ -8,6 +8,7 @@ found by index, not by search.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -149,15 +150,39 @@ class Game:
         return cls(**d)
 
 
-def evolve_player(player: PlayerState, **changes: Any) -> PlayerState:
-    """`dataclasses.replace` for the hot path: the same result, several times faster."""
-    new = object.__new__(PlayerState)
-    for name in _PLAYER_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(player, name))
-    return new
+def _evolver(cls: type[Any]) -> Any:
+    """`dataclasses.replace` for the hot path, written out for `cls`: the same result, several
+    times faster (no field introspection, no keyword `__init__`: each slot of the new object
+    is set through its descriptor, as a frozen dataclass's own `__init__` sets it)."""
+    names = [f.name for f in fields(cls)]
+    lines = [f"def evolve(obj, {', '.join(f'{n}=_KEEP' for n in names)}):",
+             "    new = _new(cls)"]
+    lines += [f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" for n in names]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_KEEP": _KEEP,
+                                 **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
+    exec("\n".join(lines), namespace)  # the same technique as dataclasses' generated methods
+    return namespace["evolve"]
 
 
-_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
+def constructor(cls: type[Any]) -> Any:
+    """`cls(*fields)` (every field, in order, positionally) for a frozen slotted dataclass,
+    written out like `_evolver`: what listing calls for each of thousands of actions."""
+    names = [f.name for f in fields(cls)]
+    lines = [f"def make({', '.join(names)}):", "    new = _new(cls)"]
+    lines += [f"    _set_{n}(new, {n})" for n in names]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls,
+                                 **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
+    exec("\n".join(lines), namespace)
+    return namespace["make"]
+
+
+_KEEP: Any = object()  # "this field is not changed"
+evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
+evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
+evolve_game: Callable[..., Game] = _evolver(Game)
+evolve_game.__doc__ = "`dataclasses.replace(game, **changes)`, fast."
 
 
 def _plain(value: Any) -> Any:

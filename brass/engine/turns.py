@@ -7,7 +7,6 @@ order the steps happen: draw, round end, era end, game end.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Literal
 
 from .data import DATA
@@ -25,7 +24,7 @@ from .effects import (
     removed_tile,
     tile_ref,
 )
-from .state import Game, MerchantTile, PlayerState, Tile
+from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
 
 Events = list[Event] | None
 
@@ -39,70 +38,73 @@ def actions_per_turn(era: str, round_number: int) -> int:
     return int(DATA.rules[key])
 
 
-def finish_action(game: Game, events: Events = None) -> Game:
-    """Count the action just carried out; end the turn, round and era when they are over."""
-    game = replace(game, actions_left=game.actions_left - 1, action_count=game.action_count + 1)
+def turn_over(game: Game, events: Events = None) -> Game:
+    """After an action (already counted in `game`: `Draft.freeze(counted=True)`): end the
+    turn, round and era when they are over."""
     seat = game.turn_order[game.turn_index]
     if game.actions_left > 0 and game.players[seat].hand:
         return game
-    return _next_turn(_draw(game, seat, events), events)
+    players, deck = _draw(game, seat, events)
+    # the next seat: a player with no cards is skipped
+    index = game.turn_index + 1
+    while index < game.num_players and not players[game.turn_order[index]].hand:
+        index += 1
+    if index < game.num_players:
+        return evolve_game(game, players=players, deck=deck, turn_index=index,
+                           actions_left=actions_per_turn(game.era, game.round))
+    return _end_round(evolve_game(game, players=players, deck=deck), events)
 
 
-def _draw(game: Game, seat: int, events: Events) -> Game:
+def _draw(game: Game, seat: int, events: Events) -> tuple[tuple[PlayerState, ...],
+                                                           tuple[str, ...]]:
+    """The players and the deck once `seat` has drawn up to a full hand."""
     player = game.players[seat]
     n = min(HAND_SIZE - len(player.hand), len(game.deck))
     if n <= 0:
-        return game
+        return game.players, game.deck
     players = list(game.players)
     drawn = game.deck[:n]
-    players[seat] = replace(player, hand=player.hand + drawn)
+    players[seat] = evolve_player(player, hand=player.hand + drawn)
     if events is not None:
         events.append({"type": "draw", "seat": seat, "count": n, "cards": list(drawn),
                        "deck_left": len(game.deck) - n})
-    return replace(game, players=tuple(players), deck=game.deck[n:])
-
-
-def _next_turn(game: Game, events: Events) -> Game:
-    index = game.turn_index + 1
-    while index < game.num_players and not game.players[game.turn_order[index]].hand:
-        index += 1  # a player with no cards is skipped
-    if index < game.num_players:
-        return replace(game, turn_index=index, actions_left=actions_per_turn(game.era, game.round))
-    return _end_round(game, events)
+    return tuple(players), game.deck[n:]
 
 
 def _end_round(game: Game, events: Events) -> Game:
     order = tuple(sorted(game.turn_order, key=lambda s: game.players[s].spent))
-    players = [replace(p, spent=0) for p in game.players]
     era_over = not game.deck and not any(p.hand for p in game.players)
     tiles = list(game.tiles)
     paid = not (era_over and game.era == "rail")  # no income after the last round of the game
     income: list[Income] = []
-    if paid:
-        for seat, player in enumerate(players):
-            players[seat] = _pay_income(player, tiles, income)
+    if paid:  # and each seat's spending starts again from 0
+        players = [_pay_income(player, tiles, income) for player in game.players]
+    else:
+        players = [evolve_player(p, spent=0) for p in game.players]
     if events is not None:
         events.append({"type": "round_end", "era": _era(game.era), "round": game.round,
                        "spent": [p.spent for p in game.players],
                        "previous_order": list(game.turn_order), "turn_order": list(order),
                        "income_paid": paid, "income": income})
-    game = replace(game, turn_order=order, players=tuple(players), tiles=tuple(tiles))
     if era_over:
-        return _end_era(game, events)
+        return _end_era(evolve_game(game, turn_order=order, players=tuple(players),
+                                    tiles=tuple(tiles)), events)
     round_number = game.round + 1
-    return replace(game, round=round_number, turn_index=0,
-                   actions_left=actions_per_turn(game.era, round_number))
+    return evolve_game(game, turn_order=order, players=tuple(players), tiles=tuple(tiles),
+                       round=round_number, turn_index=0,
+                       actions_left=actions_per_turn(game.era, round_number))
 
 
 def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]) -> PlayerState:
-    """Income (RULES.md §3 step 2), and shortfall tile removal and VP loss (step 3)."""
+    """Income (RULES.md §3 step 2), and shortfall tile removal and VP loss (step 3); the
+    player's spending is set back to 0."""
     level = player.income_level
     paid: Income = {"seat": player.seat, "level": level, "money_before": player.money,
                     "money_after": player.money + level, "shortfall": 0, "removed": [],
                     "vp_lost": 0}
     out.append(paid)
     if level >= 0 or player.money >= -level:
-        return replace(player, money=player.money + level)
+        return evolve_player(player, money=player.money + level, spent=0)
     owed = -level - player.money
     paid["shortfall"] = owed
     mine = sorted((t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
@@ -118,7 +120,8 @@ def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]
         owed -= cost // 2
     vp = max(player.vp - owed, 0) if owed > 0 else player.vp
     paid["money_after"], paid["removed"], paid["vp_lost"] = max(-owed, 0), removed, player.vp - vp
-    return replace(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed))
+    return evolve_player(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed),
+                         spent=0)
 
 
 def era_scores(game: Game) -> list[SeatScore]:
@@ -152,11 +155,11 @@ def era_scores(game: Game) -> list[SeatScore]:
 
 def _end_era(game: Game, events: Events) -> Game:
     scores = era_scores(game)
-    players = [replace(p, vp=scores[p.seat]["vp"]) for p in game.players]
-    game = replace(game, players=tuple(players), era_scores=(
+    players = [evolve_player(p, vp=scores[p.seat]["vp"]) for p in game.players]
+    game = evolve_game(game, players=tuple(players), era_scores=(
         *game.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores)))
     if game.era == "rail":  # the game ends: the final board keeps its links and tiles
-        game = replace(game, is_over=True, actions_left=0)
+        game = evolve_game(game, is_over=True, actions_left=0)
         if events is not None:
             events.append({"type": "era_end", "era": "rail", "scores": scores,
                            "links_removed": [], "removed": [], "merchants_refilled": [],
@@ -176,8 +179,8 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
         if tile is not None and tile.level == 1:
             removed.append(removed_tile(slot, tile))
             tiles[slot] = None
-            players[tile.owner] = replace(players[tile.owner],
-                                          retired=players[tile.owner].retired + 1)
+            players[tile.owner] = evolve_player(players[tile.owner],
+                                                retired=players[tile.owner].retired + 1)
     refilled: list[SlotRef] = [
         {"location": DATA.locations[DATA.merchant_slots[i].location].id,
          "slot": DATA.merchant_slots[i].number}
@@ -189,7 +192,7 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
     hands: list[DealtHand] = []
     for seat in game.turn_order:
         hand = tuple(deck[:HAND_SIZE])
-        players[seat] = replace(players[seat], hand=hand, discard=(),
+        players[seat] = evolve_player(players[seat], hand=hand, discard=(),
                                 face_down=(), links_left=LINK_TILES)
         hands.append({"seat": seat, "count": len(hand), "cards": list(hand)})
         deck = deck[HAND_SIZE:]
@@ -198,7 +201,7 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
                        "links_removed": links_removed, "removed": removed,
                        "merchants_refilled": refilled,
                        "deal": {"hands": hands, "deck_left": len(deck)}})
-    return replace(game, era="rail", round=1, turn_index=0,
+    return evolve_game(game, era="rail", round=1, turn_index=0,
                    actions_left=actions_per_turn("rail", 1),
                    players=tuple(players), tiles=tuple(tiles), merchants=merchants,
                    links=(None,) * len(DATA.links), deck=tuple(deck))

@@ -69,7 +69,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.database_url)
         service = GameService(storage, bot_delay=settings.bot_delay,
                               workers=settings.workers, waiting_expiry=settings.waiting_expiry,
-                              finished_listed=settings.finished_listed)
+                              finished_listed=settings.finished_listed,
+                              clock_minimum=settings.clock_minimum,
+                              bot_budget=settings.bot_budget,
+                              analysis_budget=settings.analysis_budget)
         app.state.service = service
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections

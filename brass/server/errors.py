@@ -10,7 +10,7 @@ from brass.engine import IllegalAction, MalformedAction
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
     "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-    "timeout", "internal"]
+    "timeout", "internal", "one_seat_per_browser", "not_yet"]
 
 HTTP_STATUS: dict[str, int] = {
     "malformed": 400,
@@ -25,6 +25,8 @@ HTTP_STATUS: dict[str, int] = {
     "action_undone": 409,
     "too_many_sockets": 429,
     "timeout": 408,
+    "one_seat_per_browser": 409,  # this browser holds a seat of the game (no shared screen)
+    "not_yet": 409,  # a time-out or hand-over asked for before its time
 }
 
 

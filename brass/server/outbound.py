@@ -15,7 +15,9 @@ assembled as text, so nothing is encoded twice.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from brass.engine import (
@@ -34,8 +36,8 @@ from brass.engine import extensions as engine_extensions
 
 from . import metrics
 from .runtime import rebuild
-from .schemas import GameInfo, ReplayFrame, SeatInfo
-from .storage import ActionRecord, GameRecord
+from .schemas import ClockView, GameInfo, ReplayFrame, SeatInfo
+from .storage import ActionRecord, GameRecord, SeatChange
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -74,15 +76,44 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None) -> str:
     last = rt.actions[-1] if rt.actions else None
     new = [log_entry(last)] if last is not None and last.seq == record.version else []
     undone = rt.undone[1] if rt.undone[0] == record.version else []
+    changes = [seat_change(c) for c in rt.seat_changes[-1:] if c.version == record.version]
     head = dumps({"type": "state", "game": record.id, "status": record.status,
                   "version": record.version, "seat": seat,
                   "older_engine": record.engine_version != ENGINE_VERSION,
-                  "view": None if game is None else view(game, seat), "undone": undone})
+                  "view": None if game is None else view(game, seat), "undone": undone,
+                  "seats": [s.model_dump() for s in seats(record)],
+                  "clock": clock(record).model_dump(), "seat_changes": changes})
     return f'{head[:-1]},"log":[{",".join(new)}],"legal":{legal or "null"}}}'
 
 
+def stamped(text: str) -> str:
+    """A state message as it leaves: with this server's time (`server_time`), so a client
+    counts a deadline down without trusting its own clock (the cached text has none)."""
+    return f'{text[:-1]},"server_time":{time.time():.3f}}}'
+
+
+def epoch(stamp: dt.datetime | None) -> float | None:
+    return None if stamp is None else round(stamp.timestamp(), 3)
+
+
+def clock(record: GameRecord) -> ClockView:
+    c = record.clock
+    return ClockView(kind=c.kind, reserve=c.reserve, increment=c.increment,
+                     per_turn=c.per_turn, handoff_after=c.handoff_after,
+                     deadline=epoch(record.deadline),
+                     turn_started=epoch(record.turn_started_at))
+
+
+def seat_change(c: SeatChange) -> dict[str, Any]:
+    return {"version": c.version, "seat": c.seat, "change": c.change,
+            "time": c.created_at.isoformat()}
+
+
 def seats(record: GameRecord) -> list[SeatInfo]:
-    return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken) for s in record.seats]
+    return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
+                     stand_in=s.stand_in,  # type: ignore[arg-type]
+                     reserve=s.reserve,
+                     bot_level=s.level if s.bot else None) for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:
@@ -92,16 +123,19 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         version=record.version, current_seat=None if game is None else game.current_seat,
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
         engine_version=record.engine_version,
-        older_engine=record.engine_version != ENGINE_VERSION, listed=record.listed)
+        older_engine=record.engine_version != ENGINE_VERSION, listed=record.listed,
+        clock=clock(record), shared_screen=record.shared_screen)
 
 
 def log_entry(a: ActionRecord) -> str:
     """One `LogEntry` as JSON text: the action and its stored public effects."""
     return (f'{{"seq":{a.seq},"seat":{a.seat},"action":{dumps(a.action)},'
-            f'"time":{json.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"}}}')
+            f'"time":{json.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"},'
+            f'"stand_in":{json.dumps(a.stand_in)}}}')
 
 
-def log_text(record: GameRecord, entries: list[ActionRecord]) -> str:
+def log_text(record: GameRecord, entries: list[ActionRecord],
+             changes: list[SeatChange] | None = None) -> str:
     """The log (a `GameLog` as JSON text): public parts of a running game; everything (seed,
     setup) once finished."""
     finished = record.status == "finished"
@@ -113,7 +147,8 @@ def log_text(record: GameRecord, entries: list[ActionRecord]) -> str:
         "seats": [s.model_dump() for s in seats(record)],
         "seed": record.seed if finished else None,
         "setup": record.setup if finished else None,
-        "scores": record.scores if finished else None})
+        "scores": record.scores if finished else None,
+        "seat_changes": [seat_change(c) for c in changes or []]})
     return f'{head[:-1]},"actions":[{",".join(log_entry(a) for a in entries)}]}}'
 
 

@@ -3,15 +3,17 @@ service and the bearer token; the service does the work; `outbound` builds the a
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from . import chat, listing, outbound
+from .clocks import Clock
 from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
+    Analysis,
     BotAdded,
     ChatHistory,
     Created,
@@ -23,6 +25,8 @@ from .schemas import (
     GameList,
     GameLog,
     GameStatus,
+    HandOver,
+    InviteRenewed,
     Join,
     Joined,
     LegalEntry,
@@ -30,6 +34,7 @@ from .schemas import (
     PreviewRequest,
     Renewed,
     ReplayFrame,
+    SeatRequest,
     SetListed,
     StateMessage,
     SubmitAction,
@@ -67,8 +72,10 @@ router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
 async def create_game(body: CreateGame, service: Service) -> Created:
-    game_id, host_token = await service.create_game(body.players, body.name, body.listed)
-    return Created(id=game_id, host_token=host_token)
+    game_id, host_token, invite = await service.create_game(
+        body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
+        body.shared_screen)
+    return Created(id=game_id, host_token=host_token, invite=invite)
 
 
 @router.get("/games", response_model=GameList)
@@ -115,8 +122,41 @@ async def state(game_id: str, service: Service, token: Token) -> Response:
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
              dependencies=[JoinLimited])
 async def join(game_id: str, body: Join, service: Service) -> Joined:
-    seat, token = await service.join(game_id, body.name)
+    """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
+    browser keeps) limits a browser to one seat unless the game allows a shared screen."""
+    seat, token = await service.join(game_id, body.name, body.invite, body.browser)
     return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/invite", response_model=InviteRenewed)
+async def renew_invite(game_id: str, service: Service, token: Token) -> InviteRenewed:
+    """Host only, while the game waits: a new invite secret (the old link stops working)."""
+    return InviteRenewed(invite=await service.renew_invite(game_id, token))
+
+
+@router.post("/games/{game_id}/resign", response_model=Version)
+async def resign(game_id: str, service: Service, token: Token,
+                 body: SeatRequest | None = None) -> Version:
+    """The seat's player gives up: a bot plays their seat to the end."""
+    return Version(version=await service.resign(
+        game_id, token, None if body is None else body.expected_version))
+
+
+@router.post("/games/{game_id}/takeover", response_model=Version)
+async def take_over(game_id: str, service: Service, token: Token,
+                    body: SeatRequest | None = None) -> Version:
+    """The player is back: they play their seat again instead of the bot that stood in
+    (after a time-out or a hand-over; not after resigning)."""
+    return Version(version=await service.take_over(
+        game_id, token, None if body is None else body.expected_version))
+
+
+@router.post("/games/{game_id}/handover", response_model=Version)
+async def hand_over(game_id: str, body: HandOver, service: Service, token: Token) -> Version:
+    """A seated player hands the seat to move to a bot, once it has been idle for the game's
+    `handoff_after` seconds (a game without a clock that allows it)."""
+    return Version(version=await service.hand_over(game_id, token, body.seat,
+                                                   body.expected_version))
 
 
 @router.post("/games/{game_id}/renew", response_model=Renewed)
@@ -146,7 +186,8 @@ async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
 async def add_bot(game_id: str, service: Service, token: Token,
                   body: AddBot | None = None) -> BotAdded:
-    seat = await service.add_bot(game_id, token, None if body is None else body.seat)
+    seat = await service.add_bot(game_id, token, None if body is None else body.seat,
+                                 "easy" if body is None else body.level)
     return BotAdded(seat=seat)
 
 
@@ -206,7 +247,19 @@ async def undo(game_id: str, service: Service, token: Token,
 async def game_log(game_id: str, service: Service) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
     rt = await service.runtime(game_id)
-    return _json(outbound.log_text(rt.record, rt.actions))
+    return _json(outbound.log_text(rt.record, rt.actions, rt.seat_changes))
+
+
+@router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
+async def start_analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
+    return await service.analyses.start(await service.runtime(game_id))
+
+
+@router.get("/games/{game_id}/analysis", response_model=Analysis)
+async def analysis(game_id: str, service: Service) -> dict[str, Any]:
+    """A finished game's analysis: every move judged, once computed (`POST` starts it)."""
+    return await service.analyses.status(await service.runtime(game_id))
 
 
 @router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)

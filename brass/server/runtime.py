@@ -11,7 +11,7 @@ from brass.engine import ENGINE_VERSION, Game, apply_action, new_game, parse_act
 
 from .auth import token_matches
 from .errors import ApiError
-from .storage import ActionRecord, GameRecord
+from .storage import ActionRecord, GameRecord, SeatChange
 
 
 class Subscriber(Protocol):
@@ -40,6 +40,8 @@ class Runtime:
     subscribers: set[Subscriber] = field(default_factory=set)
     chat_buckets: dict[int, Any] = field(default_factory=dict)  # chat.py: a seat's rate limit
     bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None  # waits for the mover's deadline
+    seat_changes: list[SeatChange] = field(default_factory=list)  # who plays whom, by version
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
     # the legal moves of the seat to move at a version, computed once (a worker's future)
     legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
@@ -72,7 +74,13 @@ class Runtime:
         return found
 
     def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.record.seats[seat].bot
+        """A bot plays this seat now: a bot seat, or a player's seat a bot stands in for
+        (timed out, resigned, handed over)."""
+        return seat is not None and self.record.seats[seat].played_by_bot
+
+    def bot_level(self, seat: int) -> str:
+        """The level the bot playing `seat` plays at."""
+        return self.record.seats[seat].level
 
 
 

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
+from brass.bots import LevelName
 from brass.engine import actions as _actions
 from brass.engine import effects as _effects
+
+from .clocks import MAX_SECONDS
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -85,13 +88,52 @@ class Error(BaseModel):
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
+StandIn = Literal["timeout", "resigned", "handover"]
+
+
+class ClockChoice(BaseModel):
+    """A game's turn clock (seconds). `none`: no clock (with `handoff_after`, the other
+    players may hand a seat to move that has been idle that long to a bot); `live`: each
+    player has a `reserve`, plus `increment` after each turn; `correspondence`: `per_turn`
+    for every turn. When a player's time runs out a bot plays for them until they take
+    their seat back. The server sets the shortest allowed time (`BRASS_CLOCK_MINIMUM`)."""
+
+    model_config = _REQUEST
+    kind: Literal["none", "live", "correspondence"] = "none"
+    reserve: Seconds = 0.0
+    increment: Seconds = 0.0
+    per_turn: Seconds = 0.0
+    handoff_after: Seconds = 0.0
+
+
+class ClockView(BaseModel):
+    """The game's clock: its settings, and (epoch seconds, by the server's clock) when the
+    current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the
+    turn started (`turn_started`)."""
+
+    kind: Literal["none", "live", "correspondence"]
+    reserve: float
+    increment: float
+    per_turn: float
+    handoff_after: float
+    deadline: float | None
+    turn_started: float | None
+
+
 class CreateGame(BaseModel):
     model_config = _REQUEST
     players: PlayerCount
     name: PlayerName
     listed: bool = Field(default=False, strict=True,
-                         description="shown in GET /api/games; unlisted games are reached "
-                                     "only through their link")
+                         description="shown in GET /api/games (and joined from there without "
+                                     "the invite); unlisted games are joined only through "
+                                     "their invite link")
+    clock: ClockChoice = Field(default_factory=ClockChoice)
+    shared_screen: bool = Field(
+        default=False, strict=True,
+        description="one browser may take several seats (players sharing a screen); "
+                    "otherwise a browser takes one seat of the game")
 
 
 class SetListed(BaseModel):
@@ -102,11 +144,40 @@ class SetListed(BaseModel):
 class Created(BaseModel):
     id: str
     host_token: str = Field(description="Needed for host actions (bots). Shown once.")
+    invite: str = Field(description="The invite secret: joining an unlisted game needs it. "
+                                    "Shown once; the host may renew it.")
+
+
+BrowserId = Field(default=None, min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                  description="a random id the browser keeps: unless the game allows a shared "
+                              "screen, one browser takes one seat")
 
 
 class Join(BaseModel):
     model_config = _REQUEST
     name: PlayerName
+    invite: str | None = Field(default=None, max_length=200,
+                               description="the invite secret (needed unless listed)")
+    browser: str | None = BrowserId
+
+
+class InviteRenewed(BaseModel):
+    invite: str = Field(description="The new invite secret; the old link stops working.")
+
+
+class SeatRequest(BaseModel):
+    """Resign or take a seat back; refused as stale if the game is not at `expected_version`."""
+
+    model_config = _REQUEST
+    expected_version: Count | None = None
+
+
+class HandOver(BaseModel):
+    """Hand the seat to move, idle for the game's `handoff_after`, to a bot."""
+
+    model_config = _REQUEST
+    seat: SeatNumber
+    expected_version: Count | None = None
 
 
 class Joined(BaseModel):
@@ -126,10 +197,35 @@ class AddBot(BaseModel):
     model_config = _REQUEST
     seat: SeatNumber | None = Field(
         default=None, description="a free seat; default the first")
+    level: LevelName = Field(
+        default="easy", description="easy: one move ahead; medium: searches its own turn; "
+                                    "hard: searches its turn and the others' next ones")
 
 
 class BotAdded(BaseModel):
     seat: int
+
+
+class MoveJudged(BaseModel):
+    """The hard bot's judgement of one move, from what its player could see then."""
+
+    seq: int = Field(description="the move's place in the log, from 1")
+    seat: int
+    played: dict[str, Any] = Field(description="the action made")
+    preferred: dict[str, Any] = Field(description="the action the bot preferred")
+    loss: float = Field(description="how much better (in VP) the bot judged its preferred "
+                                    "move; 0 when it is the move made")
+    win: list[float] = Field(description="each seat's estimated chance of winning after "
+                                         "the move made")
+
+
+class Analysis(BaseModel):
+    status: Literal["none", "running", "done", "failed"] = Field(
+        description="none: not asked for (POST starts it); failed: the log does not replay "
+                    "here (POST retries)")
+    done: int = Field(description="moves judged so far")
+    total: int
+    moves: list[MoveJudged]
 
 
 class SeatInfo(BaseModel):
@@ -137,6 +233,21 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: bool
     taken: bool
+    bot_level: LevelName | None = Field(default=None, description="a bot seat's level")
+    stand_in: StandIn | None = Field(
+        default=None, description="a bot plays for this seat's player: why (null: they play)")
+    reserve: float | None = Field(
+        default=None, description="a live clock: the seconds it had at the start of its turn")
+
+
+class SeatChangeEntry(BaseModel):
+    """Who plays a seat changed at `version`: a bot plays for it from then (timeout, resigned,
+    handover), or its player took it back (returned)."""
+
+    version: int
+    seat: int
+    change: Literal["timeout", "resigned", "handover", "returned"]
+    time: str
 
 
 GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
@@ -156,6 +267,8 @@ class GameInfo(BaseModel):
                                            "server's: a finished game is shown from its stored "
                                            "final state and effects")
     listed: bool
+    clock: ClockView
+    shared_screen: bool = Field(description="one browser may take several seats")
 
 
 class GameList(BaseModel):
@@ -352,6 +465,8 @@ class LogEntry(BaseModel):
     action: Action
     time: str
     effects: list[Event] | None
+    stand_in: StandIn | None = Field(
+        default=None, description="a bot played it for the seat's player: why")
 
 
 class GameLog(BaseModel):
@@ -371,6 +486,8 @@ class GameLog(BaseModel):
     seed: int | None = None
     setup: dict[str, Any] | None = None
     scores: list[int] | None = None
+    seat_changes: list[SeatChangeEntry] = Field(
+        default_factory=list, description="every change of who plays a seat, in order")
 
 
 class StateMessage(BaseModel):
@@ -390,8 +507,14 @@ class StateMessage(BaseModel):
     older_engine: bool
     view: ViewJson | None
     undone: list[int]
+    seats: list[SeatInfo] = Field(description="who plays each seat (a bot standing in?)")
+    clock: ClockView
+    seat_changes: list[SeatChangeEntry] = Field(
+        description="the change of who plays a seat that made this version (empty if none)")
     log: list[LogEntry]
     legal: list[LegalEntry] | None
+    server_time: float = Field(description="the server's clock when it sent this (epoch "
+                                           "seconds): count the deadline down from it")
 
 
 class ReplayFrame(BaseModel):

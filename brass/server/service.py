@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from brass.bots import LevelName
 from brass.engine import (
     ENGINE_VERSION,
     Action,
@@ -41,19 +42,25 @@ from brass.engine import (
     public_events,
 )
 
-from . import logs, metrics, outbound
+from . import clocks, logs, metrics, outbound
+from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
+from .clocks import Clock
 from .errors import ApiError
-from .runtime import Runtime, Subscriber, ends_round, rebuild, step
+from .runtime import Runtime, Subscriber, ends_round, rebuild, same_turn, step
 from .schemas import ReplayFrame
 from .storage import (
     ActionRecord,
+    BrowserSeated,
     DuplicateActionId,
     GameRecord,
     ListQuery,
+    SeatChange,
     SeatRecord,
     StaleVersion,
     Storage,
+    Timing,
+    TurnStart,
     now,
 )
 from .workers import Workers, bot_choice
@@ -73,9 +80,13 @@ def new_game_id() -> str:
 
 class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
-                 waiting_expiry: float = 0.0, finished_listed: float = 0.0) -> None:
+                 waiting_expiry: float = 0.0, finished_listed: float = 0.0,
+                 clock_minimum: float = 30.0,
+                 bot_budget: float = 1.0, analysis_budget: float = 0.5) -> None:
         self.storage = storage
+        self.clock_minimum = clock_minimum  # seconds: the shortest turn, reserve or hand-over
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget  # seconds a search bot thinks per move
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
         self._sweeper: asyncio.Task[None] | None = None
@@ -83,6 +94,7 @@ class GameService:
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self.workers = Workers(workers)
+        self.analyses = Analyses(storage, self.workers, self._db, analysis_budget)
         self._closing = False
         self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
@@ -117,13 +129,15 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [rt.bot_task for rt in self.games.values() if rt.bot_task is not None]
+        tasks = [t for rt in self.games.values() for t in (rt.bot_task, rt.clock_task)
+                 if t is not None]
         tasks += list(self._sends)
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.analyses.close()
         self._pool.shutdown(wait=True)
         self.workers.close()
 
@@ -147,6 +161,7 @@ class GameService:
             raise ApiError("not_found", f"No game {game_id!r}")
         everything = await self._db(self.storage.load_actions, game_id, True)
         rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
+        rt.seat_changes = await self._db(self.storage.load_seat_changes, game_id)
         if record.status == "waiting":
             return rt
         if rt.older_engine:
@@ -203,22 +218,55 @@ class GameService:
                         self._publish(rt)
         return ids
 
-    async def create_game(self, players: int, name: str, listed: bool = False) -> tuple[str, str]:
-        host_token = new_token()
+    async def create_game(self, players: int, name: str, listed: bool = False,
+                          clock: Clock | None = None,
+                          shared_screen: bool = False) -> tuple[str, str, str]:
+        """A new waiting game: its id, the host's secret and the invite secret (joining an
+        unlisted game needs it; only their hashes are stored)."""
+        clock = clock or Clock()
+        wrong = clocks.problems(clock, self.clock_minimum)
+        if wrong:
+            raise ApiError("malformed", "Clock: " + "; ".join(wrong))
+        host_token, invite = new_token(), new_token()
         stamp = now()
+        reserves = clocks.start_reserves(clock, players)
         record = GameRecord(
             id=new_game_id(), name=name, players=players, status="waiting",
             seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
             host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
-            seats=[SeatRecord(seat=s) for s in range(players)], listed=listed)
+            seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],
+            listed=listed, invite_hash=token_hash(invite),
+            settings={"clock": clock.to_json(), "shared_screen": shared_screen})
         await self._db(self.storage.create_game, record)
         self.games[record.id] = Runtime(record=record)
-        return record.id, host_token
+        return record.id, host_token, invite
 
-    async def join(self, game_id: str, name: str) -> tuple[int, str]:
+    async def join(self, game_id: str, name: str, invite: str | None = None,
+                   browser: str | None = None) -> tuple[int, str]:
+        """Take a free seat. An unlisted game needs its invite secret (a listed game is
+        public: the listing is its invitation). `browser`: the joining browser's id; unless
+        the game allows a shared screen, a browser takes one seat."""
+        rt = await self.runtime(game_id)
+        record = rt.record
+        if (not record.listed and record.invite_hash is not None
+                and not token_matches(invite, record.invite_hash)):
+            raise ApiError("unauthorized", "This game is joined with its invite link: ask the "
+                           "host for it" if invite is None else
+                           "This invite link is not (or no longer) valid: ask the host for "
+                           "the new one")
         token = new_token()
-        seat = await self._claim(game_id, None, name, token_hash(token), bot=False)
+        seat = await self._claim(game_id, None, name, token_hash(token), bot=False,
+                                 browser=None if browser is None else token_hash(browser))
         return seat, token
+
+    async def renew_invite(self, game_id: str, host_token: str | None) -> str:
+        """Host only: a new invite secret; the old invite link stops working at once."""
+        rt = await self._hosted_waiting(game_id, host_token, "renew the invite link")
+        async with rt.lock:
+            invite = new_token()
+            await self._db(self.storage.renew_invite, game_id, token_hash(invite))
+            rt.record.invite_hash = token_hash(invite)
+            return invite
 
     async def renew(self, game_id: str, token: str | None) -> tuple[int | None, str]:
         """A new secret for the seat (or the host) whose token this is; the old one stops
@@ -271,7 +319,7 @@ class GameService:
                 raise ApiError("illegal", f"Seat {seat} is already free")
             if not await self._db(self.storage.free_seat, game_id, seat):
                 raise ApiError("game_not_running", "The game has started")
-            record.seats[seat] = SeatRecord(seat=seat)
+            record.seats[seat] = SeatRecord(seat=seat, reserve=record.seats[seat].reserve)
             for sub in [s for s in rt.subscribers if s.seat == seat]:
                 sub.seat = None
                 sub.send(outbound.dumps(outbound.ws_error(
@@ -288,14 +336,16 @@ class GameService:
             rt.record.status = "cancelled"
             self._publish(rt)
 
-    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None) -> int:
+    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None,
+                      level: LevelName = "easy") -> int:
         rt = await self.runtime(game_id)
         if not token_matches(host_token, rt.record.host_token_hash):
             raise ApiError("unauthorized", "Only the host (with the host token) can add bots")
-        return await self._claim(game_id, seat, None, None, bot=True)
+        return await self._claim(game_id, seat, None, None, bot=True, bot_level=level)
 
     async def _claim(self, game_id: str, seat: int | None, name: str | None,
-                     hashed: str | None, bot: bool) -> int:
+                     hashed: str | None, bot: bool, browser: str | None = None,
+                     bot_level: LevelName | None = None) -> int:
         rt = await self.runtime(game_id)
         async with rt.lock:
             record = rt.record
@@ -317,13 +367,30 @@ class GameService:
             name = name or f"Bot {seat + 1}"
             first = (new_game(record.players, record.seed, record.setup) if len(free) == 1
                      else None)
-            if not await self._db(self.storage.claim_seat, game_id, seat, name, hashed, bot,
-                                  None if first is None else first.to_json()):
+            seated = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot,
+                                reserve=record.seats[seat].reserve, browser_hash=browser,
+                                bot_level=bot_level)
+            turn = None
+            if first is not None and first.current_seat is not None:
+                mover = first.current_seat
+                mover_seat = seated if mover == seat else record.seats[mover]
+                turn = TurnStart(record.clock, None, None, None, mover, mover_seat.reserve,
+                                 mover_seat.played_by_bot)
+            try:
+                timing = await self._db(
+                    self.storage.claim_seat, game_id, seat, name, hashed, bot,
+                    None if first is None else first.to_json(), browser, turn,
+                    not record.shared_screen, bot_level)
+            except BrowserSeated:
+                raise ApiError("one_seat_per_browser", "This browser already holds a seat in "
+                               "this game, and the host did not allow a shared screen") from None
+            if timing is None:
                 raise ApiError("seat_taken", f"Seat {seat} is not free")
-            record.seats[seat] = SeatRecord(seat=seat, name=name, token_hash=hashed, bot=bot)
+            record.seats[seat] = seated
             if first is not None:
                 record.status = "running"
                 rt.turn, rt.snapshots = [first], [0]
+                self._timed(rt, timing)
             self._publish(rt)
         self._kick_bots(rt)
         return seat
@@ -342,13 +409,16 @@ class GameService:
 
     @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: Action | dict[str, Any],
-                        expected_version: int, action_id: str) -> int:
+                        expected_version: int, action_id: str,
+                        stand_in: str | None = None) -> int:
+        """Apply `seat`'s action (`stand_in`: a bot plays it for the seat's player, why)."""
         action = checked(action_json)
         async with rt.lock:
             earlier = rt.action_ids.get(action_id)
             if earlier is not None:
                 return self._retried(earlier, seat, action)
             game = rt.running_game()
+            self._player_plays(rt, seat, stand_in)
             if expected_version != rt.record.version:
                 raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
                                f"not {expected_version}")
@@ -365,9 +435,11 @@ class GameService:
             count = len(rt.actions) + 1
             snapshot = (count, after.to_json()) if ends_round(game, after) else None
             legal = self._legal_ahead(rt, after)  # in a worker while the row is written
+            turn = None if same_turn(game, after, seat) else self._turn_start(rt, seat, after)
             try:
-                row = await self._db(self.storage.append_action, rt.id, expected_version, seat,
-                                     action.to_json(), action_id, effects, scores, snapshot)
+                row, timing = await self._db(
+                    self.storage.append_turn, rt.id, expected_version, seat, action.to_json(),
+                    action_id, effects, scores, snapshot, turn, stand_in)
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None
@@ -385,6 +457,8 @@ class GameService:
                 rt.legal_cache = (row.seq, legal[0], legal[1])
             if scores is not None:
                 rt.record.status, rt.record.scores = "finished", scores
+            if timing is not None:
+                self._timed(rt, timing)
             sending = self._publish(rt)
             metrics.MOVES.labels(action.kind).inc()
         await self._sent(sending, rt, seat)
@@ -416,6 +490,7 @@ class GameService:
     async def undo_as(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         async with rt.lock:
             game = rt.running_game()
+            self._player_plays(rt, seat, None)
             version = rt.record.version
             if expected_version is not None and expected_version != version:
                 raise ApiError("stale_version", f"The game is at version {version}")
@@ -444,6 +519,7 @@ class GameService:
         fresh = await self._load(rt.id)
         rt.record, rt.actions, rt.turn = fresh.record, fresh.actions, fresh.turn
         rt.action_ids, rt.snapshots, rt.undone = fresh.action_ids, fresh.snapshots, fresh.undone
+        rt.seat_changes = fresh.seat_changes
         rt.legal_cache = None
         self._publish(rt)
 
@@ -586,14 +662,14 @@ class GameService:
             version = rt.record.version
             text = rt.rendered.get(seat)
             if text is not None:
-                return text
+                return outbound.stamped(text)
             legal = None
             if seat is not None and seat == self._mover(rt):
                 legal = await self._legal_text(rt, seat)
                 if rt.record.version != version:
                     continue  # moved on meanwhile: the newer state instead
             text = rt.rendered[seat] = outbound.state_text(rt, seat, legal)
-            return text
+            return outbound.stamped(text)
 
     def _publish(self, rt: Runtime) -> asyncio.Task[None] | None:
         """Send the new state to every client at once; the seat to move gets it first without
@@ -605,7 +681,8 @@ class GameService:
         waiting, early = [], None
         for sub in list(rt.subscribers):
             if mover is not None and sub.seat == mover:
-                early = early or outbound.state_text(rt, mover, None)  # not cached: incomplete
+                early = early or outbound.stamped(  # not cached: incomplete
+                    outbound.state_text(rt, mover, None))
                 sub.send(early)
                 waiting.append(sub)
             else:
@@ -628,7 +705,7 @@ class GameService:
         text = rt.rendered.get(seat)
         if text is None:
             text = rt.rendered[seat] = outbound.state_text(rt, seat, None)
-        return text
+        return outbound.stamped(text)
 
     async def _send_when_ready(self, rt: Runtime, version: int, seat: int | None,
                                subs: list[Subscriber]) -> None:
@@ -643,8 +720,168 @@ class GameService:
             if sub in rt.subscribers:
                 sub.send(text)
 
+    # -- who plays a seat: clocks, time-outs, resign, hand-over, take-over -----------------------
+    @staticmethod
+    def _player_plays(rt: Runtime, seat: int, stand_in: str | None) -> None:
+        """A player's own move (`stand_in` None) is refused while a bot stands in for them:
+        the two would race."""
+        if stand_in is None and rt.record.seats[seat].stand_in is not None:
+            raise ApiError("not_your_turn", "A bot plays this seat for you now: take your "
+                           "seat back to play")
+
+    @staticmethod
+    def _turn_start(rt: Runtime, seat: int, after: Game) -> TurnStart:
+        """The turn of `seat` ends with this action; `after.current_seat`'s begins."""
+        seats, nxt = rt.record.seats, after.current_seat
+        if after.is_over:
+            nxt = None
+        return TurnStart(rt.record.clock, seat, seats[seat].reserve, rt.record.deadline, nxt,
+                         None if nxt is None else seats[nxt].reserve,
+                         nxt is not None and seats[nxt].played_by_bot)
+
+    @staticmethod
+    def _timed(rt: Runtime, timing: Timing) -> None:
+        """Keep in memory the times a write stored."""
+        rt.record.deadline = timing.deadline
+        if timing.turn_started_at is not None:
+            rt.record.turn_started_at = timing.turn_started_at
+        for seat, reserve in timing.reserves.items():
+            rt.record.seats[seat].reserve = reserve
+
+    def _kick_clock(self, rt: Runtime) -> None:
+        """Wait for the deadline of the seat to move (one timer a game, restarted on every
+        change), then time it out."""
+        task = rt.clock_task
+        if task is not None and not task.done():
+            if task.get_name() == f"clock-{rt.id}-{rt.record.version}":
+                return
+            if task is not asyncio.current_task():
+                task.cancel()
+        deadline, game = rt.record.deadline, rt.game
+        if (self._closing or deadline is None or rt.record.status != "running" or game is None
+                or game.current_seat is None or rt.is_bot(game.current_seat)):
+            rt.clock_task = None
+            return
+        rt.clock_task = asyncio.create_task(
+            self._clock_loop(rt, game.current_seat, rt.record.version, deadline),
+            name=f"clock-{rt.id}-{rt.record.version}", context=logs.background())
+
+    async def _clock_loop(self, rt: Runtime, seat: int, version: int,
+                          deadline: dt.datetime) -> None:
+        """Time the seat out once its deadline has passed by the database's clock (this
+        process's clock may be behind it: then try again shortly)."""
+        await asyncio.sleep(max(0.0, (deadline - now()).total_seconds()))
+        failures = 0
+        while rt.record.version == version and rt.record.status == "running":
+            try:
+                await self.time_out(rt, seat, version)
+                return
+            except ApiError as exc:
+                if exc.code != "not_yet":
+                    return  # the game moved on: its new version has its own timer
+            except Exception:
+                log.exception("cannot time out seat %s of game %s", seat, rt.id)
+            failures += 1
+            await asyncio.sleep(min(5.0, 0.05 * failures))
+
+    async def time_out(self, rt: Runtime, seat: int, version: int) -> int:
+        """The seat to move ran out of time: a bot plays for it from now (a versioned write the
+        database refuses unless the deadline has passed by its clock). The new version."""
+        clock = rt.record.clock
+        reserve = 0.0 if clock.kind == "live" else rt.record.seats[seat].reserve
+        return await self._change_seat(rt, seat, version, "timeout", reserve, "deadline")
+
+    async def resign(self, game_id: str, token: str | None,
+                     expected_version: int | None) -> int:
+        """The seat's player gives up: a bot plays their seat to the end (for good)."""
+        rt, seat = await self._seated(game_id, token)
+        if rt.record.seats[seat].stand_in == "resigned":
+            raise ApiError("illegal", "You have resigned already")
+        return await self._change_seat(rt, seat, expected_version, "resigned",
+                                       rt.record.seats[seat].reserve)
+
+    async def hand_over(self, game_id: str, token: str | None, seat: int,
+                        expected_version: int | None) -> int:
+        """Another player hands the seat to move to a bot, once it has been idle for the
+        game's `handoff_after` (a game with no clock that allows it)."""
+        rt, asking = await self._seated(game_id, token)
+        clock, game = rt.record.clock, rt.running_game()
+        if clock.kind != "none" or clock.handoff_after <= 0:
+            raise ApiError("illegal", "This game does not allow handing a seat to a bot"
+                           if clock.kind == "none" else
+                           "This game has a clock: a seat goes to a bot when its time runs out")
+        if not 0 <= seat < rt.record.players:
+            raise ApiError("not_found", f"No seat {seat}")
+        if seat == asking:
+            raise ApiError("illegal", "To let a bot play your seat, resign")
+        if seat != game.current_seat:
+            raise ApiError("not_your_turn", "Only the seat to move can be handed to a bot")
+        if rt.is_bot(seat):
+            raise ApiError("illegal", "A bot plays this seat already")
+        return await self._change_seat(rt, seat, expected_version, "handover",
+                                       rt.record.seats[seat].reserve, "idle")
+
+    async def take_over(self, game_id: str, token: str | None,
+                        expected_version: int | None) -> int:
+        """The player is back (with their seat link): they play their seat again."""
+        rt, seat = await self._seated(game_id, token)
+        standing = rt.record.seats[seat].stand_in
+        if standing is None:
+            raise ApiError("illegal", "You are playing this seat already")
+        if standing == "resigned":
+            raise ApiError("illegal", "You resigned this game: a bot plays your seat to the end")
+        reserve = clocks.reserve_on_return(rt.record.clock, rt.record.seats[seat].reserve)
+        return await self._change_seat(rt, seat, expected_version, "returned", reserve)
+
+    async def _seated(self, game_id: str, token: str | None) -> tuple[Runtime, int]:
+        rt = await self.runtime(game_id)
+        seat = rt.seat_of(token)
+        if seat is None:
+            raise ApiError("unauthorized", "A valid seat token is needed")
+        rt.running_game()
+        return rt, seat
+
+    async def _change_seat(self, rt: Runtime, seat: int, version: int | None, change: str,
+                           reserve: float | None, require: str | None = None) -> int:
+        """The versioned write of a change of who plays `seat`, logged (`seat_changes`) and
+        published; a bot then plays for it, or stops."""
+        async with rt.lock:
+            game = rt.running_game()
+            if version is None:
+                version = rt.record.version
+            if version != rt.record.version:
+                raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                               f"not {version}")
+            mover = game.current_seat == seat
+            if require == "deadline" and (not mover or rt.record.deadline is None):
+                raise ApiError("not_yet", f"Seat {seat} has no running clock")
+            try:
+                timing = await self._db(self.storage.change_seat, rt.id, version, seat, change,
+                                        rt.record.clock, mover, reserve, require)
+            except StaleVersion:
+                fresh = await self._db(self.storage.load_game, rt.id)
+                if fresh is not None and fresh.version == version and require is not None:
+                    raise ApiError("not_yet", "The deadline has not passed yet"
+                                   if require == "deadline" else
+                                   f"Seat {seat} has not been idle for "
+                                   f"{rt.record.clock.handoff_after:g} seconds yet") from None
+                await self._reload(rt)
+                raise ApiError("stale_version", "The game moved on; fetch the new state") from None
+            record = rt.record
+            record.version = version + 1
+            record.seats[seat].stand_in = None if change == "returned" else change
+            if mover:
+                record.deadline = timing.deadline
+            self._timed(rt, dataclasses.replace(timing, deadline=record.deadline))
+            rt.seat_changes.append(SeatChange(version + 1, seat, change, now()))
+            log.info("game %s seat %s: %s", rt.id, seat, change)
+            self._publish(rt)
+        self._kick_bots(rt)
+        return version + 1
+
     # -- bots ----------------------------------------------------------------------------------
     def _kick_bots(self, rt: Runtime) -> None:
+        self._kick_clock(rt)
         if self._closing or (rt.bot_task is not None and not rt.bot_task.done()):
             return
         if rt.record.status == "running" and rt.game is not None and rt.is_bot(
@@ -675,9 +912,12 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback)
+        choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback,
+                                            rt.bot_level(seat), self.bot_budget,
+                                            [r.effects for r in rt.actions])
         # an id nobody can guess: a player who sent it first would stall the bot for good
-        await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}")
+        await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
+                             rt.record.seats[seat].stand_in)
 
 
 

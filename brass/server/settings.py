@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=1, le=65535, description="the port it listens on")
     bot_delay: float = Field(default=0.5, ge=0.0, le=60.0,
                              description="seconds a bot waits before it moves")
+    bot_budget: float = Field(default=1.0, ge=0.05, le=60.0,
+                              description="seconds of wall clock a medium or hard bot thinks "
+                                          "per move (medium takes a quarter)")
+    analysis_budget: float = Field(default=0.5, ge=0.01, le=60.0,
+                                   description="CPU seconds the analysis of a finished game "
+                                               "spends on each move")
     workers: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64,
         description="processes that compute legal moves and bot moves (0: in the server "
@@ -61,6 +67,10 @@ class Settings(BaseSettings):
         default=604_800.0, ge=0.0,
         description="seconds a finished game stays in the listing (0: for ever); it stays "
                     "reachable by id")
+    clock_minimum: float = Field(
+        default=30.0, ge=1.0, le=86_400.0,
+        description="the shortest turn clock, live reserve or hand-over time (seconds) a game "
+                    "may be created with")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

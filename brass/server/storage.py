@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -50,6 +51,7 @@ from sqlalchemy import (
     and_,
     create_engine,
     event,
+    func,
     insert,
     or_,
     select,
@@ -60,6 +62,10 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
+
+from brass.bots import LEVELS, LevelName
+
+from .clocks import Clock, reserve_after, turn_deadline
 
 metadata = MetaData()
 DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
@@ -81,10 +87,18 @@ games = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("listed", Boolean, nullable=False, default=False),  # shown in GET /api/games
+    # 0005: clock and seating settings (clocks.Clock.to_json() and shared_screen), the invite
+    # secret's hash (None: a game made before invitations, joined by its id), when the current
+    # mover's time runs out (None: no clock, or a bot moves) and when its turn started
+    Column("settings", JSON, nullable=True),
+    Column("invite_hash", String(64), nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True),
+    Column("turn_started_at", DateTime(timezone=True), nullable=True),
     Index("ix_games_listing", "listed", "created_at", "id"),
     Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
     Index("ix_games_updated", "listed", "updated_at"),
     Index("ix_games_waiting", "status", "updated_at"),
+    Index("ix_games_deadline", "status", "deadline"),
 )
 
 seats = Table(
@@ -94,7 +108,14 @@ seats = Table(
     Column("name", String(80), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False, default=False),
+    Column("bot_level", String(8), nullable=True),  # a bot seat's level (brass.bots.LEVELS)
     Column("joined_at", DateTime(timezone=True), nullable=True),
+    # 0005: a live clock's reserve (seconds at the start of the seat's turn); why a bot plays
+    # for this player's seat (timeout, resigned, handover; None: they play); the hash of the
+    # browser id that joined (one seat per browser unless the game allows a shared screen)
+    Column("reserve", Float, nullable=True),
+    Column("stand_in", String(16), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
 )
 
 actions = Table(
@@ -109,8 +130,28 @@ actions = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("effects", DOCUMENT, nullable=True),  # public events; null for rows older than 0002
     Column("undone_at", Integer, nullable=True),  # the version of the undo that took it back
+    Column("stand_in", String(16), nullable=True),  # 0005: a bot played it for the seat (why)
     UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),
     UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+)
+
+# 0005: who plays a seat changed (a time-out, a resign, a hand-over, the player taking back
+# their seat): one row per such versioned write, shown in the log
+seat_changes = Table(
+    "seat_changes", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, primary_key=True),  # the version this change made
+    Column("seat", SmallInteger, nullable=False),
+    Column("change", String(16), nullable=False),  # timeout, resigned, handover, returned
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# 0006: a finished game's analysis by the hard bot, stored once computed
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 snapshots = Table(
@@ -135,16 +176,34 @@ class DuplicateActionId(Exception):
     """The action_id was used before in this game."""
 
 
+class BrowserSeated(Exception):
+    """This browser already holds a seat of the game (and it allows no shared screen)."""
+
+
 @dataclass
 class SeatRecord:
     seat: int
     name: str | None = None
     token_hash: str | None = None
     bot: bool = False
+    reserve: float | None = None  # a live clock's seconds left at the start of its turn
+    stand_in: str | None = None  # why a bot plays for this player (None: they play)
+    browser_hash: str | None = None
+    bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
+
+    @property
+    def level(self) -> LevelName:
+        """The level a bot plays this seat at (brass.bots.LEVELS)."""
+        return self.bot_level or "easy"
 
     @property
     def taken(self) -> bool:
         return self.bot or self.token_hash is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot moves for this seat: a bot seat, or a player's seat a bot stands in for."""
+        return self.bot or self.stand_in is not None
 
 
 @dataclass
@@ -164,6 +223,18 @@ class GameRecord:
     scores: list[int] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
     listed: bool = False
+    settings: dict[str, Any] | None = None  # {"clock": Clock.to_json(), "shared_screen": bool}
+    invite_hash: str | None = None
+    deadline: dt.datetime | None = None
+    turn_started_at: dt.datetime | None = None
+
+    @property
+    def clock(self) -> Clock:
+        return Clock.from_json((self.settings or {}).get("clock"))
+
+    @property
+    def shared_screen(self) -> bool:
+        return bool((self.settings or {}).get("shared_screen", False))
 
 
 @dataclass(frozen=True)
@@ -193,6 +264,43 @@ class ActionRecord:
     undone: bool = False
     effects: str | None = None
     undone_at: int | None = None
+    stand_in: str | None = None  # a bot played it for the seat's player (why)
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """Who plays a seat changed at `version`: `change` is timeout, resigned or handover (a bot
+    plays for the seat from then) or returned (its player took it back)."""
+
+    version: int
+    seat: int
+    change: str
+    created_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """A write that may end the turn of `ended` (its deadline was `deadline`) and start the
+    turn of `next_seat` (None: the game ended); the storage works out, with the database's
+    clock, the ended seat's reserve and the new deadline."""
+
+    clock: Clock
+    ended: int | None
+    ended_reserve: float | None
+    deadline: dt.datetime | None
+    next_seat: int | None
+    next_reserve: float | None
+    next_bot: bool
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The times a write stored: the deadline and start of the turn it began, and the reserve
+    it gave the seat whose turn ended."""
+
+    deadline: dt.datetime | None
+    turn_started_at: dt.datetime | None
+    reserves: dict[int, float | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -238,9 +346,21 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at),
         finished_at=None if row.finished_at is None else _utc(row.finished_at),
-        scores=row.scores, listed=row.listed,
-        seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot)
+        scores=row.scores, listed=row.listed, settings=row.settings,
+        invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
+        turn_started_at=_maybe_utc(row.turn_started_at),
+        seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
+                          reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash,
+                          bot_level=_level(s.bot_level))
                for s in sorted(seat_rows, key=lambda s: s.seat)])
+
+
+def _maybe_utc(stamp: dt.datetime | None) -> dt.datetime | None:
+    return None if stamp is None else _utc(stamp)
+
+
+def _level(stored: str | None) -> LevelName | None:
+    return stored if stored in LEVELS else None
 
 
 def _text(document: Any) -> str | None:
@@ -250,7 +370,8 @@ def _text(document: Any) -> str | None:
 def _action_record(row: Any) -> ActionRecord:
     return ActionRecord(seq=row.seq, seat=row.seat, action=row.action, action_id=row.action_id,
                         created_at=_utc(row.created_at), undone=row.undone,
-                        effects=_text(row.effects), undone_at=row.undone_at)
+                        effects=_text(row.effects), undone_at=row.undone_at,
+                        stand_in=row.stand_in)
 
 
 class Storage:
@@ -276,10 +397,28 @@ class Storage:
                 seed=record.seed, setup=record.setup, version=record.version,
                 engine_version=record.engine_version, host_token_hash=record.host_token_hash,
                 created_at=record.created_at, updated_at=record.updated_at,
-                listed=record.listed))
+                listed=record.listed, settings=record.settings,
+                invite_hash=record.invite_hash))
             conn.execute(insert(seats), [
                 {"game_id": record.id, "seat": s.seat, "name": s.name,
-                 "token_hash": s.token_hash, "bot": s.bot} for s in record.seats])
+                 "token_hash": s.token_hash, "bot": s.bot, "reserve": s.reserve,
+                 "bot_level": s.bot_level}
+                for s in record.seats])
+
+    def save_analysis(self, game_id: str, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Store a finished game's analysis once (a second one for the game is ignored)."""
+        try:
+            with self._tx() as conn:
+                conn.execute(insert(analyses).values(game_id=game_id, moves=list(moves),
+                                                     created_at=now()))
+        except IntegrityError:
+            pass  # computed twice (two instances): the first one stays
+
+    def load_analysis(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self._tx() as conn:
+            row = conn.execute(select(analyses.c.moves).where(
+                analyses.c.game_id == game_id)).first()
+        return None if row is None else list(row.moves)
 
     def load_game(self, game_id: str) -> GameRecord | None:
         with self._tx() as conn:
@@ -366,7 +505,8 @@ class Storage:
                     .values(updated_at=now())).rowcount
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                    .values(name=None, token_hash=None, bot=False, joined_at=None)).rowcount
+                    .values(name=None, token_hash=None, bot=False, joined_at=None,
+                            browser_hash=None, bot_level=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
         except StaleVersion:
@@ -381,20 +521,37 @@ class Storage:
                 .values(status="cancelled", updated_at=now())).rowcount == 1
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str | None,
-                   bot: bool, start: dict[str, Any] | None) -> bool:
+                   bot: bool, start: dict[str, Any] | None,
+                   browser_hash: str | None = None, first: TurnStart | None = None,
+                   one_per_browser: bool = False,
+                   bot_level: str | None = None) -> Timing | None:
         """Take a free seat of a waiting game; with `start` (the first state), the game starts
-        in the same transaction. False if the seat was taken or the game is no longer
-        waiting."""
+        in the same transaction (and `first`, its first turn, gets its deadline). With
+        `one_per_browser`, a browser that holds a seat of the game cannot take another. None if
+        the seat was taken or the game is no longer waiting; `BrowserSeated` if this browser
+        holds a seat already."""
         try:
             with self._tx() as conn:
+                if one_per_browser and browser_hash is not None and conn.execute(
+                        select(seats.c.seat).where(seats.c.game_id == game_id,
+                                                   seats.c.browser_hash == browser_hash)
+                ).first() is not None:
+                    raise BrowserSeated(game_id)
                 done = conn.execute(
                     update(seats)
                     .where(seats.c.game_id == game_id, seats.c.seat == seat,
                            seats.c.token_hash.is_(None), seats.c.bot.is_(False))
-                    .values(name=name, token_hash=token_hash, bot=bot, joined_at=now()))
+                    .values(name=name, token_hash=token_hash, bot=bot, joined_at=now(),
+                            browser_hash=browser_hash, bot_level=bot_level))
                 values: dict[str, Any] = {"updated_at": now()}
+                timing = Timing(None, None)
                 if start is not None:
                     values["status"] = "running"
+                    if first is not None:
+                        timing = _turn_timing(first, _db_now(conn) if _timed(first.clock)
+                                              else now())
+                        values.update(deadline=timing.deadline,
+                                      turn_started_at=timing.turn_started_at)
                 moved = conn.execute(
                     update(games).where(games.c.id == game_id, games.c.status == "waiting")
                     .values(**values))
@@ -403,8 +560,65 @@ class Storage:
                 if start is not None:
                     _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=start))
         except StaleVersion:
-            return False
-        return True
+            return None
+        return timing
+
+    def renew_invite(self, game_id: str, new_hash: str) -> None:
+        """A new invite secret for the game (the old invite link stops working)."""
+        with self._tx() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(invite_hash=new_hash, updated_at=now()))
+
+    def db_now(self) -> dt.datetime:
+        """The database's clock (the one every deadline is compared with)."""
+        with self._tx() as conn:
+            return _db_now(conn)
+
+    def change_seat(self, game_id: str, expected_version: int, seat: int, change: str,
+                    clock: Clock, mover: bool, reserve: float | None,
+                    require: str | None = None) -> Timing:
+        """The versioned write of a change of who plays `seat`: `change` timeout, resigned or
+        handover (a bot plays for it from now), or returned (its player plays again). The
+        database refuses it (`StaleVersion`) if the version moved, and, by `require`,
+        unless the deadline passed ("deadline") or the seat to move has been idle for the
+        clock's `handoff_after` ("idle"), both by the database's clock. `mover`: the seat is
+        to move (its turn's deadline is cleared, or set anew when its player returns);
+        `reserve`: the seat's live reserve from now on."""
+        with self._tx() as conn:
+            at = _db_now(conn)
+            c = games.c
+            sql = update(games).where(c.id == game_id, c.version == expected_version,
+                                      c.status == "running")
+            if require == "deadline":
+                sql = sql.where(c.deadline.is_not(None), c.deadline <= at)
+            elif require == "idle":
+                sql = sql.where(c.turn_started_at.is_not(None), c.turn_started_at <= at
+                                - dt.timedelta(seconds=clock.handoff_after))
+            values: dict[str, Any] = {"version": expected_version + 1, "updated_at": at}
+            timing = Timing(None, None, {seat: reserve})
+            if mover:
+                returned = change == "returned"
+                deadline = turn_deadline(clock, reserve, not returned, at)
+                values["deadline"] = deadline
+                if returned:
+                    values["turn_started_at"] = at
+                timing = Timing(deadline, at if returned else None, {seat: reserve})
+            if conn.execute(sql.values(**values)).rowcount != 1:
+                raise StaleVersion(game_id)
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(stand_in=None if change == "returned" else change,
+                                 reserve=reserve))
+            conn.execute(insert(seat_changes).values(
+                game_id=game_id, version=expected_version + 1, seat=seat, change=change,
+                created_at=at))
+        return timing
+
+    def load_seat_changes(self, game_id: str) -> list[SeatChange]:
+        with self._tx() as conn:
+            return [SeatChange(version=r.version, seat=r.seat, change=r.change,
+                               created_at=_utc(r.created_at))
+                    for r in conn.execute(select(seat_changes).where(
+                        seat_changes.c.game_id == game_id).order_by(seat_changes.c.version))]
 
     # -- the action log ------------------------------------------------------------------------
     def load_actions(self, game_id: str, include_undone: bool = False) -> list[ActionRecord]:
@@ -427,13 +641,32 @@ class Storage:
         """The versioned write of one log row with its public `effects`. `scores` set means
         the action ended the game; `snapshot` (the number of actions in the log with this
         one, and the state after it) is stored in the same transaction."""
+        return self.append_turn(game_id, expected_version, seat, action, action_id, effects,
+                                scores, snapshot)[0]
+
+    def append_turn(self, game_id: str, expected_version: int, seat: int,
+                    action: dict[str, Any], action_id: str,
+                    effects: list[Any] | None = None, scores: list[int] | None = None,
+                    snapshot: tuple[int, dict[str, Any]] | None = None,
+                    turn: TurnStart | None = None,
+                    stand_in: str | None = None) -> tuple[ActionRecord, Timing | None]:
+        """`append_action`, and, when the action ends a turn (`turn`), the ended seat's
+        reserve and the next turn's deadline, in the same transaction (so deadlines survive a
+        restart). `stand_in`: a bot played the action for the seat's player."""
         record = ActionRecord(seq=expected_version + 1, seat=seat, action=action,
-                              action_id=action_id, created_at=now(), effects=_text(effects))
+                              action_id=action_id, created_at=now(), effects=_text(effects),
+                              stand_in=stand_in)
         values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
         if scores is not None:
-            values.update(status="finished", scores=scores, finished_at=record.created_at)
+            values.update(status="finished", scores=scores, finished_at=record.created_at,
+                          deadline=None)
+        timing = None
         try:
             with self._tx() as conn:
+                if turn is not None:
+                    timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
+                    values.update(deadline=None if scores is not None else timing.deadline,
+                                  turn_started_at=timing.turn_started_at)
                 moved = conn.execute(
                     update(games).where(games.c.id == game_id,
                                         games.c.version == expected_version,
@@ -444,7 +677,12 @@ class Storage:
                 conn.execute(insert(actions).values(
                     game_id=game_id, seq=record.seq, seat=seat, action=action,
                     action_id=action_id, undone=False, created_at=record.created_at,
-                    effects=effects))
+                    effects=effects, stand_in=stand_in))
+                if timing is not None:
+                    for s, reserve in timing.reserves.items():
+                        conn.execute(update(seats).where(seats.c.game_id == game_id,
+                                                         seats.c.seat == s)
+                                     .values(reserve=reserve))
                 if snapshot is not None:
                     _insert_snapshot(conn, game_id, Snapshot(
                         seq=record.seq, actions=snapshot[0], state=snapshot[1]))
@@ -452,7 +690,7 @@ class Storage:
             if self.find_action(game_id, action_id) is not None:
                 raise DuplicateActionId(action_id) from exc
             raise StaleVersion(game_id) from exc
-        return record
+        return record, timing
 
     def undo_actions(self, game_id: str, expected_version: int, seqs: list[int]) -> int:
         """Mark the given action rows undone and move the version on; returns the version."""
@@ -489,6 +727,32 @@ class Storage:
             return list(conn.execute(
                 select(snapshots.c.actions).where(snapshots.c.game_id == game_id)
                 .order_by(snapshots.c.seq)).scalars())
+
+
+def _db_now(conn: Connection) -> dt.datetime:
+    """The database's clock: Postgres's `now()` (every instance compares with it, so their own
+    clocks may differ); SQLite is one process, whose clock it is."""
+    if conn.dialect.name == "postgresql":
+        return _utc(conn.execute(select(func.now())).scalar_one())
+    return now()
+
+
+def _timed(clock: Clock) -> bool:
+    """Are this game's turn times compared (a deadline, or a hand-over after idle time)? Then
+    they are the database's; otherwise the turn's start is only shown, and this process's
+    clock saves a round trip."""
+    return clock.timed or clock.handoff_after > 0
+
+
+def _turn_timing(turn: TurnStart, at: dt.datetime) -> Timing:
+    """The times stored when `turn.ended`'s turn ends and `turn.next_seat`'s starts, `at`."""
+    reserves: dict[int, float | None] = {}
+    if turn.ended is not None and turn.clock.kind == "live":
+        reserves[turn.ended] = reserve_after(turn.clock, turn.deadline, turn.ended_reserve, at)
+    if turn.next_seat is None:
+        return Timing(None, None, reserves)
+    reserve = reserves.get(turn.next_seat, turn.next_reserve)
+    return Timing(turn_deadline(turn.clock, reserve, turn.next_bot, at), at, reserves)
 
 
 def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None:

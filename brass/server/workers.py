@@ -7,18 +7,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
-from brass.bots import choose_action
+from brass.bots import LevelName, choose, observe
 from brass.engine import Game, legal_actions, legal_moves, new_game
 
 from . import metrics
@@ -80,10 +81,17 @@ def warm_up() -> int:
     return len(legal_actions(new_game(2, 0)))
 
 
-def bot_choice(game: Game, seed: str, fallback: bool) -> dict[str, Any]:
-    """The bot's action (as JSON) for the player to move; with `fallback`, any legal one."""
+def bot_choice(game: Game, seed: str, fallback: bool, level: LevelName = "easy",
+               budget: float = 1.0, log: Sequence[str | None] = ()) -> dict[str, Any]:
+    """The bot's action (as JSON) for the player to move; with `fallback`, any legal one.
+    The bot sees only what its seat may: the seat's view of `game` and the public log
+    (`log`: each action's public events as stored, None for a row stored without them);
+    a search level thinks for `budget` seconds of wall clock."""
     rng = random.Random(seed)
-    if fallback:  # the heuristic keeps failing: any legal action will do
+    seat = game.current_seat
+    if fallback or seat is None:  # the bot keeps failing: any legal action will do
         candidates = legal_moves(game)
         return candidates[rng.randrange(len(candidates))].action.to_json()
-    return choose_action(game, rng).to_json()
+    events = (None if any(e is None for e in log)
+              else [event for e in log if e is not None for event in json.loads(e)])
+    return choose(observe(game, seat, events), level, budget, rng).to_json()

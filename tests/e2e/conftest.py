@@ -99,10 +99,10 @@ def server(server_db: str, plan: tuple[int, list[Any]],
     _build_web()
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
-           "BRASS_E2E_SEED": str(plan[0]),
-           # this checkout's brass, not the one installed in the venv (a worktree's server)
-           "PYTHONPATH": os.pathsep.join(
-               [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+           "BRASS_ANALYSIS_BUDGET": "0.05",  # CPU seconds per move: a quick analysis
+           "BRASS_E2E_SEED": str(plan[0]), "BRASS_CLOCK_MINIMUM": "1",
+           # this checkout's brass, not whichever the interpreter has installed
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("serve.py")), str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -124,7 +124,7 @@ def start_two(browser: Browser, server: str, name: str,
     alice.click("[data-testid=join]")
     expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
     invite = alice.input_value("#invite")
-    game_id = invite.rsplit("/", 1)[1]
+    game_id = invite.split("#/game/", 1)[1].split("/")[0]
     bob = open_page(browser, invite)
     bob.fill("input[name=name]", "Bob")
     bob.click("[data-testid=join]")
@@ -164,7 +164,7 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     alice.click("[data-testid=join]")
     expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
     invite = alice.input_value("#invite")
-    game_id = invite.rsplit("/", 1)[1]
+    game_id = invite.split("#/game/", 1)[1].split("/")[0]
     alice.screenshot(path=str(shots_dir / "lobby.png"))
 
     bob = open_page(browser, invite)

@@ -88,7 +88,7 @@ def test_a_whole_game_on_a_phone_by_tapping(browser: Browser, server: str,
     page.fill("input[name=name]", "Pat")
     page.locator("[data-testid=join]").tap()
     expect(page.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = page.url.split("#/game/", 1)[1].split("/")[0]
     # help: the first-game guide (dismissed for good) and the rules summary
     expect(page.locator("[data-testid=guide]")).to_be_visible()
     page.locator("[data-testid=help]").tap()

@@ -33,7 +33,7 @@ def test_a_seat_link_takes_the_seat_back_in_another_browser(
         browser: Browser, server: str, shots_dir: Path) -> None:
     created = post(server, "/api/games", {"players": 2, "name": "Seat link game"})
     game = created["id"]
-    joined = post(server, f"/api/games/{game}/join", {"name": "Alice"})
+    joined = post(server, f"/api/games/{game}/join", {"name": "Alice", "invite": created["invite"]})
     post(server, f"/api/games/{game}/bots", {}, created["host_token"])
     link = f"{server}/#/game/{game}/seat/{joined['token']}"
 

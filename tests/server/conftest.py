@@ -115,6 +115,7 @@ class Table:
     id: str
     host: str
     tokens: dict[int, str] = field(default_factory=dict)
+    invite: str | None = None
 
     def url(self, path: str = "") -> str:
         return f"/api/games/{self.id}{path}"
@@ -123,9 +124,11 @@ class Table:
 def make_game(http: httpx.Client, players: int, humans: int, bots: int = 0) -> Table:
     created = http.post("/api/games", json={"players": players, "name": "test"})
     assert created.status_code == 201, created.text
-    table = Table(id=created.json()["id"], host=created.json()["host_token"])
+    table = Table(id=created.json()["id"], host=created.json()["host_token"],
+                  invite=created.json()["invite"])
     for i in range(humans):
-        joined = http.post(table.url("/join"), json={"name": f"human {i}"})
+        joined = http.post(table.url("/join"), json={"name": f"human {i}",
+                                                     "invite": table.invite})
         assert joined.status_code == 201, joined.text
         table.tokens[joined.json()["seat"]] = joined.json()["token"]
     for _ in range(bots):

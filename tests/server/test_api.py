@@ -80,9 +80,10 @@ def test_seat_tokens_are_long_random_and_only_their_hash_is_stored(
 def test_game_starts_when_every_seat_is_taken_and_joining_stops(http: httpx.Client) -> None:
     table = make_game(http, players=2, humans=1)
     assert info(http, table)["status"] == "waiting"
-    http.post(table.url("/join"), json={"name": "late"})
+    http.post(table.url("/join"), json={"name": "late", "invite": table.invite})
     assert info(http, table)["status"] == "running"
-    error_of(http.post(table.url("/join"), json={"name": "later"}), 409, "game_not_running")
+    error_of(http.post(table.url("/join"), json={"name": "later", "invite": table.invite}),
+             409, "game_not_running")
 
 
 def test_host_token_is_needed_to_add_bots(http: httpx.Client) -> None:

@@ -121,7 +121,8 @@ async def play_recorded(server: LiveServer, players: int) -> Recording:
         sockets = [spectator]
         for i in range(players):
             joined = (await http.post(f"/api/games/{rec.game_id}/join",
-                                      json={"name": f"p{i}"})).json()
+                                      json={"name": f"p{i}",
+                                            "invite": created.json()["invite"]})).json()
             seat, token = joined["seat"], joined["token"]
             ws = await connect(url, max_size=None)
             sockets.append(ws)

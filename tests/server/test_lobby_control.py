@@ -16,7 +16,7 @@ def test_the_host_removes_a_player_whose_token_then_fails(http: httpx.Client) ->
     assert [s["taken"] for s in removed.json()["seats"]] == [True, False, False]
     error_of(http.get(table.url("/state"), headers=auth(table.tokens[1])), 401, "unauthorized")
     # the seat is free again; the game starts with the seats the database holds
-    again = http.post(table.url("/join"), json={"name": "new"})
+    again = http.post(table.url("/join"), json={"name": "new", "invite": table.invite})
     assert again.status_code == 201 and again.json()["seat"] == 1
     http.post(table.url("/bots"), headers=auth(table.host), json={})
     assert info(http, table)["status"] == "running"
@@ -33,7 +33,8 @@ def test_the_host_removes_a_bot_and_only_the_host_may(http: httpx.Client) -> Non
     assert info(http, table)["seats"][1]["bot"] is True
     assert http.delete(table.url("/seats/1"), headers=auth(table.host)).status_code == 200
     assert info(http, table)["seats"][1] == {"seat": 1, "name": None, "bot": False,
-                                              "taken": False}
+                                              "taken": False, "stand_in": None,
+                                              "reserve": None, "bot_level": None}
     error_of(http.delete(table.url("/seats/1"), headers=auth(table.host)), 409, "illegal")
     error_of(http.delete(table.url("/seats/7"), headers=auth(table.host)), 404, "not_found")
 
@@ -44,7 +45,8 @@ def test_a_cancelled_game_takes_no_one(http: httpx.Client) -> None:
              "unauthorized")
     cancelled = http.post(table.url("/cancel"), headers=auth(table.host))
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
-    error_of(http.post(table.url("/join"), json={"name": "late"}), 409, "game_not_running")
+    error_of(http.post(table.url("/join"), json={"name": "late", "invite": table.invite}),
+             409, "game_not_running")
     error_of(http.post(table.url("/bots"), headers=auth(table.host), json={}), 409,
              "game_not_running")
     error_of(http.post(table.url("/cancel"), headers=auth(table.host)), 409,

@@ -104,7 +104,8 @@ def test_https_and_a_websocket_game_through_the_proxy(stack: Stack) -> None:
         page = http.get("/api/games")
         assert page.status_code == 200 and page.url.scheme == "https"
         game = http.post("/api/games", json={"players": 2, "name": "over tls"}).json()
-        me = http.post(f"/api/games/{game['id']}/join", json={"name": "me"}).json()
+        me = http.post(f"/api/games/{game['id']}/join", json={"name": "me",
+                                                                   "invite": game["invite"]}).json()
         added = http.post(f"/api/games/{game['id']}/bots", json={},
                           headers={"Authorization": f"Bearer {game['host_token']}"})
         assert added.status_code == 201

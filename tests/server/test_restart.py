@@ -21,9 +21,9 @@ HANG_GUARD = 180.0  # seconds; only stops a broken run from hanging, never a pas
 
 
 @contextmanager
-def server_process(db_url: str, log_path: Path) -> Iterator[httpx.Client]:
+def server_process(db_url: str, log_path: Path, **extra: str) -> Iterator[httpx.Client]:
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": db_url, "BRASS_BOT_DELAY": "0.03"}
+    env = {**os.environ, "DATABASE_URL": db_url, "BRASS_BOT_DELAY": "0.03", **extra}
     with log_path.open("ab") as log_file:
         proc = subprocess.Popen(
             [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),

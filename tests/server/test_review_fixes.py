@@ -51,11 +51,12 @@ def test_a_bot_for_a_seat_the_game_does_not_have_is_malformed(http: httpx.Client
 
 def test_names_with_invisible_or_direction_characters_are_refused(http: httpx.Client) -> None:
     created = http.post("/api/games", json={"players": 2, "name": "names"}).json()
-    table = Table(id=created["id"], host=created["host_token"])
+    table = Table(id=created["id"], host=created["host_token"], invite=created["invite"])
     for name in ("Al\u202eice", "Bob\u200b", "\u2028", "   ", "Eve\x7f"):
-        reply = http.post(table.url("/join"), json={"name": name})
+        reply = http.post(table.url("/join"), json={"name": name, "invite": table.invite})
         assert reply.status_code == 400 and reply.json()["code"] == "malformed", name
-    assert http.post(table.url("/join"), json={"name": "Zoë Ōkubo"}).status_code == 201
+    assert http.post(table.url("/join"),
+                     json={"name": "Zoë Ōkubo", "invite": table.invite}).status_code == 201
 
 
 def test_wrong_types_are_malformed_not_converted(http: httpx.Client) -> None:

@@ -20,6 +20,8 @@ from brass.server import create_app, outbound
 from brass.server.schemas import LegalEntry, ReplayFrame, StateMessage, View
 
 LEGAL = TypeAdapter(list[LegalEntry])
+CLOCK = {"kind": "live", "reserve": 60.0, "increment": 5.0, "per_turn": 0.0,
+         "handoff_after": 0.0, "deadline": 2.5, "turn_started": 1.0}
 
 
 def same_json(model: type[BaseModel], payload: dict[str, Any]) -> None:
@@ -58,7 +60,8 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                     same_json(StateMessage, {"type": "state", "game": "g", "status": "running",
                                              "version": 3, "seat": seat, "older_engine": False,
                                              "view": view(game, seat), "undone": [],
-                                             "log": [], "legal": None})
+                                             "seats": [], "clock": CLOCK, "seat_changes": [],
+                                             "log": [], "legal": None, "server_time": 1.5})
                 same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
                                         "view": view(game, 0)})
             if game.is_over:

@@ -30,7 +30,9 @@ TIME_LIMIT = 300  # seconds; a run takes about a minute on a quiet machine
 #   engine's `parse_action` says; a well-formed one the rules forbid is `409 illegal` (the
 #   same for a partial action sent to be extended, or to be previewed);
 # - the listing's `cursor` and `changed_after` are opaque tokens this server gave out: any
-#   other string is `400 malformed` (and so is giving both).
+#   other string is `400 malformed` (and so is giving both);
+# - a new game's clock may be shorter than this server's `clock_minimum`, or carry settings of
+#   another kind of clock (a reserve for a correspondence clock): `400 malformed`.
 CONFIG = """
 [generation]
 max-examples = {examples}
@@ -59,6 +61,10 @@ checks.positive_data_acceptance.expected-statuses = ["2XX", 400, 401, 404, 409]
 
 [[operations]]
 include-name = "GET /api/games"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 400]
+
+[[operations]]
+include-name = "POST /api/games"
 checks.positive_data_acceptance.expected-statuses = ["2XX", 400]
 """
 

@@ -95,7 +95,8 @@ def test_logs_carry_time_level_request_ids_and_never_a_token(
     with httpx.Client(base_url=served.base, timeout=30) as http:
         game = http.post("/api/games", json={"players": 2, "name": "logged"}).json()
         gid = game["id"]
-        tokens = [http.post(f"/api/games/{gid}/join", json={"name": n}).json()["token"]
+        tokens = [http.post(f"/api/games/{gid}/join",
+                            json={"name": n, "invite": game["invite"]}).json()["token"]
                   for n in ("a", "b")]
         secrets_ = [game["host_token"], *tokens]
         state = http.get(f"/api/games/{gid}/state").json()

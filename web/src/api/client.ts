@@ -1,7 +1,11 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
+import { errorText } from "../i18n/refusals";
 import type {
   Action,
   ChatMessage,
+  Analysis,
+  BotLevel,
+  ClockChoice,
   Created,
   GameInfo,
   GameList,
@@ -12,9 +16,14 @@ import type {
   WsMessage,
 } from "./types";
 
+/** A refusal from the server; `message` is in the player's language (an engine refusal is
+ * rendered from its `reason` and `params`), `english` is the server's own words. */
 export class ApiError extends Error {
-  constructor(public code: string, message: string, public status = 0) {
-    super(message);
+  public english: string;
+  constructor(public code: string, message: string, public status = 0, public reason: string | null = null,
+    public params: Record<string, unknown> | null = null) {
+    super(errorText({ code, message, reason, params }));
+    this.english = message;
   }
 }
 
@@ -30,7 +39,8 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   }
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status);
+  if (!res.ok)
+    throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status, data?.reason ?? null, data?.params ?? null);
   return data as T;
 }
 
@@ -43,8 +53,16 @@ export const api = {
     if (opts.changedAfter) q.set("changed_after", opts.changedAfter);
     return call<GameList>("GET", `/api/games?${q}`);
   },
-  createGame: (players: number, name: string, listed: boolean) =>
-    call<Created>("POST", "/api/games", { players, name, listed }),
+  createGame: (players: number, name: string, listed: boolean,
+    options: { clock?: ClockChoice; shared_screen?: boolean } = {}) =>
+    call<Created>("POST", "/api/games", { players, name, listed, ...options }),
+  renewInvite: (id: string, hostToken: string) =>
+    call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),
+  resign: (id: string, token: string, expected_version: number) =>
+    call<{ version: number }>("POST", `/api/games/${id}/resign`, { expected_version }, token),
+  takeOver: (id: string, token: string) => call<{ version: number }>("POST", `/api/games/${id}/takeover`, {}, token),
+  handOver: (id: string, token: string, seat: number, expected_version: number) =>
+    call<{ version: number }>("POST", `/api/games/${id}/handover`, { seat, expected_version }, token),
   setListed: (id: string, hostToken: string, listed: boolean) =>
     call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
   removeSeat: (id: string, hostToken: string, seat: number) =>
@@ -53,8 +71,10 @@ export const api = {
   renew: (id: string, token: string) =>
     call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
-  join: (id: string, name: string) => call<Joined>("POST", `/api/games/${id}/join`, { name }),
-  addBot: (id: string, hostToken: string) => call<{ seat: number }>("POST", `/api/games/${id}/bots`, {}, hostToken),
+  join: (id: string, name: string, invite: string | null) =>
+    call<Joined>("POST", `/api/games/${id}/join`, { name, invite, browser: browserId() }),
+  addBot: (id: string, hostToken: string, level: BotLevel = "easy") =>
+    call<{ seat: number }>("POST", `/api/games/${id}/bots`, { level }, hostToken),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
@@ -62,6 +82,8 @@ export const api = {
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
   chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
+  analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
+  analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
 };
@@ -95,9 +117,26 @@ export const seats = {
     localStorage.setItem(`brass.host.${game}`, token);
     dispatchEvent(new Event(SEATS_CHANGED));
   },
+  /** The invite secret of a game, as this browser knows it (from the invite link, or as host). */
+  invite: (game: string): string | null => localStorage.getItem(`brass.invite.${game}`),
+  setInvite: (game: string, invite: string) => {
+    localStorage.setItem(`brass.invite.${game}`, invite);
+    dispatchEvent(new Event(SEATS_CHANGED));
+  },
   lastName: () => localStorage.getItem("brass.name") ?? "",
   setLastName: (n: string) => localStorage.setItem("brass.name", n),
 };
+
+/** This browser's random id, sent when joining: the server gives one browser one seat per
+ * game unless the host allowed a shared screen. */
+export function browserId(): string {
+  let id = localStorage.getItem("brass.browser");
+  if (!id) {
+    id = newActionId().replace(/[^A-Za-z0-9_-]/g, "").padEnd(24, "0").slice(0, 40);
+    localStorage.setItem("brass.browser", id);
+  }
+  return id;
+}
 
 export function newActionId(): string {
   const c = globalThis.crypto as Crypto | undefined;

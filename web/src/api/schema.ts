@@ -59,6 +59,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analysis
+         * @description A finished game's analysis: every move judged, once computed (`POST` starts it).
+         */
+        get: operations["analysis_api_games__game_id__analysis_get"];
+        put?: never;
+        /**
+         * Start Analysis
+         * @description Start the hard bot's analysis of a finished game (once: it is stored); the progress.
+         */
+        post: operations["start_analysis_api_games__game_id__analysis_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/bots": {
         parameters: {
             query?: never;
@@ -116,6 +140,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand Over
+         * @description A seated player hands the seat to move to a bot, once it has been idle for the game's
+         *     `handoff_after` seconds (a game without a clock that allows it).
+         */
+        post: operations["hand_over_api_games__game_id__handover_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew Invite
+         * @description Host only, while the game waits: a new invite secret (the old link stops working).
+         */
+        post: operations["renew_invite_api_games__game_id__invite_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/join": {
         parameters: {
             query?: never;
@@ -125,7 +190,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join */
+        /**
+         * Join
+         * @description Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
+         *     browser keeps) limits a browser to one seat unless the game allows a shared screen.
+         */
         post: operations["join_api_games__game_id__join_post"];
         delete?: never;
         options?: never;
@@ -277,6 +346,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign
+         * @description The seat's player gives up: a bot plays their seat to the end.
+         */
+        post: operations["resign_api_games__game_id__resign_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/seats/{seat}": {
         parameters: {
             query?: never;
@@ -312,6 +401,27 @@ export interface paths {
         get: operations["state_api_games__game_id__state_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/takeover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take Over
+         * @description The player is back: they play their seat again instead of the bot that stood in
+         *     (after a time-out or a hand-over; not after resigning).
+         */
+        post: operations["take_over_api_games__game_id__takeover_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -368,10 +478,35 @@ export interface components {
         /** AddBot */
         AddBot: {
             /**
+             * Level
+             * @description easy: one move ahead; medium: searches its own turn; hard: searches its turn and the others' next ones
+             * @default easy
+             * @enum {string}
+             */
+            level: "easy" | "medium" | "hard";
+            /**
              * Seat
              * @description a free seat; default the first
              */
             seat?: number | null;
+        };
+        /** Analysis */
+        Analysis: {
+            /**
+             * Done
+             * @description moves judged so far
+             */
+            done: number;
+            /** Moves */
+            moves: components["schemas"]["MoveJudged"][];
+            /**
+             * Status
+             * @description none: not asked for (POST starts it); failed: the log does not replay here (POST retries)
+             * @enum {string}
+             */
+            status: "none" | "running" | "done" | "failed";
+            /** Total */
+            total: number;
         };
         /**
          * Bonus
@@ -447,11 +582,73 @@ export interface components {
             /** Time */
             time: string;
         };
+        /**
+         * ClockChoice
+         * @description A game's turn clock (seconds). `none`: no clock (with `handoff_after`, the other
+         *     players may hand a seat to move that has been idle that long to a bot); `live`: each
+         *     player has a `reserve`, plus `increment` after each turn; `correspondence`: `per_turn`
+         *     for every turn. When a player's time runs out a bot plays for them until they take
+         *     their seat back. The server sets the shortest allowed time (`BRASS_CLOCK_MINIMUM`).
+         */
+        ClockChoice: {
+            /**
+             * Handoff After
+             * @default 0
+             */
+            handoff_after: number;
+            /**
+             * Increment
+             * @default 0
+             */
+            increment: number;
+            /**
+             * Kind
+             * @default none
+             * @enum {string}
+             */
+            kind: "none" | "live" | "correspondence";
+            /**
+             * Per Turn
+             * @default 0
+             */
+            per_turn: number;
+            /**
+             * Reserve
+             * @default 0
+             */
+            reserve: number;
+        };
+        /**
+         * ClockView
+         * @description The game's clock: its settings, and (epoch seconds, by the server's clock) when the
+         *     current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the
+         *     turn started (`turn_started`).
+         */
+        ClockView: {
+            /** Deadline */
+            deadline: number | null;
+            /** Handoff After */
+            handoff_after: number;
+            /** Increment */
+            increment: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "none" | "live" | "correspondence";
+            /** Per Turn */
+            per_turn: number;
+            /** Reserve */
+            reserve: number;
+            /** Turn Started */
+            turn_started: number | null;
+        };
         /** CreateGame */
         CreateGame: {
+            clock?: components["schemas"]["ClockChoice"];
             /**
              * Listed
-             * @description shown in GET /api/games; unlisted games are reached only through their link
+             * @description shown in GET /api/games (and joined from there without the invite); unlisted games are joined only through their invite link
              * @default false
              */
             listed: boolean;
@@ -459,6 +656,12 @@ export interface components {
             name: string;
             /** Players */
             players: number;
+            /**
+             * Shared Screen
+             * @description one browser may take several seats (players sharing a screen); otherwise a browser takes one seat of the game
+             * @default false
+             */
+            shared_screen: boolean;
         };
         /** Created */
         Created: {
@@ -469,6 +672,11 @@ export interface components {
             host_token: string;
             /** Id */
             id: string;
+            /**
+             * Invite
+             * @description The invite secret: joining an unlisted game needs it. Shown once; the host may renew it.
+             */
+            invite: string;
         };
         /**
          * Deal
@@ -638,6 +846,7 @@ export interface components {
         };
         /** GameInfo */
         GameInfo: {
+            clock: components["schemas"]["ClockView"];
             /** Current Seat */
             current_seat: number | null;
             /**
@@ -662,6 +871,11 @@ export interface components {
             scores?: number[] | null;
             /** Seats */
             seats: components["schemas"]["SeatInfo"][];
+            /**
+             * Shared Screen
+             * @description one browser may take several seats
+             */
+            shared_screen: boolean;
             /**
              * Status
              * @enum {string}
@@ -709,6 +923,11 @@ export interface components {
             players: number;
             /** Scores */
             scores?: number[] | null;
+            /**
+             * Seat Changes
+             * @description every change of who plays a seat, in order
+             */
+            seat_changes?: components["schemas"]["SeatChangeEntry"][];
             /** Seats */
             seats: components["schemas"]["SeatInfo"][];
             /** Seed */
@@ -721,6 +940,16 @@ export interface components {
             status: string;
             /** Version */
             version: number;
+        };
+        /**
+         * HandOver
+         * @description Hand the seat to move, idle for the game's `handoff_after`, to a bot.
+         */
+        HandOver: {
+            /** Expected Version */
+            expected_version?: number | null;
+            /** Seat */
+            seat: number;
         };
         /**
          * Income
@@ -743,8 +972,26 @@ export interface components {
             /** Vp Lost */
             vp_lost: number;
         };
+        /** InviteRenewed */
+        InviteRenewed: {
+            /**
+             * Invite
+             * @description The new invite secret; the old link stops working.
+             */
+            invite: string;
+        };
         /** Join */
         Join: {
+            /**
+             * Browser
+             * @description a random id the browser keeps: unless the game allows a shared screen, one browser takes one seat
+             */
+            browser?: string | null;
+            /**
+             * Invite
+             * @description the invite secret (needed unless listed)
+             */
+            invite?: string | null;
             /** Name */
             name: string;
         };
@@ -820,6 +1067,11 @@ export interface components {
             seat: number;
             /** Seq */
             seq: number;
+            /**
+             * Stand In
+             * @description a bot played it for the seat's player: why
+             */
+            stand_in?: ("timeout" | "resigned" | "handover") | null;
             /** Time */
             time: string;
         };
@@ -952,6 +1204,43 @@ export interface components {
              * @enum {string}
              */
             type: "move";
+        };
+        /**
+         * MoveJudged
+         * @description The hard bot's judgement of one move, from what its player could see then.
+         */
+        MoveJudged: {
+            /**
+             * Loss
+             * @description how much better (in VP) the bot judged its preferred move; 0 when it is the move made
+             */
+            loss: number;
+            /**
+             * Played
+             * @description the action made
+             */
+            played: {
+                [key: string]: unknown;
+            };
+            /**
+             * Preferred
+             * @description the action the bot preferred
+             */
+            preferred: {
+                [key: string]: unknown;
+            };
+            /** Seat */
+            seat: number;
+            /**
+             * Seq
+             * @description the move's place in the log, from 1
+             */
+            seq: number;
+            /**
+             * Win
+             * @description each seat's estimated chance of winning after the move made
+             */
+            win: number[];
         };
         /** Network */
         Network: {
@@ -1272,16 +1561,57 @@ export interface components {
              */
             kind: "scout";
         };
+        /**
+         * SeatChangeEntry
+         * @description Who plays a seat changed at `version`: a bot plays for it from then (timeout, resigned,
+         *     handover), or its player took it back (returned).
+         */
+        SeatChangeEntry: {
+            /**
+             * Change
+             * @enum {string}
+             */
+            change: "timeout" | "resigned" | "handover" | "returned";
+            /** Seat */
+            seat: number;
+            /** Time */
+            time: string;
+            /** Version */
+            version: number;
+        };
         /** SeatInfo */
         SeatInfo: {
             /** Bot */
             bot: boolean;
+            /**
+             * Bot Level
+             * @description a bot seat's level
+             */
+            bot_level?: ("easy" | "medium" | "hard") | null;
             /** Name */
             name: string | null;
+            /**
+             * Reserve
+             * @description a live clock: the seconds it had at the start of its turn
+             */
+            reserve?: number | null;
             /** Seat */
             seat: number;
+            /**
+             * Stand In
+             * @description a bot plays for this seat's player: why (null: they play)
+             */
+            stand_in?: ("timeout" | "resigned" | "handover") | null;
             /** Taken */
             taken: boolean;
+        };
+        /**
+         * SeatRequest
+         * @description Resign or take a seat back; refused as stale if the game is not at `expected_version`.
+         */
+        SeatRequest: {
+            /** Expected Version */
+            expected_version?: number | null;
         };
         /** SeatScore */
         SeatScore: {
@@ -1348,6 +1678,7 @@ export interface components {
          *     then the same version with its legal moves (so listing them delays no screen).
          */
         StateMessage: {
+            clock: components["schemas"]["ClockView"];
             /** Game */
             game: string;
             /** Legal */
@@ -1358,6 +1689,21 @@ export interface components {
             older_engine: boolean;
             /** Seat */
             seat: number | null;
+            /**
+             * Seat Changes
+             * @description the change of who plays a seat that made this version (empty if none)
+             */
+            seat_changes: components["schemas"]["SeatChangeEntry"][];
+            /**
+             * Seats
+             * @description who plays each seat (a bot standing in?)
+             */
+            seats: components["schemas"]["SeatInfo"][];
+            /**
+             * Server Time
+             * @description the server's clock when it sent this (epoch seconds): count the deadline down from it
+             */
+            server_time: number;
             /** Status */
             status: string;
             /**
@@ -1869,6 +2215,158 @@ export interface operations {
             };
         };
     };
+    analysis_api_games__game_id__analysis_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    start_analysis_api_games__game_id__analysis_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     add_bot_api_games__game_id__bots_post: {
         parameters: {
             query?: never;
@@ -2047,6 +2545,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hand_over_api_games__game_id__handover_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOver"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renew_invite_api_games__game_id__invite_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteRenewed"];
                 };
             };
             /** @description Bad Request */
@@ -2742,6 +3400,88 @@ export interface operations {
             };
         };
     };
+    resign_api_games__game_id__resign_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeatRequest"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     remove_seat_api_games__game_id__seats__seat__delete: {
         parameters: {
             query?: never;
@@ -2841,6 +3581,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StateMessage"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    take_over_api_games__game_id__takeover_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeatRequest"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
                 };
             };
             /** @description Bad Request */

@@ -17,8 +17,14 @@ export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
 export type GameList = S["GameList"];
 export type SeatInfo = S["SeatInfo"];
+/** A bot seat's level, picked by the host. */
+export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;
 export type Created = S["Created"];
 export type Joined = S["Joined"];
+/** A game's turn clock as chosen at creation, and as the server shows it (with the deadline). */
+export type ClockChoice = S["ClockChoice"];
+export type ClockView = S["ClockView"];
+export type SeatChangeEntry = S["SeatChangeEntry"];
 export type GameLog = S["GameLog"];
 /** A log row: the action and its public effects (null: stored before effects were). */
 export type LogEntry = S["LogEntry"];
@@ -64,4 +70,7 @@ export type Preview = S["Preview"];
 /** A chat message as stored, and its broadcast. */
 export type ChatMessage = S["ChatMessage"];
 export type ChatBroadcast = S["ChatBroadcast"];
+/** A finished game's analysis by the hard bot, and one move's judgement. */
+export type Analysis = S["Analysis"];
+export type MoveJudged = S["MoveJudged"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;

@@ -9,6 +9,7 @@ describe("seat and host links", () => {
     expect(parseLink("#/game/g1/host/abc")).toEqual({ game: "g1", role: "host", token: "abc" });
   });
   it("a plain game link holds no secret", () => {
+    expect(parseLink("#/game/g1/invite/s3")).toEqual({ game: "g1", role: "invite", token: "s3" });
     expect(parseLink("#/game/g1")).toBeNull();
     expect(parseLink("#/game/g1/seat/")).toBeNull();
     expect(parseLink("#/replay/g1")).toBeNull();

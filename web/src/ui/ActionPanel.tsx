@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import type { JSX } from "preact";
 import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
@@ -7,15 +8,10 @@ import { quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
 import { type Target, TargetPicker } from "./TargetPicker";
 
-const KIND_LABEL: Record<ActionKind, string> = {
-  build: "Build",
-  network: "Network",
-  develop: "Develop",
-  sell: "Sell",
-  loan: "Loan",
-  scout: "Scout",
-  pass: "Pass",
-};
+/** The actions' names as the rule text in the player's language has them. */
+const KIND_LABEL: Record<ActionKind, string> = new Proxy({} as Record<ActionKind, string>, {
+  get: (_target, kind) => (typeof kind === "string" ? t(`action.${kind}`) : undefined),
+});
 
 export interface ActionPanelProps {
   entries: LegalEntry[];
@@ -40,13 +36,13 @@ export interface ActionPanelProps {
 }
 
 export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
-  if (!c.kind) return "Choose an action.";
+  if (!c.kind) return t("hint.choose_action");
   const opts = pickOptions(entries, c);
   const needCard = c.kind !== "scout" && c.card === null;
   switch (c.kind) {
     case "build":
-      if (!c.picks.some((p) => p.startsWith("slot:"))) return `Click a highlighted slot on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (!c.picks.some((p) => p.startsWith("industry:"))) return "Choose which industry to build.";
+      if (!c.picks.some((p) => p.startsWith("slot:"))) return t("hint.build_slot", { needCard: String(needCard) });
+      if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
       if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
@@ -62,10 +58,10 @@ export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | nul
       if (opts.size) return needCard ? "Click another tile to sell, or choose the card to discard." : "Click another tile to sell, or confirm.";
       break;
     case "scout":
-      if (c.picks.length < 3) return `Choose ${3 - c.picks.length} more card${c.picks.length === 2 ? "" : "s"} to discard (you take both wild cards).`;
+      if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
       break;
   }
-  if (needCard && complete(entries, c).length) return "Choose the card to discard.";
+  if (needCard && complete(entries, c).length) return t("hint.card");
   return "";
 }
 
@@ -104,7 +100,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             <div class="card-choice">
               Card to discard:{" "}
               {c.card ? (
-                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title="Choose another card">
+                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
                   {cardName(c.card)} ✕
                 </button>
               ) : (
@@ -118,7 +114,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {industryOpts.length > 1 && (
             <div class="options">
-              <span class="options-label">Industry:</span>
+              <span class="options-label">{t("choose.industry")}</span>
               {industryOpts.map((o) => (
                 <button key={o} type="button" class="pill" data-industry={o.slice(9)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(9)]}
@@ -142,7 +138,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
                 return (
                   <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""} data-offer
                     onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
-                    to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
+                    {t("choose.sale_to", { merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" })}
                   </button>
                 );
               })}
@@ -166,7 +162,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <Picks c={c} />
           {(c.picks.length > 0 || c.card || p.pendingTile) && (
             <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
-              Start over
+              {t("choose.start_over")}
             </button>
           )}
           {entry && (
@@ -199,16 +195,16 @@ function Picks({ c }: { c: Choice }) {
     const [kind, ...rest] = p.split(":");
     switch (kind) {
       case "slot":
-        return `${locationName(rest[0])} slot ${Number(rest[1]) + 1}`;
+        return t("choose.slot", { location: locationName(rest[0]), slot: Number(rest[1]) + 1 });
       case "industry":
         return INDUSTRY_NAME[rest[0]];
       case "link":
         return linkName(p.slice(5));
       case "develop":
-        return `develop ${INDUSTRY_NAME[rest[0]]}`;
+        return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
       case "sale": {
         const s = parseSale(p);
-        return `sell ${locationName(s.location)} slot ${s.slot + 1} to ${locationName(s.merchant)}${s.develop ? ` (develop ${INDUSTRY_NAME[s.develop]})` : ""}`;
+        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
       }
       case "card":
         return cardName(p.slice(5));

@@ -5,7 +5,8 @@ import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Info } from "../board/Board";
 import { PLAYER_SYMBOL } from "../board/symbols";
-import { INDUSTRY_NAME, linkName, LINKS, LOCATION, MERCHANT_BUYS, money, PLAYER_NAMES, plural, roman, tileSpec } from "../logic/names";
+import { INDUSTRY_NAME, linkName, LINKS, LOCATION, MERCHANT_BUYS, money, PLAYER_NAMES, roman, tileSpec } from "../logic/names";
+import { plural } from "./Preview";
 
 function needs(spec: { coal: number; iron: number }): string {
   const parts = [spec.coal ? `${spec.coal} coal` : "", spec.iron ? `${spec.iron} iron` : ""].filter(Boolean);

@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // A game: the lobby while seats are free, then the board with panels, acting and the log. The
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
@@ -10,6 +11,7 @@ import { PanZoom } from "../board/PanZoom";
 import { touched } from "../board/touched";
 import { PLAYER_NAMES } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
+import { Clocks } from "./Clocks";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
@@ -92,8 +94,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
   }, [myTurn, info?.name]);
 
-  if (notFound) return <div class="page"><h2>No such game</h2><a href="#/">Back to the games</a></div>;
-  if (!st) return <div class="page">Connecting…</div>;
+  if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
+  if (!st) return <div class="page">{t("game.connecting")}</div>;
   if (st.status === "waiting" || !view) {
     return <Lobby id={id} info={info} mine={mine} conn={conn}
       onJoined={(s) => { seats.set(id, s); setMine(s); }} />;
@@ -113,9 +115,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     }
   }
   const confirm = (e: LegalEntry) =>
-    token && send(() => api.act(id, token, e.action, version, newActionId()), null, "Refused");
+    token && send(() => api.act(id, token, e.action, version, newActionId()), null, t("game.refused"));
   const undo = () =>
-    token && send(() => api.undo(id, token, version), { text: "Your last action was taken back.", bad: false }, "Cannot undo");
+    token && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
   // undo reaches back only within this turn: the player has already acted in it
@@ -129,8 +131,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>
         <TurnBar view={view} names={names} />
-        {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
-        {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
+        {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
+        {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
@@ -155,6 +157,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           })()}
           {mySeat !== null && !view.is_over && <Guide />}
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
+          <Clocks id={id} st={st} mine={mine} names={names} />
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}

@@ -1,13 +1,20 @@
-// The lobby: seats, the invite link, joining with a name, the host adding bots.
+// The lobby: seats, the invite link (with the invite secret an unlisted game needs; the host
+// may renew it), joining with a name, the host adding bots.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
-import type { GameInfo } from "../api/types";
+import type { BotLevel, GameInfo } from "../api/types";
+import { seatLink } from "../logic/links";
 import { PLAYER_NAMES } from "../logic/names";
+import { clockText } from "./Clocks";
 import { Chip } from "./Panels";
+import { useBusy } from "./useBusy";
 
-export function inviteLink(id: string): string {
-  return `${location.origin}${location.pathname}#/game/${id}`;
+/** The link that lets someone join: with the invite secret if this browser knows it (a listed
+ * game needs none: its plain link is enough). */
+export function inviteLink(id: string, invite: string | null): string {
+  return invite ? seatLink(location.origin, location.pathname, id, "invite", invite)
+    : `${location.origin}${location.pathname}#/game/${id}`;
 }
 
 export function Lobby({ id, info, mine, conn, onJoined }: {
@@ -18,11 +25,12 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   onJoined: (s: SeatToken) => void;
 }): JSX.Element {
   const [name, setName] = useState(seats.lastName());
-  const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run: hostDo } = useBusy();
+  const [level, setLevel] = useState<BotLevel>("easy");
   const host = seats.hostToken(id);
-  const link = inviteLink(id);
+  const invite = seats.invite(id);
+  const link = inviteLink(id, invite);
   const free = info ? info.seats.filter((s) => !s.taken).length : 0;
   // a seat this browser held but the host emptied (or gave to someone else) is not ours now
   const held = mine && info?.seats[mine.seat]?.taken && info.seats[mine.seat].name === mine.name ? mine : null;
@@ -30,32 +38,17 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const cancelled = info?.status === "cancelled";
   const closed = expired || cancelled;
 
-  async function join(e: Event) {
+  function join(e: Event) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const j = await api.join(id, name.trim());
+    return hostDo(async () => {
+      const j = await api.join(id, name.trim(), invite);
       seats.setLastName(name.trim());
       onJoined({ seat: j.seat, token: j.token, name: name.trim() });
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-  async function hostDo(step: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await step();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const setListed = (listed: boolean) => host && hostDo(() => api.setListed(id, host, listed));
+  const renewInvite = () => host && confirm("Make a new invite link? The old one stops working.") &&
+    hostDo(async () => seats.setInvite(id, (await api.renewInvite(id, host)).invite));
   async function copy() {
     try {
       await navigator.clipboard.writeText(link);
@@ -78,15 +71,22 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
           {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
         </p>
       )}
-      <div class="invite">
+      {info && <p class="muted" data-testid="clock-setting">Clock: {clockText(info.clock)}{info.shared_screen ? " · one screen may hold several seats" : ""}</p>}
+      {(invite || info?.listed) && <div class="invite">
         <label>Invite link: <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
         <button type="button" onClick={copy} data-testid="copy-invite">{copied ? "Copied ✓" : "Copy invite link"}</button>
-      </div>
+      </div>}
+      {host && !closed && (
+        <button type="button" class="small" disabled={busy} onClick={renewInvite} data-testid="renew-invite">
+          {invite ? "Renew the invite link" : "Make an invite link"}</button>
+      )}
+      {!invite && !host && !info?.listed && !held && !closed &&
+        <p class="muted" data-testid="needs-invite">This game is joined with its invite link: ask the host for it.</p>}
       <ul class="seats" data-testid="seats">
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
-            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {s.bot_level ?? "easy"}</span>}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
             {host && s.taken && !closed && (
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
                 onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>Remove</button>
@@ -94,7 +94,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
           </li>
         ))}
       </ul>
-      {!held && free > 0 && !closed && (
+      {!held && free > 0 && !closed && (invite || info?.listed) && (
         <form onSubmit={join} class="join">
           <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
@@ -109,7 +109,13 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         </label>
       )}
       {host && free > 0 && !closed && (
-        <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host))} disabled={busy} data-testid="add-bot">Add a bot</button>
+        <span class="add-bot">
+          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">Add a bot</button>{" "}
+          <label>level <select value={level} disabled={busy} data-testid="bot-level"
+            onChange={(e) => setLevel((e.target as HTMLSelectElement).value as BotLevel)}>
+            <option value="easy">easy</option><option value="medium">medium</option><option value="hard">hard</option>
+          </select></label>
+        </span>
       )}
       {host && !closed && (
         <button type="button" disabled={busy} data-testid="cancel-game"

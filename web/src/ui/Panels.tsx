@@ -1,3 +1,4 @@
+import { isolate, t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
 import type { PlayerView, View } from "../api/types";
@@ -19,22 +20,22 @@ import { PLAYER_SYMBOL } from "../board/symbols";
 export function TurnBar({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
   return (
     <div class="turnbar" data-testid="turnbar">
-      <span class="era">{view.era === "canal" ? "Canal era" : "Rail era"}</span>
-      <span>Round {view.round}</span>
+      <span class="era">{t("panel.era", { era: view.era })}</span>
+      <span>{t("panel.round", { round: view.round })}</span>
       {view.is_over ? (
-        <span class="over">Game over</span>
+        <span class="over">{t("panel.game_over")}</span>
       ) : (
         view.current_seat !== null && (
           <span class="to-move">
-            <Chip seat={view.current_seat} /> {names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]} to move ·{" "}
-            {view.actions_left} action{view.actions_left === 1 ? "" : "s"} left
+            <Chip seat={view.current_seat} />{" "}
+            {t("panel.to_move", { who: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), n: view.actions_left })}
           </span>
         )
       )}
-      <span class="order" title="Turn order this round">
-        Order: {view.turn_order.map((s) => <Chip key={s} seat={s} />)}
+      <span class="order" title={t("panel.order_title")}>
+        {t("panel.order")} {view.turn_order.map((s) => <Chip key={s} seat={s} />)}
       </span>
-      <span title="Cards left in the draw deck">Deck {view.deck_size}</span>
+      <span title={t("panel.deck_title")}>{t("panel.deck", { n: view.deck_size })}</span>
     </div>
   );
 }
@@ -66,7 +67,7 @@ function Market({ label, cubes, colour, price }: { label: string; cubes: number;
   return (
     <div class="market" data-testid={`market-${label.toLowerCase()}`}>
       <div class="market-head">
-        {label}: {cubes} · next {money(price)}
+        {t("panel.market", { resource: label.toLowerCase(), n: cubes, price: money(price) })}
       </div>
       <div class="market-row">
         {Array.from({ length: cubes }, (_, i) => (
@@ -83,7 +84,7 @@ export function Markets({ view }: { view: View }): JSX.Element {
       <Market label="Coal" cubes={view.coal_market} colour="#222" price={view.coal_price} />
       <Market label="Iron" cubes={view.iron_market} colour="#e67e22" price={view.iron_price} />
       <div class="wilds">
-        Wild cards left: location {view.wild_location_left}, industry {view.wild_industry_left}
+        {t("panel.wilds", { location: view.wild_location_left, industry: view.wild_industry_left })}
       </div>
     </div>
   );
@@ -98,11 +99,11 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
         const current = view.current_seat === seat;
         return (
           <div key={seat} class={`player panel${current ? " current" : ""}${view.viewer === seat ? " me" : ""}`}
-            data-testid={`player-${seat}`} style={{ borderLeftColor: PLAYER_COLOURS[seat] }}>
+            data-testid={`player-${seat}`} style={{ borderInlineStartColor: PLAYER_COLOURS[seat] }}>
             <div class="player-head">
               <Chip seat={seat} /> <b>{names[seat] ?? PLAYER_NAMES[seat]}</b>
               {view.viewer === seat && <span class="you"> ({viewerLabel})</span>}
-              {current && <span class="moving"> ◀ to move</span>}
+              {current && <span class="moving"> {t("panel.moving")}</span>}
             </div>
             <div class="stats">
               <span title="Money" data-testid="money">{money(p.money)}</span>
@@ -170,7 +171,7 @@ export function Hand({ cards, playable, selected, onCard, title = "Your hand" }:
     <div class="hand panel" data-testid="hand">
       <div class="panel-title" data-testid="hand-title">{title}</div>
       <div class="cards">
-        {cards.length === 0 && <span class="muted">no cards</span>}
+        {cards.length === 0 && <span class="muted">{t("panel.no_cards")}</span>}
         {cards.map((c, i) => {
           const can = playable?.has(c);
           // with duplicates in hand, mark only as many copies as were chosen

@@ -8,7 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { GameSocket } from "../api/client";
 import type { Action, MoveEvent, PlayerView } from "../api/types";
 import { actionKey } from "../logic/choose";
-import { INDUSTRY_NAME, linkName, locationName, money, PLAYER_NAMES, plural, tileName } from "../logic/names";
+import { INDUSTRY_NAME, linkName, locationName, money, PLAYER_NAMES, tileName } from "../logic/names";
 import { supplyWords } from "../logic/words";
 
 /** The preview of `action` at `version`, asked over the socket; null until it arrives. */
@@ -26,6 +26,11 @@ export function usePreview(socket: GameSocket | null, action: Action | null, ver
     if (socket && action) socket.preview(action, version);
   }, [socket, key, version]);
   return got && got.key === key && got.version === version ? got.effect : null;
+}
+
+/** "1 coal cube", "3 coal cubes": this panel's words are English until the catalogues have them. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 export interface MoneyLine {

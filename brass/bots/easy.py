@@ -1,22 +1,18 @@
-"""Bots: pure move choice on top of `brass.engine` (no I/O, no clock, no global random).
+"""The easy bot: pure move choice on top of `brass.engine` (no I/O, no clock, no global
+random).
 
-`choose_action`, the server's bot, looks one move ahead: it applies each distinct legal move
+`choose_action` looks one move ahead: it applies each distinct legal move
 (of `legal_moves`, growing a sale or a railway through `extensions`) and values the position
 it leads to (`position_value`: VP scored and to come, the promise of
 unsold goods, income, money), with a little seeded noise so games vary. It always returns a
 legal action while one exists, so a game of bots cannot stall.
-
-`choose_entry` is a cheaper heuristic for clients that only have the server's `GET /legal`
-answer (no engine state): it scores each action by its kind and its price. The terminal
-client (`brass play --auto`), the leak test and the server bench use it.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable
 
 from brass.engine import (
     DATA,
@@ -32,43 +28,6 @@ from brass.engine.actions import Action
 from brass.engine.data import GOODS
 from brass.engine.graph import graph
 
-KIND_WEIGHT: dict[str, float] = {
-    "sell": 6.0, "build": 5.0, "network": 4.0, "develop": 2.0, "loan": 1.0, "scout": 0.5,
-    "pass": 0.0}
-INDUSTRY_WEIGHT: dict[str, float] = {
-    "cotton": 1.0, "manufacturer": 1.0, "pottery": 1.2, "coal": 0.8, "iron": 0.9,
-    "brewery": 0.7}
-
-
-def _money(quote_json: Mapping[str, Any] | None) -> float:
-    if not quote_json:
-        return 0.0
-    for key in ("money", "cost", "total"):
-        value = quote_json.get(key)
-        if isinstance(value, int | float):
-            return float(value)
-    return 0.0
-
-
-def score(action: Mapping[str, Any], quote_json: Mapping[str, Any] | None = None,
-          money: int | None = None) -> float:
-    """How much the bot likes an action (higher is better)."""
-    kind = str(action.get("kind"))
-    value = KIND_WEIGHT.get(kind, 0.0)
-    if kind == "sell":
-        value += 1.5 * len(action.get("sales") or ())
-    elif kind == "build":
-        value += INDUSTRY_WEIGHT.get(str(action.get("industry")), 0.5)
-        if str(action.get("card", "")).startswith("wild:"):
-            value -= 1.0  # keep wild cards for when they matter
-    elif kind == "network":
-        value += 0.5 * len(action.get("links") or ())
-    elif kind == "loan" and money is not None and money < 5:
-        value = KIND_WEIGHT["build"] + 1.0  # out of money: borrow before anything else
-    return value - 0.04 * _money(quote_json)
-
-
-# -- the server's bot: one move ahead, valuing the position each distinct move leads to ----
 ROUNDS_PER_ERA = {2: 10, 3: 9, 4: 8}
 MONEY_VALUE = 0.3  # VP a pound is worth while money is short (up to £30)
 WILD_CARD_VALUE = 2.0
@@ -122,10 +81,18 @@ def _card_value(action: Action) -> float:
 
 def choose_action(game: Game, rng: random.Random) -> Action:
     """The bot's move for the player to move, among `legal_moves` (bounded: never the full
-    product of sales or railways). Moves that differ only in the card played are tried once
-    (with the least valuable card); each is applied and the position valued. The best sale
-    and the best railway then grow greedily through `extensions` (one more sale, the second
-    link) while that values higher. Raises `ValueError` if there is no legal action."""
+    product of sales or railways): the best of `valued_moves`. Raises `ValueError` if there
+    is no legal action."""
+    return max(valued_moves(game, rng), key=lambda option: option[0])[1]
+
+
+def valued_moves(game: Game, rng: random.Random) -> list[tuple[float, Action]]:
+    """Every distinct move of the player to move with its one-move-ahead value, in
+    `legal_moves` order, then the grown sale and railway. Moves that differ only in the card
+    played are tried once (with the least valuable card); each is applied and the position
+    valued. The best sale and the best railway then grow greedily through `extensions` (one
+    more sale, the second link) while that values higher. The search bots take their
+    candidates from this list. Raises `ValueError` if there is no legal action."""
     seat = game.current_seat
     moves = legal_moves(game)
     if seat is None or not moves:
@@ -135,25 +102,25 @@ def choose_action(game: Game, rng: random.Random) -> Action:
         return (position_value(apply_action(game, action), seat) - _card_value(action)
                 + 0.3 * rng.random())
 
-    best, best_value = moves[-1].action, float("-inf")
+    out: list[tuple[float, Action]] = []
     growable: dict[str, tuple[float, Action]] = {}  # the best sale and the best railway
     for action in _distinct(move.action for move in moves):
         worth = value(action)
-        if worth > best_value:
-            best, best_value = action, worth
+        out.append((worth, action))
         if isinstance(action, Sell | Network) and worth > growable.get(action.kind, (
                 float("-inf"),))[0]:
             growable[action.kind] = (worth, action)
     for worth, action in growable.values():
+        start = action
         while isinstance(action, Sell | Network):
             grown = max(((value(m.action), m.action) for m in extensions(game, action)),
                         key=lambda option: option[0], default=None)
             if grown is None or grown[0] <= worth:
                 break
             worth, action = grown
-        if worth > best_value:
-            best, best_value = action, worth
-    return best
+        if action is not start:
+            out.append((worth, action))
+    return out
 
 
 def _distinct(actions: Iterable[Action]) -> list[Action]:
@@ -167,11 +134,3 @@ def _distinct(actions: Iterable[Action]) -> list[Action]:
         if known is None or _card_value(action) < _card_value(known):
             by_effect[key] = action
     return list(by_effect.values())
-
-
-def choose_entry(entries: Sequence[Mapping[str, Any]], rng: random.Random,
-                 money: int | None = None) -> Mapping[str, Any]:
-    """Pick from the server's `GET /legal` answer: a list of `{"action", "quote"}`."""
-    if not entries:
-        raise ValueError("no legal action")
-    return max(entries, key=lambda e: score(e["action"], e.get("quote"), money) + rng.random())

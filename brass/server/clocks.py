@@ -1,0 +1,123 @@
+"""Turn clocks: pure functions from a game's clock settings, the times stored with it and "now"
+(always the database's clock, read in the transaction that writes) to the next deadline and
+reserves. Nothing here reads a clock or touches the database, so the steward (or any loop that
+enforces deadlines) and the storage share one meaning of time.
+
+Kinds (chosen at creation, stored in `games.settings`):
+- `none`: no deadline. Optionally `handoff_after`: once the seat to move has been idle that long,
+  the other players may hand it to a bot.
+- `live`: each seat has a reserve (`seats.reserve`, seconds at the start of its turn); the
+  turn's deadline is its start plus that reserve; at the end of the turn what is left of it,
+  plus `increment`, is the seat's new reserve.
+- `correspondence`: every turn has `per_turn` seconds.
+
+A seat a bot plays (a bot seat, or a stand-in after a time-out, resign or hand-over) has no
+deadline: the bot moves at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Literal
+
+ClockKind = Literal["none", "live", "correspondence"]
+# at most 30 days a turn or a reserve, 1 day an increment
+MAX_SECONDS = 30 * 86_400.0
+MAX_INCREMENT = 86_400.0
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A game's clock settings (seconds)."""
+
+    kind: ClockKind = "none"
+    reserve: float = 0.0  # live: each seat's reserve at the start
+    increment: float = 0.0  # live: added to the reserve after each turn
+    per_turn: float = 0.0  # correspondence: every turn's time
+    handoff_after: float = 0.0  # none: idle time after which others may hand a seat over
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "none"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "reserve": self.reserve, "increment": self.increment,
+                "per_turn": self.per_turn, "handoff_after": self.handoff_after}
+
+    @staticmethod
+    def from_json(data: dict[str, Any] | None) -> Clock:
+        if not data:
+            return Clock()
+        return Clock(kind=data.get("kind", "none"), reserve=float(data.get("reserve", 0)),
+                     increment=float(data.get("increment", 0)),
+                     per_turn=float(data.get("per_turn", 0)),
+                     handoff_after=float(data.get("handoff_after", 0)))
+
+
+def problems(clock: Clock, minimum: float) -> list[str]:
+    """What is wrong with these settings (empty: valid); `minimum` is the server's shortest
+    allowed turn, reserve or hand-over time (`BRASS_CLOCK_MINIMUM`)."""
+    out = []
+
+    def span(name: str, value: float, low: float, high: float) -> None:
+        if not low <= value <= high:
+            out.append(f"{name} must be between {low:g} and {high:g} seconds, not {value:g}")
+
+    if clock.kind == "live":
+        span("reserve", clock.reserve, minimum, MAX_SECONDS)
+        span("increment", clock.increment, 0.0, MAX_INCREMENT)
+    elif clock.kind == "correspondence":
+        span("per_turn", clock.per_turn, minimum, MAX_SECONDS)
+    if clock.kind == "none":
+        if clock.handoff_after:
+            span("handoff_after", clock.handoff_after, minimum, MAX_SECONDS)
+    elif clock.handoff_after:
+        out.append("handoff_after is for games without a clock (a clock hands an idle seat "
+                   "to a bot when it runs out)")
+    if clock.kind != "live" and (clock.reserve or clock.increment):
+        out.append("reserve and increment are for a live clock")
+    if clock.kind != "correspondence" and clock.per_turn:
+        out.append("per_turn is for a correspondence clock")
+    return out
+
+
+def start_reserves(clock: Clock, seats: int) -> list[float | None]:
+    """Each seat's reserve when the game is created."""
+    return [clock.reserve if clock.kind == "live" else None] * seats
+
+
+def turn_deadline(clock: Clock, reserve: float | None, bot: bool,
+                  now: dt.datetime) -> dt.datetime | None:
+    """The deadline of a turn starting `now` for a seat with this reserve."""
+    if bot or not clock.timed:
+        return None
+    if clock.kind == "live":
+        return now + dt.timedelta(seconds=max(0.0, reserve or 0.0))
+    return now + dt.timedelta(seconds=clock.per_turn)
+
+
+def reserve_after(clock: Clock, deadline: dt.datetime | None, reserve: float | None,
+                  now: dt.datetime) -> float | None:
+    """A live seat's reserve once its turn ends `now`: what was left, plus the increment. A
+    turn played with no deadline (a bot played it) leaves the reserve as it was."""
+    if clock.kind != "live":
+        return None
+    if deadline is None:
+        return reserve
+    left = max(0.0, (deadline - now).total_seconds())
+    return round(left + clock.increment, 3)
+
+
+def reserve_on_return(clock: Clock, reserve: float | None) -> float | None:
+    """A live seat that timed out has no time left; its player, back, gets the increment or a
+    tenth of the starting reserve, whichever is more (else they would time out at once)."""
+    if clock.kind != "live":
+        return None
+    return max(reserve or 0.0, clock.increment, clock.reserve / 10)
+
+
+def idle_enough(clock: Clock, turn_started: dt.datetime | None, now: dt.datetime) -> bool:
+    """May the other players hand the seat to move to a bot (a game with no clock)?"""
+    return (clock.kind == "none" and clock.handoff_after > 0 and turn_started is not None
+            and (now - turn_started).total_seconds() >= clock.handoff_after)

@@ -1,0 +1,78 @@
+// The analysis of a finished game in its replay: asked for with one button, then per move the
+// hard bot's preferred move and how much better it judged it, the biggest mistakes (click to
+// jump there) and each player's estimated chance of winning over the game. The server judges;
+// this only draws what it says.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Action, Analysis } from "../api/types";
+import { actionOnlyWords } from "../logic/events";
+import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
+import "./analysis.css";
+
+const W = 260;
+const H = 90;
+
+export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump: (n: number) => void }): JSX.Element {
+  const [analysis, setAnalysis] = useState<Analysis | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.analysis(id).then(setAnalysis).catch((e) => setError(e.message));
+  }, [id]);
+  useEffect(() => {
+    if (analysis?.status !== "running") return;
+    const t = setTimeout(() => api.analysis(id).then(setAnalysis).catch((e) => setError(e.message)), 1000);
+    return () => clearTimeout(t);
+  }, [analysis]);
+
+  const start = () => api.analyse(id).then(setAnalysis).catch((e) => setError(e.message));
+  if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
+  if (!analysis) return <div class="panel analysis">Analysis…</div>;
+  if (analysis.status !== "done") {
+    return (
+      <div class="panel analysis" data-testid="analysis">
+        <div class="panel-title">Analysis</div>
+        {analysis.status === "running"
+          ? <p data-testid="analysis-progress">The bot is judging the moves: {analysis.done} / {analysis.total}</p>
+          : <button type="button" data-testid="analyse" onClick={start}>
+            {analysis.status === "failed" ? "The analysis failed: try again" : "Analyse this game"}</button>}
+      </div>
+    );
+  }
+  const moves = analysis.moves;
+  const here = n > 0 ? moves[n - 1] : null;
+  const worst = moves.filter((m) => m.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 5);
+  const seats = moves[0]?.win.length ?? 0;
+  const x = (i: number) => (moves.length <= 1 ? 0 : (i / (moves.length - 1)) * W);
+  const y = (p: number) => H - p * H;
+  return (
+    <div class="panel analysis" data-testid="analysis">
+      <div class="panel-title">Analysis</div>
+      {here && (
+        <p data-testid="analysis-move">
+          Move {here.seq}: {here.loss > 0
+            ? <>the bot preferred: {actionOnlyWords(here.preferred as Action, here.seat)} (judged {here.loss.toFixed(1)} VP better)</>
+            : <>the bot agrees with this move.</>}
+        </p>
+      )}
+      <svg class="win-chart" viewBox={`0 0 ${W} ${H}`} data-testid="win-chart" role="img"
+        aria-label="each player's estimated chance of winning, move by move">
+        {Array.from({ length: seats }, (_, s) => (
+          <polyline key={s} fill="none" stroke={PLAYER_COLOURS[s]} stroke-width="1.5"
+            points={moves.map((m, i) => `${x(i).toFixed(1)},${y(m.win[s]).toFixed(1)}`).join(" ")} />
+        ))}
+        {n > 0 && <line x1={x(n - 1)} x2={x(n - 1)} y1={0} y2={H} class="now" />}
+      </svg>
+      <div class="win-legend">{Array.from({ length: seats }, (_, s) => (
+        <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{PLAYER_NAMES[s]} {here ? `${Math.round(here.win[s] * 100)}%` : ""}</span>
+      ))}</div>
+      {worst.length > 0 && <div class="mistakes">Biggest mistakes:
+        <ol data-testid="mistakes">{worst.map((m) => (
+          <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
+            move {m.seq}, {PLAYER_NAMES[m.seat]}: −{m.loss.toFixed(1)} VP</button></li>
+        ))}</ol>
+      </div>}
+    </div>
+  );
+}
