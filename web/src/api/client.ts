@@ -2,6 +2,7 @@
 import { errorText } from "../i18n/refusals";
 import type {
   Action,
+  ChatMessage,
   Analysis,
   BotLevel,
   ClockChoice,
@@ -80,6 +81,7 @@ export const api = {
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   replay: (id: string, n: number, seat: number | null) =>
@@ -218,6 +220,21 @@ export class GameSocket {
   extend(action: Action, version: number): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "extend", action, version }));
+    return true;
+  }
+
+  /** Ask for the whole effect of a legal move at `version` (answered by a `preview`
+   * message). False if the socket is not open. */
+  preview(action: Action, version: number): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "preview", action, version }));
+    return true;
+  }
+
+  /** Say something at the table (`name`: a spectator's). False if the socket is not open. */
+  chat(text: string, name?: string): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "chat", text, ...(name ? { name } : {}) }));
     return true;
   }
 

@@ -14,6 +14,8 @@ import { entryLine } from "../logic/events";
 import { AnalysisPanel } from "./Analysis";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { ChatPanel, useChat } from "./Chat";
+import { MoveList, ScoreGraph, series, WinnerLine } from "./History";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
@@ -24,6 +26,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
+  const chat = useChat(id, null);
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
@@ -57,9 +60,10 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       setPlaying(false);
       return;
     }
+    if (shown?.n !== n) return; // the next step once this frame is on screen
     const t = setTimeout(() => setN((k) => Math.min(total, k + 1)), 700);
     return () => clearTimeout(t);
-  }, [playing, n, total]);
+  }, [playing, n, total, shown?.n]);
 
   useEffect(() => {
     // keys: ← → step (back is the arrow toward the start of a line: → in a right-to-left page),
@@ -85,6 +89,8 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const names = log.seats.map((s) => s.name ?? null);
   const hand = seat !== null ? view.players[seat]?.hand : null;
   const last = n > 0 ? log.actions[n - 1] : null;
+  const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
+  const points = start ? series(start.players, log.actions) : null;
 
   return (
     <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
@@ -117,11 +123,15 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <section class="board-wrap">
           <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
-        <aside class="side">
+        <aside class="side" tabIndex={0} aria-label="Game panels">
+          {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
-          {hand && <Hand cards={hand} />}
+          {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
+          {hand && seat !== null && <Hand cards={hand} title={`${names[seat] ?? PLAYER_NAMES[seat]}'s hand (${PLAYER_NAMES[seat]})`} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
+          <ChatPanel messages={chat} socket={null} spectator upTo={n} />
+          <MoveList log={log.actions} current={n} onJump={setN} />
           {finished && <AnalysisPanel id={id} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
