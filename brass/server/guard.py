@@ -64,7 +64,9 @@ def with_headers(scope: Scope, send: Send) -> Send:
             for name, value in COMMON:
                 if name not in headers:
                     headers.append(name, value)
-            if "content-security-policy" not in headers:
+            # a 304 keeps the cached answer's own policy: the browser merges the 304's headers
+            # into it, and a page given `default-src 'none'` on a reload would not start
+            if "content-security-policy" not in headers and message["status"] != 304:
                 html = headers.get("content-type", "").startswith("text/html")
                 host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
                 headers.append("content-security-policy",

@@ -20,7 +20,18 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from brass.engine import ENGINE_VERSION, Game, Move, Network, Sell, legal_moves, view
+from brass.engine import (
+    ENGINE_VERSION,
+    Action,
+    Game,
+    Move,
+    Network,
+    Sell,
+    legal_moves,
+    play,
+    public_events,
+    view,
+)
 from brass.engine import extensions as engine_extensions
 
 from . import metrics
@@ -166,6 +177,16 @@ def extensions(game: Game, action: Sell | Network, version: int) -> str:
     second link). Raises `IllegalAction` if `action` is not legal. Pure (a worker runs it)."""
     return (f'{{"type":"extensions","version":{version},"action":{dumps(action.to_json())},'
             f'"moves":{_moves_text(engine_extensions(game, action))}}}')
+
+
+def preview(game: Game, action: Action, version: int) -> str:
+    """The `Preview` message: the engine's `move` event for `action` (raises `IllegalAction`
+    if it is not legal). Only that event: the draw at the end of the turn would show the deck.
+    Pure (a worker runs it)."""
+    _, events = play(game, action)
+    move = next(e for e in public_events(events, game.current_seat) if e["type"] == "move")
+    return (f'{{"type":"preview","version":{version},"action":{dumps(action.to_json())},'
+            f'"effect":{dumps(dict(move))}}}')
 
 
 def _moves_text(moves: list[Move]) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
-from . import listing, outbound
+from . import chat, listing, outbound
 from .clocks import Clock
 from .errors import HTTP_STATUS, ApiError
 from .ratelimit import RateLimiter
@@ -15,6 +15,7 @@ from .schemas import (
     AddBot,
     Analysis,
     BotAdded,
+    ChatHistory,
     Created,
     CreateGame,
     Error,
@@ -29,6 +30,8 @@ from .schemas import (
     Join,
     Joined,
     LegalEntry,
+    Preview,
+    PreviewRequest,
     Renewed,
     ReplayFrame,
     SeatRequest,
@@ -212,6 +215,25 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, token: Tok
     if seat is None:
         raise ApiError("unauthorized", "A valid seat token is needed")
     return _json(await service.extensions(rt, seat, body.action, body.version))
+
+
+@router.get("/games/{game_id}/chat", response_model=ChatHistory)
+async def chat_history(game_id: str, service: Service) -> ChatHistory:
+    """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
+    rt = await service.runtime(game_id)
+    return ChatHistory.model_validate({"messages": await chat.messages(service, rt)})
+
+
+@router.post("/games/{game_id}/legal/preview", response_model=Preview)
+async def preview(game_id: str, body: PreviewRequest, service: Service,
+                  token: Token) -> Response:
+    """The whole effect of a legal move of the seat to move (the engine's `move` event for
+    it), before it is confirmed."""
+    rt = await service.runtime(game_id)
+    seat = rt.seat_of(token)
+    if seat is None:
+        raise ApiError("unauthorized", "A valid seat token is needed")
+    return _json(await service.preview(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)

@@ -555,7 +555,48 @@ class Extensions(BaseModel):
     moves: list[LegalEntry]
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions,
+class Preview(BaseModel):
+    """The whole effect of a legal move of the seat to move, before it is confirmed: the
+    engine's `move` event for it (tile placed with its VP, income and link icons, cubes placed
+    and sold to the market, flips, sales and merchant bonuses, every supply and the money paid
+    and received). Only the move itself: what the end of the turn would draw stays unknown."""
+
+    type: Literal["preview"] = "preview"
+    version: int
+    action: Action
+    effect: Event
+
+
+ChatText = Annotated[str, Field(min_length=1, max_length=300,
+                                json_schema_extra={"pattern": NAME_PATTERN}),
+                     AfterValidator(_visible)]
+
+
+class ChatMessage(BaseModel):
+    """A chat message as stored: `seat` null and `spectator` true for a spectator's; `actions`:
+    how many actions had been played when it was sent (a replay shows it from there)."""
+
+    id: int
+    seat: int | None
+    spectator: bool
+    name: str
+    text: str
+    actions: int
+    time: str
+
+
+class ChatHistory(BaseModel):
+    messages: list[ChatMessage]
+
+
+class ChatBroadcast(BaseModel):
+    """A new chat message, sent to everyone watching the game."""
+
+    type: Literal["chat"] = "chat"
+    message: ChatMessage
+
+
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast,
                           Field(discriminator="type")]
 
 
@@ -596,3 +637,25 @@ class WsSync(BaseModel):
 
 class WsExtend(ExtendRequest):
     type: Literal["extend"]
+
+
+class PreviewRequest(BaseModel):
+    """Ask for the whole effect of a legal move of the seat to move (answered by `Preview`)."""
+
+    model_config = _REQUEST
+    action: Action
+    version: int | None = Field(default=None, ge=0, strict=True,
+                                description="refused as stale if the game is not there")
+
+
+class WsPreview(PreviewRequest):
+    type: Literal["preview"]
+
+
+class WsChat(BaseModel):
+    """Say something at the table; `name` only for a spectator (a seat speaks as its seat)."""
+
+    model_config = _REQUEST
+    type: Literal["chat"]
+    text: ChatText
+    name: PlayerName | None = None

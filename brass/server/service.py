@@ -714,16 +714,23 @@ class GameService:
         """The `Extensions` message (JSON text) for a legal Sell or Network of the seat to
         move: each legal move made of it and one more sale, or its second link."""
         action = checked(partial)
-        game = rt.running_game()
-        if version is not None and version != rt.record.version:
-            raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
-                           f"not {version}")
-        if game.current_seat != seat:
-            raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+        game = _movers_game(rt, seat, version)
         if not isinstance(action, Sell | Network):
             raise ApiError("malformed", "Only a sell or a network action has extensions")
         try:
             return await self.workers.compute(outbound.extensions, game, action,
+                                              rt.record.version)
+        except IllegalAction as exc:
+            raise ApiError.refused(exc) from None
+
+    async def preview(self, rt: Runtime, seat: int, action: Action | dict[str, Any],
+                      version: int | None) -> str:
+        """The `Preview` message (JSON text): the whole effect of a legal move of the seat to
+        move, from the engine's `move` event, before it is confirmed."""
+        checked_action = checked(action)
+        game = _movers_game(rt, seat, version)
+        try:
+            return await self.workers.compute(outbound.preview, game, checked_action,
                                               rt.record.version)
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
@@ -990,6 +997,18 @@ class GameService:
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)
+
+
+def _movers_game(rt: Runtime, seat: int, version: int | None) -> Game:
+    """The running game, if `seat` is to move in it at `version` (None: any); a typed
+    refusal otherwise (extensions and previews are for the seat to move, at its version)."""
+    game = rt.running_game()
+    if version is not None and version != rt.record.version:
+        raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                       f"not {version}")
+    if game.current_seat != seat:
+        raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+    return game
 
 
 def checked(action: Action | dict[str, Any]) -> Action:

@@ -9,7 +9,8 @@ a finished game, which then opens by id, replays and downloads like any game pla
 An import is checked before anything is written: the record must be a finished game's (a
 running game's log has no seed: it cannot be replayed, and its seed is a secret until the end),
 every action must be legal when replayed from the seed and setup, by the seat that was to move,
-and the replay must end the game with the recorded scores. Seats keep their names; nobody holds
+and the replay must end the game with the recorded scores. Seats keep their names, moves keep
+their bot stand-in marks and the log its changes of who played a seat; nobody holds
 a seat or host token of an imported game (it is over: there is nothing left to do with one).
 """
 
@@ -43,7 +44,7 @@ from . import migrate, outbound
 from .auth import new_token, token_hash
 from .schemas import GameLog
 from .service import new_game_id
-from .storage import Storage, actions, games, seats
+from .storage import Storage, actions, games, seat_changes, seats
 
 FORMAT = "brass-game-log/1"
 
@@ -216,14 +217,20 @@ def import_record(url: str, record: Any, new_id: bool = False) -> str:
             # a seat token nobody holds: every seat of a finished game is taken
             conn.execute(insert(seats), [
                 {"game_id": game_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-                 "token_hash": None if s.bot else token_hash(new_token()), "joined_at": started}
+                 "token_hash": None if s.bot else token_hash(new_token()), "joined_at": started,
+                 "bot_level": s.bot_level, "stand_in": s.stand_in, "reserve": s.reserve}
                 for s in sorted(log.seats, key=lambda s: s.seat)])
             conn.execute(insert(actions), [
                 {"game_id": game_id, "seq": entry.seq, "seat": entry.seat,
                  "action": action, "action_id": f"import-{entry.seq}", "undone": False,
-                 "created_at": when, "effects": effects}
+                 "created_at": when, "effects": effects, "stand_in": entry.stand_in}
                 for entry, action, effects, when in zip(
                     log.actions, checked.actions, checked.effects, times, strict=True)])
+            if log.seat_changes:  # who played for whom, as the log showed it
+                conn.execute(insert(seat_changes), [
+                    {"game_id": game_id, "version": c.version, "seat": c.seat,
+                     "change": c.change, "created_at": _when(c.time)}
+                    for c in log.seat_changes])
     except IntegrityError:
         raise TransferError(f"a game {log.id!r} was stored in {shown(url)} meanwhile; "
                             "import again") from None

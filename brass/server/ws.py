@@ -16,17 +16,26 @@ from fastapi import APIRouter, Response, WebSocket
 from pydantic import Field, TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from . import outbound
+from . import chat, outbound
 from .errors import ApiError
 from .runtime import Runtime
-from .schemas import ServerMessage, WsAction, WsExtend, WsHello, WsSync, WsUndo
+from .schemas import (
+    ServerMessage,
+    WsAction,
+    WsChat,
+    WsExtend,
+    WsHello,
+    WsPreview,
+    WsSync,
+    WsUndo,
+)
 from .service import GameService
 
 log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
 MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
 
-ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend,
+ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview | WsChat,
                           Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -41,6 +50,7 @@ class Connection:
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
+        self.chat = chat.Bucket()  # a spectator's own; a seat's is shared by its sockets
 
     def send(self, text: str) -> None:
         if self.dropped:
@@ -86,9 +96,10 @@ def parse_message(text: str) -> Any:
 async def game_socket_doc(game_id: str) -> Response:
     """The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-    `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
-    {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
-    {action, version}."""
+    `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
+    null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
+    `extend` {action, version}, `preview` {action, version}, `chat` {text, name (a
+    spectator's)}: answered by `ChatBroadcast` to everyone watching."""
     return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 
@@ -164,6 +175,10 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
                 raise ApiError("unauthorized", "Send hello first")
             elif isinstance(msg, WsSync):
                 conn.send(await service.state_text(rt, conn.seat))
+            elif isinstance(msg, WsChat):
+                bucket = conn.chat if conn.seat is None else rt.chat_buckets.setdefault(
+                    conn.seat, chat.Bucket())
+                await chat.post(service, rt, conn.seat, msg.name, msg.text, bucket)
             elif conn.seat is None:
                 raise ApiError("unauthorized", "Spectators cannot act")
             elif isinstance(msg, WsAction):
@@ -176,6 +191,8 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
                 conn.send_json(outbound.ws_ack(None, version))
             elif isinstance(msg, WsExtend):
                 conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
+            elif isinstance(msg, WsPreview):
+                conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
         except ApiError as exc:
             conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
                                              exc.params))

@@ -1,10 +1,10 @@
 """leases: which server instance runs a game's background work (bots, clocks)
 
 Revision ID: 0004
-Revises: 0006
+Revises: 0007
 
-(Written beside 0005 and 0006 on another branch; it follows them so the chain stays linear.
-Databases at 0006 have no leases table yet; the id "0004" is only a name.)
+(Written beside 0005, 0006 and 0007 on other branches; it follows them so that the chain
+stays linear: databases at 0007 have no leases table yet; the id "0004" is only a name.)
 Create Date: 2026-12-01
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

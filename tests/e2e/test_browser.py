@@ -111,6 +111,30 @@ def refuse_once(page: Page) -> None:
     page.route("**/api/games/*/actions", handle)
 
 
+def start_two(browser: Browser, server: str, name: str,
+              alice: Page | None = None) -> tuple[str, dict[int, Page]]:
+    """Alice (a new page, or the one given, at the home page) creates a two-player game and
+    joins; Bob joins from the invite. The game id and the pages by seat."""
+    if alice is None:
+        alice = open_page(browser, server + "/")
+    alice.fill("input[name=game-name]", name)
+    alice.select_option("select[name=players]", "2")
+    alice.click("[data-testid=create]")
+    alice.fill("input[name=name]", "Alice")
+    alice.click("[data-testid=join]")
+    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
+    invite = alice.input_value("#invite")
+    game_id = invite.split("#/game/", 1)[1].split("/")[0]
+    bob = open_page(browser, invite)
+    bob.fill("input[name=name]", "Bob")
+    bob.click("[data-testid=join]")
+    pages = {}
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
+        pages[my_seat(p, game_id)] = p
+    return game_id, pages
+
+
 def get(base: str, path: str) -> Any:
     return json.loads(urllib.request.urlopen(base + path, timeout=5).read())
 
@@ -215,7 +239,7 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     mover.click("[data-testid=confirm]")
     expect(mover.locator("[data-testid=message]")).to_contain_text("Refused:")
     assert actions_done(mover) == n
-    expect(mover.locator("[data-testid=quote]")).to_contain_text("receive £30")
+    expect(mover.locator("[data-testid=preview]")).to_contain_text("Loan+£30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)
     assert actions_done(spectator) == n  # still away
@@ -249,22 +273,8 @@ def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple
     its double rail links grown in the browser through the server's extensions); the log shows
     each move with its price and the events between turns (income, turn order, era scoring,
     the deal, the ranking); the game then replays step by step."""
-    alice = open_page(browser, server + "/")
-    alice.fill("input[name=game-name]", "A whole game")
-    alice.select_option("select[name=players]", "2")
-    alice.click("[data-testid=create]")
-    alice.fill("input[name=name]", "Alice")
-    alice.click("[data-testid=join]")
-    expect(alice.locator("[data-testid=seats]")).to_contain_text("Alice")
-    invite = alice.input_value("#invite")
-    game_id = invite.split("#/game/", 1)[1].split("/")[0]
-    bob = open_page(browser, invite)
-    bob.fill("input[name=name]", "Bob")
-    bob.click("[data-testid=join]")
-    pages = {}
-    for p in (alice, bob):
-        expect(p.locator("[data-testid=game]")).to_be_visible(timeout=10000)
-        pages[my_seat(p, game_id)] = p
+    game_id, pages = start_two(browser, server, "A whole game")
+    alice, bob = pages[0], pages[1]
     rng = random.Random(1)
     game = new_game(2, plan[0])  # the server deals from the same seed: the same game
     composed = []

@@ -85,6 +85,8 @@ def test_out_of_time_a_bot_plays_then_the_player_takes_over(
     wait_actions(awake, 1)
     entries = api(server, f"/api/games/{game_id}/log")["actions"]
     assert entries[0]["seat"] == current and entries[0]["stand_in"] == "timeout"
+    expect(awake.locator("[data-testid=log] li[data-n='1']")).to_contain_text(
+        "a bot played for them: out of time")
     sleeper.screenshot(path=str(shots_dir / "clock-timed-out.png"))
 
     # they come back and take over; the awake player moves; then the sleeper plays themself

@@ -287,3 +287,23 @@ def test_an_undeclared_code_or_param_is_a_bug() -> None:
         MalformedAction("x", code="unknown_card", params={"cards": "x"})
     with pytest.raises(AssertionError):
         Subject("x", "build", industry="coal")
+
+
+def test_the_client_knows_every_code() -> None:
+    """The web client renders each refusal from its code (web/src/i18n/refusals.ts lists them,
+    every catalogue has a message for each: web/src/i18n/catalogues.test.ts)."""
+    import json
+    import re
+    from pathlib import Path
+
+    web = Path(__file__).parents[2] / "web" / "src" / "i18n"
+    listed = re.search(r"REFUSAL_CODES = \[(.*?)\];", (web / "refusals.ts").read_text(), re.S)
+    assert listed is not None
+    assert set(re.findall(r'"([a-z_]+)"', listed.group(1))) == set(ILLEGAL_CODES) | set(
+        MALFORMED_CODES)
+    subjects = re.search(r"SUBJECT_CODES = \[(.*?)\];", (web / "refusals.ts").read_text(), re.S)
+    assert subjects is not None
+    assert set(re.findall(r'"([a-z_]+)"', subjects.group(1))) == set(SUBJECTS)
+    english = json.loads((web / "en.json").read_text())
+    assert {k.removeprefix("refusal.") for k in english if k.startswith("refusal.")} == set(
+        ILLEGAL_CODES) | set(MALFORMED_CODES)

@@ -213,6 +213,16 @@ def test_every_answer_has_security_headers(plain: httpx.Client) -> None:
     assert "evil" not in odd_host.headers["Content-Security-Policy"]
 
 
+def test_a_reloaded_page_keeps_its_policy(plain: httpx.Client) -> None:
+    """A reload revalidates the page and gets 304; the browser merges the 304's headers into
+    the cached page, so a 304 must not bring `default-src 'none'` (the page would not start)."""
+    page = plain.get("/")
+    again = plain.get("/", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 304
+    assert "default-src 'none'" not in again.headers.get("Content-Security-Policy", "")
+    assert again.headers["X-Frame-Options"] == "DENY"
+
+
 def test_the_docs_load_nothing_from_elsewhere(plain: httpx.Client) -> None:
     assert plain.get("/redoc").status_code == 404  # off: it loads its logo from a CDN
     for page in ("/docs",):

@@ -28,7 +28,7 @@ TIME_LIMIT = 300  # seconds; a run takes about a minute on a quiet machine
 # - an action whose JSON has the right shape can still name a card, location or slot this
 #   game does not have (a slot's range depends on the location): `400 malformed`, as the
 #   engine's `parse_action` says; a well-formed one the rules forbid is `409 illegal` (the
-#   same for a partial action sent to be extended);
+#   same for a partial action sent to be extended, or to be previewed);
 # - the listing's `cursor` and `changed_after` are opaque tokens this server gave out: any
 #   other string is `400 malformed` (and so is giving both);
 # - a new game's clock may be shorter than this server's `clock_minimum`, or carry settings of
@@ -53,6 +53,10 @@ checks.positive_data_acceptance.expected-statuses = ["2XX", 400, 401, 404, 409]
 
 [[operations]]
 include-path = "/api/games/{{game_id}}/legal/extend"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 400, 401, 404, 409]
+
+[[operations]]
+include-path = "/api/games/{{game_id}}/legal/preview"
 checks.positive_data_acceptance.expected-statuses = ["2XX", 400, 401, 404, 409]
 
 [[operations]]

@@ -20,7 +20,7 @@ import pytest
 from brass.server import Settings
 from brass.server.transfer import TransferError, check_record
 
-from .conftest import LiveServer, free_port, make_game, repo_root
+from .conftest import LiveServer, auth, free_port, make_game, repo_root
 from .databases import fresh_database
 from .test_bots import watch_to_the_end
 
@@ -85,6 +85,27 @@ def test_export_then_import_moves_a_finished_game(
     assert brass("export", game_id, "--database", target, "-o", str(again)).returncode == 0
     replayed = brass("replay", str(again))
     assert replayed.returncode == 0 and json.loads(replayed.stdout)["match"] is True
+
+
+def test_an_imported_game_keeps_who_played_for_whom(
+        server: LiveServer, target: str, tmp_path: Path) -> None:
+    """A player resigned and a bot played their seat to the end: the imported game's log
+    still marks the bot's moves for them and the change of who played the seat."""
+    with httpx.Client(base_url=server.base, timeout=60) as http:
+        table = make_game(http, players=2, humans=1, bots=1)
+        seat, token = next(iter(table.tokens.items()))
+        assert http.post(table.url("/resign"), headers=auth(token), json={}).status_code == 200
+        watch_to_the_end(server, table.id)
+        log = http.get(table.url("/log")).json()
+    assert [c["change"] for c in log["seat_changes"]] == ["resigned"]
+    assert any(e["seat"] == seat and e["stand_in"] == "resigned" for e in log["actions"])
+    record = tmp_path / "resigned.json"
+    record.write_text(json.dumps(log))
+    done = brass("import", str(record), "--database", target)
+    assert done.returncode == 0, done.stderr
+    with LiveServer(Settings(database_url=target, bot_delay=0.0, workers=0)) as other, \
+            httpx.Client(base_url=other.base, timeout=60) as http:
+        assert http.get(f"/api/games/{table.id}/log").json() == log
 
 
 def test_import_twice_is_refused_unless_a_new_id_is_asked_for(

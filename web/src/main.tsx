@@ -1,5 +1,21 @@
 import { render } from "preact";
+import { applyDocument, useLanguage } from "./i18n";
+import { LanguageSwitcher } from "./i18n/LanguageSwitcher";
 import { App } from "./ui/App";
 import "./styles.css";
+import "./i18n/i18n.css";
 
-render(<App />, document.getElementById("app")!);
+/** The app in the chosen language: a language change re-renders everything (`lang` and `dir`
+ * on <html> first, so Persian lays out right to left). */
+function Root() {
+  useLanguage();
+  return (
+    <>
+      <App />
+      <LanguageSwitcher />
+    </>
+  );
+}
+
+applyDocument();
+render(<Root />, document.getElementById("app")!);

@@ -1,6 +1,8 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
+import { errorText } from "../i18n/refusals";
 import type {
   Action,
+  ChatMessage,
   Analysis,
   BotLevel,
   ClockChoice,
@@ -14,9 +16,14 @@ import type {
   WsMessage,
 } from "./types";
 
+/** A refusal from the server; `message` is in the player's language (an engine refusal is
+ * rendered from its `reason` and `params`), `english` is the server's own words. */
 export class ApiError extends Error {
-  constructor(public code: string, message: string, public status = 0) {
-    super(message);
+  public english: string;
+  constructor(public code: string, message: string, public status = 0, public reason: string | null = null,
+    public params: Record<string, unknown> | null = null) {
+    super(errorText({ code, message, reason, params }));
+    this.english = message;
   }
 }
 
@@ -32,7 +39,8 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   }
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status);
+  if (!res.ok)
+    throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status, data?.reason ?? null, data?.params ?? null);
   return data as T;
 }
 
@@ -73,6 +81,7 @@ export const api = {
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
+  chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   replay: (id: string, n: number, seat: number | null) =>
@@ -211,6 +220,21 @@ export class GameSocket {
   extend(action: Action, version: number): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "extend", action, version }));
+    return true;
+  }
+
+  /** Ask for the whole effect of a legal move at `version` (answered by a `preview`
+   * message). False if the socket is not open. */
+  preview(action: Action, version: number): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "preview", action, version }));
+    return true;
+  }
+
+  /** Say something at the table (`name`: a spectator's). False if the socket is not open. */
+  chat(text: string, name?: string): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "chat", text, ...(name ? { name } : {}) }));
     return true;
   }
 

@@ -120,6 +120,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chat History
+         * @description The game's chat (the latest 500 messages), oldest first; players' and spectators'.
+         */
+        get: operations["chat_history_api_games__game_id__chat_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/handover": {
         parameters: {
             query?: never;
@@ -218,6 +238,27 @@ export interface paths {
          *     second link), each with its price.
          */
         post: operations["extend_api_games__game_id__legal_extend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/legal/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview
+         * @description The whole effect of a legal move of the seat to move (the engine's `move` event for
+         *     it), before it is confirmed.
+         */
+        post: operations["preview_api_games__game_id__legal_preview_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -415,9 +456,10 @@ export interface paths {
          * Game Socket Doc
          * @description The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
          *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-         *     `WsError`, `Extensions`) in the schema. Client messages: `hello` {token | null}, `action`
-         *     {action, expected_version, action_id}, `undo` {expected_version}, `sync`, `extend`
-         *     {action, version}.
+         *     `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
+         *     null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
+         *     `extend` {action, version}, `preview` {action, version}, `chat` {text, name (a
+         *     spectator's)}: answered by `ChatBroadcast` to everyone watching.
          */
         get: operations["game_socket_doc_ws_games__game_id__get"];
         put?: never;
@@ -501,6 +543,44 @@ export interface components {
             location: string;
             /** Slot */
             slot: number;
+        };
+        /**
+         * ChatBroadcast
+         * @description A new chat message, sent to everyone watching the game.
+         */
+        ChatBroadcast: {
+            message: components["schemas"]["ChatMessage"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+        };
+        /** ChatHistory */
+        ChatHistory: {
+            /** Messages */
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        /**
+         * ChatMessage
+         * @description A chat message as stored: `seat` null and `spectator` true for a spectator's; `actions`:
+         *     how many actions had been played when it was sent (a replay shows it from there).
+         */
+        ChatMessage: {
+            /** Actions */
+            actions: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Seat */
+            seat: number | null;
+            /** Spectator */
+            spectator: boolean;
+            /** Text */
+            text: string;
+            /** Time */
+            time: string;
         };
         /**
          * ClockChoice
@@ -1253,6 +1333,36 @@ export interface components {
             spent: number;
             /** Vp */
             vp: number;
+        };
+        /**
+         * Preview
+         * @description The whole effect of a legal move of the seat to move, before it is confirmed: the
+         *     engine's `move` event for it (tile placed with its VP, income and link icons, cubes placed
+         *     and sold to the market, flips, sales and merchant bonuses, every supply and the money paid
+         *     and received). Only the move itself: what the end of the turn would draw stays unknown.
+         */
+        Preview: {
+            action: components["schemas"]["Action"];
+            effect: components["schemas"]["Event"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "preview";
+            /** Version */
+            version: number;
+        };
+        /**
+         * PreviewRequest
+         * @description Ask for the whole effect of a legal move of the seat to move (answered by `Preview`).
+         */
+        PreviewRequest: {
+            action: components["schemas"]["Action"];
+            /**
+             * Version
+             * @description refused as stale if the game is not there
+             */
+            version?: number | null;
         };
         /**
          * Quote
@@ -2417,6 +2527,82 @@ export interface operations {
             };
         };
     };
+    chat_history_api_games__game_id__chat_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     hand_over_api_games__game_id__handover_post: {
         parameters: {
             query?: never;
@@ -2759,6 +2945,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Extensions"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    preview_api_games__game_id__legal_preview_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
                 };
             };
             /** @description Bad Request */
@@ -3559,7 +3827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"];
+                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"];
                 };
             };
         };

@@ -65,7 +65,12 @@ export type WsAck = S["WsAck"];
 export type WsError = S["WsError"];
 /** The extensions of a partial Sell or Network (answer to an `extend` request). */
 export type Extensions = S["Extensions"];
+/** The whole effect of a legal move before it is confirmed (answer to a `preview` request). */
+export type Preview = S["Preview"];
+/** A chat message as stored, and its broadcast. */
+export type ChatMessage = S["ChatMessage"];
+export type ChatBroadcast = S["ChatBroadcast"];
 /** A finished game's analysis by the hard bot, and one move's judgement. */
 export type Analysis = S["Analysis"];
 export type MoveJudged = S["MoveJudged"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions;
+export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;

@@ -6,17 +6,25 @@ import {
   INDUSTRY_COLOUR,
   INDUSTRY_LETTER,
   INDUSTRY_NAME,
+  linkName,
   LINKS,
+  locationName,
   LOCATIONS,
   MERCHANT_BUYS,
   PLAYER_COLOURS,
   PLAYER_NAMES,
-  PLAYER_TEXT,
   roman,
   tileName,
   tileSpec,
 } from "../logic/names";
 import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
+import { symbolPath } from "./symbols";
+
+/** What a details card is about: a slot (with its tile, if any), a link or a merchant. */
+export type Info =
+  | { kind: "slot"; location: string; slot: number }
+  | { kind: "link"; id: string }
+  | { kind: "merchant"; location: string };
 
 export interface Targets {
   slots?: Set<string>; // "loc:slot" for empty/overbuild slots
@@ -33,6 +41,48 @@ export interface BoardProps {
   onSlot?: (location: string, slot: number) => void;
   onLink?: (id: string) => void;
   onMerchant?: (location: string) => void;
+  /** a tap or click on something that is not a target, or a mouse over anything: its card */
+  onInfo?: (i: Info | null, pinned: boolean) => void;
+  /** a tap on a town (its box, not a slot): the target picker opens it */
+  onTown?: (location: string) => void;
+  /** numbers to draw on what the moves since the player's last turn touched, in order */
+  order?: Map<string, number[]>;
+}
+
+/** Props that make a board element a target (a click or tap picks it) or, otherwise, a way
+ * to its details card. The keyboard and screen readers reach a target through its `Focus`. */
+function press(target: boolean | undefined, act: (() => void) | undefined, info: () => void,
+  hover?: (on: boolean) => void) {
+  const go = target && act ? act : info;
+  return {
+    onClick: (e: MouseEvent) => { e.stopPropagation(); go(); },
+    onPointerEnter: hover ? (e: PointerEvent) => e.pointerType === "mouse" && hover(true) : undefined,
+    onPointerLeave: hover ? (e: PointerEvent) => e.pointerType === "mouse" && hover(false) : undefined,
+  };
+}
+
+/** The focusable, named stand-in of a target (a shape with no text of its own, so its name is
+ * its label): Tab reaches it, Enter or Space picks it. */
+function Focus({ on, label, act, b, circle }: {
+  on: boolean | undefined;
+  label: string;
+  act: (() => void) | undefined;
+  b: { x: number; y: number; w: number; h: number };
+  circle?: boolean;
+}) {
+  if (!on || !act) return null;
+  const keys = {
+    tabindex: 0, // lower case: an SVG attribute (Preact sets it as written)
+    role: "button" as const,
+    "aria-label": label,
+    class: "focus-target",
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); act(); }
+    },
+  };
+  return circle
+    ? <circle cx={b.x + b.w / 2} cy={b.y + b.h / 2} r={b.w / 2} {...keys} />
+    : <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} {...keys} />;
 }
 
 const key = (l: string, s: number) => `${l}:${s}`;
@@ -43,10 +93,11 @@ function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number
   const barrel = t.industry === "brewery";
   const n = t.resources;
   const items = [];
-  const shown = Math.min(n, 6);
+  const shown = Math.min(n, 8);
+  const k = b.w / 44;
   for (let i = 0; i < shown; i++) {
-    const cx = b.x + 6 + (i % 3) * 8;
-    const cy = b.y + b.h - 6 - Math.floor(i / 3) * 8;
+    const cx = b.x + (9 + (i % 4) * 9) * k;
+    const cy = b.y + (20 + Math.floor(i / 4) * 7.5) * k;
     items.push(
       barrel ? (
         <circle key={i} cx={cx + 1} cy={cy} r={3.5} fill={colour} stroke="#fff" stroke-width={0.8} />
@@ -62,23 +113,28 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
   const spec = tileSpec(t.industry, t.level);
   const title = `${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)}${t.flipped ? " (flipped)" : ""}` +
     (t.resources ? ` · ${t.resources} ${t.industry === "brewery" ? "beer" : t.industry}` : "") +
-    (spec ? ` · ${spec.vp} VP, ${spec.link_icons} link icon${spec.link_icons === 1 ? "" : "s"}` : "");
-  const k = b.w / 36; // drawn for 36-unit slots, scaled
+    (spec ? ` · ${spec.vp} VP, +${spec.income} income, ${spec.link_icons} link icon${spec.link_icons === 1 ? "" : "s"}` : "");
+  const k = b.w / 44; // drawn for 44-unit slots, scaled
+  const band = 13 * k;
+  const bottom = b.y + b.h - 2 * k;
   return (
     <g class={`tile${t.flipped ? " flipped" : ""}`} data-tile={`${t.location}:${t.slot}`} data-owner={t.owner}>
       <title>{title}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} fill={PLAYER_COLOURS[t.owner]} stroke="#222" stroke-width={1} />
-      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={12 * k} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
-      <text x={b.x + b.w / 2} y={b.y + 11.5 * k} class="tile-ind" style={{ fontSize: `${10 * k}px` }} fill={t.industry === "coal" ? "#fff" : "#111"}>
-        {INDUSTRY_LETTER[t.industry]}
+      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={band} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
+      <text x={b.x + 4 * k} y={b.y + 12 * k} class="tile-ind" style={{ fontSize: `${10 * k}px`, textAnchor: "start" }} fill={t.industry === "coal" ? "#fff" : "#111"}>
+        {INDUSTRY_LETTER[t.industry]} {roman(t.level)}
       </text>
-      <text x={b.x + b.w / 2} y={b.y + 27 * k} class="tile-level" style={{ fontSize: `${14 * k}px` }} fill={PLAYER_TEXT[t.owner]}>
-        {roman(t.level)}
-      </text>
-      {t.flipped && (
-        <g>
-          <path d={`M${b.x + b.w - 15 * k},${b.y + b.h} L${b.x + b.w},${b.y + b.h - 15 * k} L${b.x + b.w},${b.y + b.h} Z`} fill="#111" />
-          <text x={b.x + b.w - 2} y={b.y + b.h - 2} class="tile-vp" style={{ fontSize: `${9 * k}px` }}>{spec?.vp ?? ""}</text>
+      <path d={symbolPath(t.owner, b.x + b.w - 8 * k, b.y + 8 * k, 4 * k)} class="tile-symbol" />
+      {spec && (
+        <g class={`tile-worth${t.flipped ? " scored" : ""}`}>
+          <circle cx={b.x + 8 * k} cy={bottom - 6 * k} r={6.5 * k} class="tile-vp-disc" />
+          <text x={b.x + 8 * k} y={bottom - 2.6 * k} class="tile-vp" style={{ fontSize: `${9.5 * k}px` }}>{spec.vp}</text>
+          <rect x={b.x + b.w - 17 * k} y={bottom - 12 * k} width={15 * k} height={12 * k} rx={2} class="tile-income-box" />
+          <text x={b.x + b.w - 9.5 * k} y={bottom - 2.6 * k} class="tile-income" style={{ fontSize: `${9 * k}px` }}>+{spec.income}</text>
+          {Array.from({ length: spec.link_icons }, (_, i) => (
+            <rect key={i} x={b.x + 16 * k + i * 4 * k} y={bottom - 4 * k} width={3 * k} height={3 * k} class="tile-link-icon" />
+          ))}
         </g>
       )}
       <Resources t={t} b={b} />
@@ -128,9 +184,12 @@ export function Board(p: BoardProps): JSX.Element {
   const T = p.targets ?? {};
   const S = p.selected ?? {};
   const R = p.recent ?? {};
+  const info = (i: Info) => () => p.onInfo?.(i, true);
+  const hover = (i: Info) => (p.onInfo ? (on: boolean) => p.onInfo!(on ? i : null, false) : undefined);
 
   return (
-    <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Board">
+    <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="group" aria-label="Board"
+      onClick={() => p.onInfo?.(null, true)}>
       <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" />
       {/* links */}
       <g class="links">
@@ -142,22 +201,25 @@ export function Board(p: BoardProps): JSX.Element {
           const cls = `link${l.canal ? " canal-ok" : ""}${l.rail ? " rail-ok" : ""}${target ? " target" : ""}${sel ? " selected" : ""}${b ? " built" : ""}`;
           const d = `M${g.a[0]},${g.a[1]} L${g.b[0]},${g.b[1]}` + (g.spur ? ` M${g.mid[0]},${g.mid[1]} L${g.spur[0]},${g.spur[1]}` : "");
           const only = !l.canal ? "rail only" : !l.rail ? "canal only" : "canal or rail";
+          const it: Info = { kind: "link", id: l.id };
           return (
-            <g class={cls} data-link={l.id} key={l.id} onClick={target && p.onLink ? () => p.onLink!(l.id) : undefined}>
-              <title>{`${l.id.replace("--", " – ")} (${only})${b ? ` · ${PLAYER_NAMES[b.owner]}'s ${b.kind}` : ""}`}</title>
+            <g class={cls} data-link={l.id} key={l.id} onClick={(e) => { e.stopPropagation(); (target && p.onLink ? () => p.onLink!(l.id) : info(it))(); }}
+              onPointerEnter={(e) => e.pointerType === "mouse" && hover(it)?.(true)} onPointerLeave={(e) => e.pointerType === "mouse" && hover(it)?.(false)}>
+              <title>{`${linkName(l.id)} (${only})${b ? ` · ${PLAYER_NAMES[b.owner]}'s ${b.kind}` : ""}`}</title>
               <path d={d} class="link-hit" />
               {b ? (
                 <>
                   <path d={d} class={`link-built ${b.kind}`} stroke={PLAYER_COLOURS[b.owner]} />
                   {b.kind === "rail" && <path d={d} class="rail-ties" />}
                   {b.kind === "canal" && <path d={d} class="canal-water" />}
+                  <path d={symbolPath(b.owner, g.seenMid[0], g.seenMid[1], 6)} class="link-symbol" fill={PLAYER_COLOURS[b.owner]} />
                 </>
               ) : (
                 <path d={d} class={`link-free ${!l.canal ? "rail-only" : !l.rail ? "canal-only" : "both"}`} />
               )}
-              {R.links?.has(l.id) && !target && !sel && <circle cx={g.mid[0]} cy={g.mid[1]} r={9} class="recent-marker" />}
-              {!b && !l.canal && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only">R</text>}
-              {!b && !l.rail && !target && !sel && <text x={g.mid[0]} y={g.mid[1] + 4} class="link-only canal">C</text>}
+              {R.links?.has(l.id) && !target && !sel && <circle cx={g.seenMid[0]} cy={g.seenMid[1]} r={11} class="recent-marker" />}
+              {!b && !l.canal && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only">R</text>}
+              {!b && !l.rail && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only canal">C</text>}
             </g>
           );
         })}
@@ -169,20 +231,26 @@ export function Board(p: BoardProps): JSX.Element {
           const active = inPlay(l.minPlayers);
           const target = T.merchants?.has(l.id);
           const sel = S.merchants?.has(l.id);
+          const it: Info = { kind: "merchant", location: l.id };
           return (
             <g key={l.id} class={`location merchant${active ? "" : " inactive"}${target ? " target" : ""}${sel ? " selected" : ""}`}
-              data-location={l.id} onClick={target && p.onMerchant ? () => p.onMerchant!(l.id) : undefined}>
+              data-location={l.id} {...press(target, p.onMerchant && (() => p.onMerchant!(l.id)), info(it), hover(it))}>
               <rect x={b.x - 4} y={b.y - 4} width={b.w + 8} height={b.h + 8} rx={8} class="merchant-box" />
-              <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
-              <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
-              {Array.from({ length: l.merchantSlots }, (_, i) => (
-                <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
-              ))}
+              <g>
+                <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
+                <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
+                {Array.from({ length: l.merchantSlots }, (_, i) => (
+                  <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
+                ))}
+              </g>
+              <Focus on={target} label={`Sell to ${l.name}`} act={p.onMerchant && (() => p.onMerchant!(l.id))}
+                b={{ x: b.x - 4, y: b.y - 4, w: b.w + 8, h: b.h + 8 }} />
             </g>
           );
         }
         return (
-          <g key={l.id} class={`location ${l.kind}`} data-location={l.id}>
+          <g key={l.id} class={`location ${l.kind}`} data-location={l.id}
+            onClick={p.onTown ? (e) => { e.stopPropagation(); p.onTown!(l.id); p.onInfo?.(null, true); } : undefined}>
             <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={6} class={l.kind === "farm" ? "farm-box" : "town-box"} />
             <text x={b.x + b.w / 2} y={b.y - 6} class={l.kind === "farm" ? "loc-name farm-name" : "loc-name"}>
               {l.kind === "farm" ? "Farm Brewery" : l.name}
@@ -193,36 +261,63 @@ export function Board(p: BoardProps): JSX.Element {
               const t = tiles.get(k);
               const target = T.slots?.has(k) || T.tiles?.has(k);
               const sel = S.slots?.has(k) || S.tiles?.has(k);
+              const it: Info = { kind: "slot", location: l.id, slot: i };
+              const label = t
+                ? `${T.tiles?.has(k) ? "Sell " : ""}${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)} in ${locationName(l.id)}`
+                : `${locationName(l.id)} slot ${i + 1}: ${accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}`;
               return (
                 <g key={i} class={`slot${target ? " target" : ""}${sel ? " selected" : ""}`} data-slot={k}
-                  onClick={target && p.onSlot ? () => p.onSlot!(l.id, i) : undefined}>
+                  {...press(target, p.onSlot && (() => p.onSlot!(l.id, i)), info(it), hover(it))}>
                   {t ? <Tile t={t} b={sb} /> : <EmptySlot accepts={accepts} b={sb} />}
                   {(R.slots?.has(k) || R.tiles?.has(k)) && !target && !sel && (
                     <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="recent-ring" />
                   )}
                   {(target || sel) && <rect x={sb.x - 3} y={sb.y - 3} width={sb.w + 6} height={sb.h + 6} rx={5} class="slot-ring" />}
+                  <Focus on={target} label={label} act={p.onSlot && (() => p.onSlot!(l.id, i))} b={{ x: sb.x - 3, y: sb.y - 3, w: sb.w + 6, h: sb.h + 6 }} />
+                  {p.order?.get(`slot:${k}`) && <OrderBadge x={sb.x + sb.w} y={sb.y} n={p.order.get(`slot:${k}`)!} />}
                 </g>
               );
             })}
           </g>
         );
       })}
-      {/* the markers of links to click, above the locations (a short link's middle can lie
-          under a town) */}
+      {/* what can be clicked of the links to click, above the locations (a short link's
+          middle can lie under a town): the part outside the towns, and a marker on it */}
       <g class="link-markers">
         {LINKS.filter((l) => T.links?.has(l.id) || S.links?.has(l.id)).map((l) => {
           const g = LINK_GEOM[l.id];
           const target = T.links?.has(l.id);
+          const [a, b] = g.seen;
           return (
             <g key={l.id} data-link={l.id} class={`link${target ? " target" : ""}${S.links?.has(l.id) ? " selected" : ""}`}
-              onClick={target && p.onLink ? () => p.onLink!(l.id) : undefined}>
-              <circle cx={g.mid[0]} cy={g.mid[1]} r={11} class="link-marker" />
+              {...press(target, p.onLink && (() => p.onLink!(l.id)), info({ kind: "link", id: l.id }))}>
+              <path d={`M${a[0]},${a[1]} L${b[0]},${b[1]}`} class="link-hit" />
+              <circle cx={g.seenMid[0]} cy={g.seenMid[1]} r={11} class="link-marker" />
+              <Focus on={target} circle label={`Link ${linkName(l.id)}`} act={p.onLink && (() => p.onLink!(l.id))}
+                b={{ x: g.seenMid[0] - 13, y: g.seenMid[1] - 13, w: 26, h: 26 }} />
             </g>
           );
         })}
       </g>
+      <g class="order-badges">
+        {LINKS.filter((l) => p.order?.get(`link:${l.id}`)).map((l) => (
+          <OrderBadge key={l.id} x={LINK_GEOM[l.id].seenMid[0]} y={LINK_GEOM[l.id].seenMid[1]} n={p.order!.get(`link:${l.id}`)!} />
+        ))}
+      </g>
       <Legend />
     </svg>
+  );
+}
+
+/** The order of the moves since the player's last turn that touched this place. */
+function OrderBadge({ x, y, n }: { x: number; y: number; n: number[] }) {
+  const text = n.join(",");
+  const w = 10 + text.length * 8;
+  return (
+    <g class="order-badge" aria-hidden="true">
+      <rect x={x - w / 2} y={y - 10} width={w} height={20} rx={10} />
+      <text x={x} y={y + 5}>{text}</text>
+    </g>
   );
 }
 

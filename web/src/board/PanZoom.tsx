@@ -1,6 +1,7 @@
 // Pan (drag) and zoom (wheel, pinch, buttons) around the board. A drag does not click.
 import type { ComponentChildren, JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
+import * as i18n from "../i18n";
 
 export function PanZoom({ children }: { children: ComponentChildren }): JSX.Element {
   const [t, setT] = useState({ x: 0, y: 0, k: 1 });
@@ -75,9 +76,9 @@ export function PanZoom({ children }: { children: ComponentChildren }): JSX.Elem
       onPointerUp={onUp} onPointerCancel={onUp} onClickCapture={onClickCapture}>
       <div class="panzoom-inner" style={{ transform: `translate(${t.x}px, ${t.y}px) scale(${t.k})` }}>{children}</div>
       <div class="zoom-buttons">
-        <button type="button" title="Zoom in" onClick={() => zoomAt(...centre(), 1.4)}>+</button>
-        <button type="button" title="Zoom out" onClick={() => zoomAt(...centre(), 1 / 1.4)}>−</button>
-        <button type="button" title="Whole board" onClick={() => setT({ x: 0, y: 0, k: 1 })}>⤢</button>
+        <button type="button" title={i18n.t("board.zoom_in")} onClick={() => zoomAt(...centre(), 1.4)}>+</button>
+        <button type="button" title={i18n.t("board.zoom_out")} onClick={() => zoomAt(...centre(), 1 / 1.4)}>−</button>
+        <button type="button" title={i18n.t("board.whole")} onClick={() => setT({ x: 0, y: 0, k: 1 })}>⤢</button>
       </div>
     </div>
   );

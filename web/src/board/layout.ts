@@ -90,6 +90,28 @@ export interface LinkGeom {
   b: [number, number];
   mid: [number, number];
   spur?: [number, number]; // the farm brewery the link also connects
+  /** the part of the link outside both end boxes (what is seen of it), and its middle */
+  seen: [[number, number], [number, number]];
+  seenMid: [number, number];
+}
+
+/** How far along a→b (0..1) the segment leaves the box around a (grown by `pad`). */
+function exit(a: [number, number], b: [number, number], bx: Box, pad: number): number {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const tx = dx === 0 ? Infinity : ((dx > 0 ? bx.x + bx.w + pad : bx.x - pad) - a[0]) / dx;
+  const ty = dy === 0 ? Infinity : ((dy > 0 ? bx.y + bx.h + pad : bx.y - pad) - a[1]) / dy;
+  return Math.max(0, Math.min(1, tx, ty));
+}
+
+/** The visible part of a link between the boxes of its ends. */
+export function seenPart(ends: string[]): [[number, number], [number, number]] {
+  const a = center(ends[0]);
+  const b = center(ends[1]);
+  const ta = exit(a, b, box(ends[0]), 6);
+  const tb = 1 - exit(b, a, box(ends[1]), 6);
+  const at = (t: number): [number, number] => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+  return ta < tb ? [at(ta), at(tb)] : [at(0.5), at(0.5)];
 }
 
 export const LINK_GEOM: Record<string, LinkGeom> = Object.fromEntries(
@@ -97,7 +119,9 @@ export const LINK_GEOM: Record<string, LinkGeom> = Object.fromEntries(
     const a = center(l.ends[0]);
     const b = center(l.ends[1]);
     const mid: [number, number] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-    const g: LinkGeom = { id: l.id, a, b, mid };
+    const seen = seenPart(l.ends);
+    const seenMid: [number, number] = [(seen[0][0] + seen[1][0]) / 2, (seen[0][1] + seen[1][1]) / 2];
+    const g: LinkGeom = { id: l.id, a, b, mid, seen, seenMid };
     if (l.also_connects?.length) g.spur = center(l.also_connects[0]);
     return [l.id, g];
   }),

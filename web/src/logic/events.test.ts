@@ -108,3 +108,14 @@ describe("between turns", () => {
     expect(r?.kind === "ranking" && r.rows[1].tieBreak).toBe("tie broken by income");
   });
 });
+
+describe("a move a bot made for a player", () => {
+  it("says so, and why", () => {
+    const entry = { ...entries.build, stand_in: "timeout" } as LogEntry;
+    expect(entryLine(entry)).toBe(
+      "Red built Brewery I in Stafford for £7, using 1 iron from the market (£2) (a bot played for them: out of time)",
+    );
+    expect(entryLine({ ...entries.build, stand_in: "resigned" } as LogEntry)).toContain("(a bot played for them: resigned)");
+    expect(entryLine(entries.build)).not.toContain("bot");
+  });
+});

@@ -14,8 +14,9 @@ import type {
   RoundEndEvent,
   SupplyEffect,
 } from "../api/types";
-import { cardName, INDUSTRY_NAME, linkName, listWords, locationName, money, PLAYER_NAMES, plural, tileName } from "./names";
-import { supplyWords } from "./words";
+import { isolate, t } from "../i18n";
+import { cardName, INDUSTRY_NAME, linkName, listWords, locationName, money, PLAYER_NAMES, tileName } from "./names";
+import { amountWords, supplyWords } from "./words";
 
 /** One era's scoring, seat by seat. */
 export interface ScoreRow {
@@ -45,15 +46,20 @@ export type LogItem =
   | { kind: "scores"; era: string; rows: ScoreRow[] }
   | { kind: "ranking"; rows: RankRow[] };
 
-const ERA: Record<string, string> = { canal: "canal", rail: "rail" };
+/** A player's colour name, isolated in a right-to-left sentence. */
+const who = (seat: number): string => isolate(PLAYER_NAMES[seat]);
 
-function whose(owner: number, actor: number): string {
-  return owner === actor ? "their" : `${PLAYER_NAMES[owner]}'s`;
+/** "their Brewery I" or "Yellow's Brewery I" (whose: seen from `actor`; null: always named). */
+function whoseTile(owner: number, actor: number | null, tile: string): string {
+  return t("log.whose_tile", { owner: owner === actor ? "self" : "other", ownerName: who(owner), tile });
 }
 
-function tileAt(t: { industry: string; level: number; location: string }): string {
-  return `${tileName(t.industry, t.level)} in ${locationName(t.location)}`;
+function tileAt(x: { industry: string; level: number; location: string }): string {
+  return t("log.tile_at", { tile: tileName(x.industry, x.level), location: isolate(locationName(x.location)) });
 }
+
+/** "a; b": a clause added to a log line. */
+const then = (a: string, b: string): string => t("log.then", { a, b });
 
 function supplies(list: SupplyEffect[], actor: number): string[] {
   return list.map((s) => supplyWords(s.resource, s, actor));
@@ -62,118 +68,138 @@ function supplies(list: SupplyEffect[], actor: number): string[] {
 /** "for £14, using 1 coal from their mine in Leek and 2 iron from the market (£3)". */
 function price(e: MoveEvent, used: SupplyEffect[]): string {
   const parts = supplies(used, e.seat);
-  const paid = e.paid > 0 ? money(e.paid) : parts.length ? "£0" : "free";
-  return parts.length ? ` for ${paid}, using ${listWords(parts)}` : ` for ${paid}`;
+  const paid = e.paid > 0 ? money(e.paid) : parts.length ? money(0) : t("quote.free");
+  return parts.length ? t("log.price_using", { paid, supplies: listWords(parts) }) : t("log.price", { paid });
+}
+
+function bonusWords(b: MoveEvent["sales"][number]["bonus"]): string {
+  if (b?.kind === "income") return t("log.bonus_income", { n: b.amount });
+  if (b?.kind === "vp") return t("log.bonus_vp", { n: b.amount });
+  if (b?.kind === "money") return t("log.bonus_money", { money: money(b.amount) });
+  if (b?.kind === "develop") return b.develop ? t("log.bonus_develop", { industry: INDUSTRY_NAME[b.develop] }) : t("log.bonus_declined");
+  return "";
 }
 
 /** A move in words, from its `move` event. */
 export function moveWords(e: MoveEvent): string {
-  const who = PLAYER_NAMES[e.seat];
   const a = e.action as Action;
   const beer = e.supplies.filter((s) => s.resource === "beer");
   let text: string;
   switch (a.kind) {
     case "build": {
       const p = e.placed!;
-      const over = e.removed.map((r) => `${whose(r.owner, e.seat)} ${tileName(r.industry, r.level)}`);
-      text = `${who} built ${tileAt(p)}${over.length ? `, replacing ${listWords(over)}` : ""}${price(e, e.supplies)}`;
-      if (e.to_market)
-        text += `; sold ${e.to_market.count} ${e.to_market.resource} to the market for ${money(e.to_market.received)}`;
-      break;
-    }
-    case "network": {
-      const kind = e.links[0]?.kind ?? "canal";
-      const what = e.links.length === 2 ? `${kind} links` : `a ${kind} link`;
-      text = `${who} built ${what} ${listWords(e.links.map((l) => linkName(l.id)))}${price(e, e.supplies)}`;
-      break;
-    }
-    case "develop": {
-      const what = listWords(e.developed.map((d) => tileName(d.industry, d.level)));
-      text = `${who} developed ${what}${price(e, e.supplies)}`;
-      break;
-    }
-    case "sell": {
-      const sales = e.sales.map((s) => {
-        const b = s.bonus;
-        let bonus = "";
-        if (b?.kind === "income") bonus = ` (bonus: ${plural(b.amount, "income space")})`;
-        else if (b?.kind === "vp") bonus = ` (bonus: ${b.amount} VP)`;
-        else if (b?.kind === "money") bonus = ` (bonus: ${money(b.amount)})`;
-        else if (b?.kind === "develop") bonus = b.develop ? ` (bonus: develops ${INDUSTRY_NAME[b.develop]})` : " (bonus develop declined)";
-        return `${tileAt(s)} to ${locationName(s.merchant)}${bonus}`;
+      const over = e.removed.map((r) => whoseTile(r.owner, e.seat, tileName(r.industry, r.level)));
+      text = t("log.build", {
+        who: who(e.seat),
+        tile: tileAt(p),
+        replacing: over.length ? t("log.replacing", { tiles: listWords(over) }) : "",
+        price: price(e, e.supplies),
       });
-      text = `${who} sold ${listWords(sales)}`;
-      if (beer.length) text += ` using ${listWords(supplies(beer, e.seat))}`;
-      if (e.received > 0) text += `, receiving ${money(e.received)}`;
+      if (e.to_market)
+        text = then(text, t("log.to_market", {
+          amount: amountWords(e.to_market.resource, e.to_market.count), money: money(e.to_market.received),
+        }));
+      break;
+    }
+    case "network":
+      text = t("log.network", {
+        who: who(e.seat),
+        kind: e.links[0]?.kind ?? "canal",
+        count: e.links.length,
+        links: listWords(e.links.map((l) => isolate(linkName(l.id)))),
+        price: price(e, e.supplies),
+      });
+      break;
+    case "develop":
+      text = t("log.develop", {
+        who: who(e.seat),
+        tiles: listWords(e.developed.map((d) => tileName(d.industry, d.level))),
+        price: price(e, e.supplies),
+      });
+      break;
+    case "sell": {
+      const sales = e.sales.map((s) => t("log.sale", {
+        tile: tileAt(s), merchant: isolate(locationName(s.merchant)), bonus: bonusWords(s.bonus),
+      }));
+      text = t("log.sell", {
+        who: who(e.seat),
+        sales: listWords(sales),
+        beer: beer.length ? t("log.sell_beer", { supplies: listWords(supplies(beer, e.seat)) }) : "",
+        received: e.received > 0 ? t("log.sell_received", { money: money(e.received) }) : "",
+      });
       break;
     }
     case "loan":
-      text = `${who} took a loan of ${money(e.received)}`;
+      text = t("log.loan", { who: who(e.seat), money: money(e.received) });
       break;
     case "scout":
-      text = `${who} scouted, discarding ${listWords(a.cards.map(cardName))}`;
+      text = t("log.scout", { who: who(e.seat), cards: listWords(a.cards.map(cardName)) });
       break;
     case "pass":
-      text = `${who} passed`;
+      text = t("log.pass", { who: who(e.seat) });
       break;
   }
   const sold = new Set(e.sales.map((s) => `${s.location}:${s.slot}`));
   const flips = e.flipped.filter((f) => !sold.has(`${f.location}:${f.slot}`));
   if (flips.length)
-    text += `; ${listWords(flips.map((f) => `${whose(f.owner, e.seat)} ${tileAt(f)}`))} flipped`;
+    text = then(text, t("log.flipped", { tiles: listWords(flips.map((f) => whoseTile(f.owner, e.seat, tileAt(f)))) }));
   return text;
 }
 
 /** An action with no stored effects (a game stored before effects were): no price. */
 export function actionOnlyWords(a: Action, seat: number): string {
-  const who = PLAYER_NAMES[seat];
   switch (a.kind) {
     case "build":
-      return `${who} built a ${INDUSTRY_NAME[a.industry]} in ${locationName(a.location)}`;
+      return t("log.plain_build", { who: who(seat), industry: INDUSTRY_NAME[a.industry], location: isolate(locationName(a.location)) });
     case "network":
-      return `${who} built ${a.links.length === 2 ? "links" : "a link"} ${listWords(a.links.map(linkName))}`;
+      return t("log.plain_network", { who: who(seat), count: a.links.length, links: listWords(a.links.map((l) => isolate(linkName(l)))) });
     case "develop":
-      return `${who} developed ${listWords(a.industries.map((i) => INDUSTRY_NAME[i]))}`;
+      return t("log.plain_develop", { who: who(seat), industries: listWords(a.industries.map((i) => INDUSTRY_NAME[i])) });
     case "sell":
-      return `${who} sold ${listWords(a.sales.map((s) => `a tile in ${locationName(s.location)} to ${locationName(s.merchant)}`))}`;
+      return t("log.plain_sell", {
+        who: who(seat),
+        sales: listWords(a.sales.map((s) => t("log.plain_sale", {
+          location: isolate(locationName(s.location)), merchant: isolate(locationName(s.merchant)),
+        }))),
+      });
     case "loan":
-      return `${who} took a loan`;
+      return t("log.plain_loan", { who: who(seat) });
     case "scout":
-      return `${who} scouted, discarding ${listWords(a.cards.map(cardName))}`;
+      return t("log.scout", { who: who(seat), cards: listWords(a.cards.map(cardName)) });
     case "pass":
-      return `${who} passed`;
+      return t("log.pass", { who: who(seat) });
   }
 }
 
 export function drawWords(e: DrawEvent): string {
-  return `drew ${plural(e.count, "card")}${e.cards ? ` (${listWords(e.cards.map(cardName))})` : ""}`;
+  return e.cards
+    ? t("log.draw_cards", { count: e.count, cards: listWords(e.cards.map(cardName)) })
+    : t("log.draw", { count: e.count });
 }
 
 /** Income paid at the end of a round, seat by seat, with any shortfall. */
 export function incomeLines(e: RoundEndEvent): string[] {
   return e.income.map((i) => {
-    const who = PLAYER_NAMES[i.seat];
+    const args = { who: who(i.seat), level: i.level, before: money(i.money_before), after: money(i.money_after) };
     let text = i.level >= 0
-      ? `${who}: +${money(i.level)} (income ${i.level}), ${money(i.money_before)} → ${money(i.money_after)}`
-      : `${who}: pays ${money(-i.level)} (income ${i.level}), ${money(i.money_before)} → ${money(i.money_after)}`;
+      ? t("log.income_gain", { ...args, money: money(i.level) })
+      : t("log.income_pay", { ...args, money: money(-i.level) });
     if (i.shortfall > 0) {
-      text += `; short by ${money(i.shortfall)}`;
-      if (i.removed.length)
-        text += `: removed ${listWords(i.removed.map((t) => `${tileAt(t)} (raising ${money(t.raised)})`))}`;
-      if (i.vp_lost > 0) text += `${i.removed.length ? " and" : ":"} lost ${i.vp_lost} VP`;
-      if (!i.removed.length && i.vp_lost === 0) text += " (no tile or VP to lose)";
+      const removed = i.removed.map((x) => t("log.raising", { tile: tileAt(x), money: money(x.raised) }));
+      const lost = removed.length ? (i.vp_lost > 0 ? "tiles_vp" : "tiles") : i.vp_lost > 0 ? "vp" : "nothing";
+      text = t("log.short", { line: text, money: money(i.shortfall), lost, removed: listWords(removed), vp: i.vp_lost });
     }
     return text;
   });
 }
 
 export function roundItems(e: RoundEndEvent): LogItem[] {
-  const title = `End of ${ERA[e.era]} era round ${e.round}`;
+  const title = t("log.round_title", { era: e.era, round: e.round });
   const items: LogItem[] = [];
-  if (e.income_paid) items.push({ kind: "income", text: `${title}: income`, lines: incomeLines(e) });
-  else items.push({ kind: "income", text: `${title}: no income after the last round` });
-  const order = e.turn_order.map((s) => `${PLAYER_NAMES[s]} (spent ${money(e.spent[s] ?? 0)})`);
-  items.push({ kind: "order", text: `New turn order, least spent first: ${order.join(", ")}` });
+  if (e.income_paid) items.push({ kind: "income", text: t("log.round_income", { title }), lines: incomeLines(e) });
+  else items.push({ kind: "income", text: t("log.round_no_income", { title }) });
+  const order = e.turn_order.map((s) => t("log.order_entry", { who: who(s), money: money(e.spent[s] ?? 0) }));
+  items.push({ kind: "order", text: t("log.order", { order: order.join(t("list.separator")) }) });
   return items;
 }
 
@@ -186,8 +212,8 @@ export function scoreRows(e: EraEndEvent): ScoreRow[] {
     tileVp: s.tile_vp,
     vp: s.vp,
     detail: [
-      ...s.links.map((l) => `${linkName(l.id)} ${l.vp}`),
-      ...s.tiles.map((t) => `${tileAt(t)} ${t.vp}`),
+      ...s.links.map((l) => t("log.detail", { what: linkName(l.id), vp: l.vp })),
+      ...s.tiles.map((x) => t("log.detail", { what: tileAt(x), vp: x.vp })),
     ],
   }));
 }
@@ -195,25 +221,23 @@ export function scoreRows(e: EraEndEvent): ScoreRow[] {
 export function eraItems(e: EraEndEvent): LogItem[] {
   const items: LogItem[] = [{ kind: "scores", era: e.era, rows: scoreRows(e) }];
   const removed: string[] = [];
-  if (e.links_removed.length) removed.push(`${plural(e.links_removed.length, `${ERA[e.era]} link`)}`);
+  if (e.links_removed.length) removed.push(t("log.removed_links", { era: e.era, n: e.links_removed.length }));
   if (e.removed.length)
-    removed.push(`the level-I tiles ${listWords(e.removed.map((t) => `${PLAYER_NAMES[t.owner]}'s ${tileAt(t)}`))}`);
-  if (removed.length) items.push({ kind: "removed", text: `Removed from the board: ${listWords(removed)}` });
+    removed.push(t("log.removed_tiles", { tiles: listWords(e.removed.map((x) => whoseTile(x.owner, null, tileAt(x)))) }));
+  if (removed.length) items.push({ kind: "removed", text: t("log.removed", { what: listWords(removed) }) });
   if (e.merchants_refilled.length)
-    items.push({ kind: "removed", text: `Beer put back on ${plural(e.merchants_refilled.length, "merchant tile")}` });
+    items.push({ kind: "removed", text: t("log.refilled", { n: e.merchants_refilled.length }) });
   if (e.deal) {
-    const hands = e.deal.hands.map((h) => `${PLAYER_NAMES[h.seat]} ${plural(h.count, "card")}`);
-    items.push({ kind: "deal", text: `Rail era deal: ${hands.join(", ")}; ${plural(e.deal.deck_left, "card")} left in the deck` });
+    const hands = e.deal.hands.map((h) => t("log.deal_hand", { who: who(h.seat), n: h.count }));
+    items.push({ kind: "deal", text: t("log.deal", { hands: hands.join(t("list.separator")), left: e.deal.deck_left }) });
   }
   return items;
 }
 
-const TIE_BREAK: Record<Ranked["tie_break"], string> = {
-  none: "",
-  income: "tie broken by income",
-  money: "tie broken by money",
-  shared: "tied on VP, income and money: place shared",
-};
+/** How a tie was broken, in words ("" when there was none). */
+export function tieBreakWords(tie: Ranked["tie_break"]): string {
+  return tie === "none" ? "" : t(`log.tie_${tie}`);
+}
 
 export function rankRows(e: GameEndEvent): RankRow[] {
   return e.ranking.map((r) => ({
@@ -222,20 +246,25 @@ export function rankRows(e: GameEndEvent): RankRow[] {
     vp: r.vp,
     income: r.income_level,
     money: r.money,
-    tieBreak: TIE_BREAK[r.tie_break],
+    tieBreak: tieBreakWords(r.tie_break),
   }));
+}
+
+/** A move's words, marked when a bot made it for the seat's player (and why). */
+function standIn(text: string, entry: LogEntry): string {
+  return entry.stand_in ? t("log.stand_in", { text, reason: entry.stand_in }) : text;
 }
 
 /** A log entry's items, in the order the engine recorded them (a draw joins its move's line). */
 export function entryItems(entry: LogEntry): LogItem[] {
   const effects: Event[] = entry.effects ?? [];
-  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: actionOnlyWords(entry.action, entry.seat) }];
+  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: standIn(actionOnlyWords(entry.action, entry.seat), entry) }];
   const items: LogItem[] = [];
   for (const e of effects) {
-    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: moveWords(e) });
+    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: standIn(moveWords(e), entry) });
     else if (e.type === "draw") {
       const move = items.find((i) => i.kind === "move");
-      if (move && move.kind === "move") move.text += `; ${drawWords(e)}`;
+      if (move && move.kind === "move") move.text = then(move.text, drawWords(e));
     } else if (e.type === "round_end") items.push(...roundItems(e));
     else if (e.type === "era_end") items.push(...eraItems(e));
     else if (e.type === "game_end") items.push({ kind: "ranking", rows: rankRows(e) });

@@ -1,28 +1,25 @@
 // Names, colours and small formatting helpers shared by the board, the panels and the log.
+// Every name is in the player's language (web/src/i18n: the game's terms as the rule texts in
+// that language name them); the tables below read the catalogue when they are read, so a
+// language switch renames everything at the next render.
 import board from "../../../data/board.json";
 import linksData from "../../../data/links.json";
 import tilesData from "../../../data/tiles.json";
 import type { Industry } from "../api/types";
+import { isolate, list, money as formatMoney, t } from "../i18n";
+
+/** A read-only table whose entries are catalogue messages `prefix + key`. */
+function translated(prefix: string): Record<string, string> {
+  return new Proxy({} as Record<string, string>, {
+    get: (_target, key) => (typeof key === "string" ? t(`${prefix}${key}`) : undefined),
+  });
+}
 
 export const INDUSTRIES: Industry[] = ["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"];
 
-export const INDUSTRY_NAME: Record<string, string> = {
-  cotton: "Cotton Mill",
-  manufacturer: "Manufacturer",
-  pottery: "Pottery",
-  coal: "Coal Mine",
-  iron: "Iron Works",
-  brewery: "Brewery",
-};
+export const INDUSTRY_NAME: Record<string, string> = translated("industry.");
 /** Short name used in "their mine in Leek". */
-export const INDUSTRY_SHORT: Record<string, string> = {
-  cotton: "mill",
-  manufacturer: "manufacturer",
-  pottery: "pottery",
-  coal: "mine",
-  iron: "ironworks",
-  brewery: "brewery",
-};
+export const INDUSTRY_SHORT: Record<string, string> = translated("industry_short.");
 export const INDUSTRY_LETTER: Record<string, string> = {
   cotton: "Ct",
   manufacturer: "Mf",
@@ -40,13 +37,18 @@ export const INDUSTRY_COLOUR: Record<string, string> = {
   brewery: "#d9b23a",
 };
 
-export const PLAYER_NAMES = ["Red", "Yellow", "Purple", "Teal"];
+const COLOURS = ["red", "yellow", "purple", "teal"];
+/** The seats' colour names ("Red"...), in the player's language. */
+export const PLAYER_NAMES: string[] = new Proxy(COLOURS, {
+  get: (target, key, receiver) =>
+    typeof key === "string" && /^\d+$/.test(key) ? t(`player.${target[Number(key)]}`) : Reflect.get(target, key, receiver),
+});
 export const PLAYER_COLOURS = ["#c0392b", "#e2b007", "#7d3c98", "#138d75"];
 export const PLAYER_TEXT = ["#fff", "#222", "#fff", "#fff"];
 
 export function playerName(seat: number, names?: (string | null | undefined)[]): string {
   const n = names?.[seat];
-  return n ? `${PLAYER_NAMES[seat]} (${n})` : PLAYER_NAMES[seat];
+  return n ? t("player.named", { colour: PLAYER_NAMES[seat], name: n }) : PLAYER_NAMES[seat];
 }
 
 const ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII"];
@@ -109,6 +111,11 @@ const SPECS: Record<string, TileSpec> = Object.fromEntries(
 export const tileSpec = (industry: string, level: number): TileSpec | undefined => SPECS[`${industry}:${level}`];
 
 export function locationName(id: string): string {
+  return LOCATION[id] ? t(`town.${id}`) : id;
+}
+
+/** The English name printed on the board, beside the translated one where they differ. */
+export function englishName(id: string): string {
   return LOCATION[id]?.name ?? id;
 }
 
@@ -118,34 +125,25 @@ export function linkName(id: string): string {
 
 export function cardName(card: string): string {
   const [kind, what] = card.split(":");
-  if (kind === "wild") return what === "location" ? "Wild Location" : "Wild Industry";
-  if (kind === "location") return locationName(what);
-  if (what === "cotton_manufacturer") return "Cotton Mill / Manufacturer";
+  if (kind === "wild") return what === "location" ? t("card.wild_location") : t("card.wild_industry");
+  // a town card with the name printed on the board beside it where the two differ (fa, ko)
+  if (kind === "location") return t("card.location", { name: locationName(what), english: isolate(englishName(what)) });
+  if (what === "cotton_manufacturer") return t("card.cotton_manufacturer");
   return INDUSTRY_NAME[what] ?? what;
 }
 
 export function tileName(industry: string, level: number): string {
-  return `${INDUSTRY_NAME[industry] ?? industry} ${roman(level)}`;
+  return t("tile", { industry: INDUSTRY_NAME[industry], level: roman(level) });
 }
 
-export const MERCHANT_BUYS: Record<string, string> = {
-  cotton: "cotton",
-  manufacturer: "manufactured goods",
-  pottery: "pottery",
-  all: "all goods",
-  blank: "nothing",
-};
+export const MERCHANT_BUYS: Record<string, string> = translated("buys.");
 
+/** Money in pounds, as the player's language writes it (Intl). */
 export function money(n: number): string {
-  return n < 0 ? `−£${-n}` : `£${n}`;
+  return formatMoney(n);
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c", in the player's language (Intl.ListFormat). */
 export function listWords(parts: string[]): string {
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return list(parts);
 }

@@ -1,9 +1,10 @@
 // Prices in words: the confirm panel's quote, and the sources of coal, iron and beer (shared
-// with the log, logic/events.ts).
+// with the log, logic/events.ts). The sentences are catalogue messages (web/src/i18n).
 import type { Quote } from "../api/types";
-import { listWords, locationName, money, PLAYER_NAMES } from "./names";
+import { t } from "../i18n";
+import { INDUSTRY_SHORT, listWords, locationName, money, PLAYER_NAMES } from "./names";
 
-const SUPPLIER: Record<string, string> = { coal: "mine", iron: "ironworks", beer: "brewery" };
+const SUPPLIER: Record<string, string> = { coal: "coal", iron: "iron", beer: "brewery" };
 
 /** Where coal, iron or beer came from: a quote's supply or a move effect's. */
 export interface Source {
@@ -14,18 +15,29 @@ export interface Source {
   cost?: number;
 }
 
-function whose(owner: number | undefined, actor: number | null): string {
-  if (owner === undefined) return "a";
-  if (owner === actor) return "their";
-  return `${PLAYER_NAMES[owner]}'s`;
+/** "1 coal", "2 iron", "1 beer" (each language's plural forms). */
+export function amountWords(resource: string, count: number): string {
+  return t(`resource.${resource}`, { count });
+}
+
+/** "their", "Yellow's" or "a": whose tile, for `select` in the messages. */
+function owner(owner: number | undefined, actor: number | null): { owner: string; ownerName: string } {
+  if (owner === undefined) return { owner: "none", ownerName: "" };
+  if (owner === actor) return { owner: "self", ownerName: "" };
+  return { owner: "other", ownerName: PLAYER_NAMES[owner] };
 }
 
 /** "1 coal from their mine in Leek", "2 iron from the market (£3)", "1 beer from the Oxford merchant". */
 export function supplyWords(resource: string, s: Source, actor: number | null): string {
-  const what = `${s.count} ${resource}`;
-  if (s.source === "market") return `${what} from the market (${money(s.cost ?? 0)})`;
-  if (s.source === "merchant") return `${what} from the ${locationName(s.location ?? "")} merchant`;
-  return `${what} from ${whose(s.owner, actor)} ${SUPPLIER[resource] ?? resource} in ${locationName(s.location ?? "")}`;
+  const amount = amountWords(resource, s.count);
+  if (s.source === "market") return t("supply.market", { amount, cost: money(s.cost ?? 0) });
+  if (s.source === "merchant") return t("supply.merchant", { amount, location: locationName(s.location ?? "") });
+  return t("supply.tile", {
+    amount,
+    ...owner(s.owner, actor),
+    supplier: INDUSTRY_SHORT[SUPPLIER[resource] ?? resource],
+    location: locationName(s.location ?? ""),
+  });
 }
 
 /** The price of an action in words: "£14 and 1 coal from their mine in Leek". */
@@ -34,13 +46,14 @@ export function quoteWords(q: Quote, actor: number | null): string {
   if (q.money > 0) parts.push(money(q.money));
   for (const [res, list] of [["coal", q.coal], ["iron", q.iron], ["beer", q.beer]] as const)
     for (const s of list) parts.push(supplyWords(res, s, actor));
-  if (parts.length === 0) parts.push("free");
+  if (parts.length === 0) parts.push(t("quote.free"));
   return listWords(parts);
 }
 
 /** One line per supply, for the confirm panel. */
 export function quoteLines(q: Quote, actor: number | null): string[] {
-  const lines = [`Money: ${money(q.money)}${q.received ? ` · receive ${money(q.received)}` : ""}`];
+  const lines = [q.received ? t("quote.money_receive", { money: money(q.money), received: money(q.received) })
+    : t("quote.money", { money: money(q.money) })];
   for (const [res, list] of [["coal", q.coal], ["iron", q.iron], ["beer", q.beer]] as const)
     for (const s of list) lines.push(supplyWords(res, s, actor));
   return lines;

@@ -1,19 +1,17 @@
+import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import type { JSX } from "preact";
-import type { ActionKind, LegalEntry } from "../api/types";
+import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
+import { EffectPreview } from "./Preview";
+import { type Target, TargetPicker } from "./TargetPicker";
 
-const KIND_LABEL: Record<ActionKind, string> = {
-  build: "Build",
-  network: "Network",
-  develop: "Develop",
-  sell: "Sell",
-  loan: "Loan",
-  scout: "Scout",
-  pass: "Pass",
-};
+/** The actions' names as the rule text in the player's language has them. */
+const KIND_LABEL: Record<ActionKind, string> = new Proxy({} as Record<ActionKind, string>, {
+  get: (_target, kind) => (typeof kind === "string" ? t(`action.${kind}`) : undefined),
+});
 
 export interface ActionPanelProps {
   entries: LegalEntry[];
@@ -24,35 +22,46 @@ export interface ActionPanelProps {
   seat: number;
   onConfirm: (e: LegalEntry) => void;
   busy: boolean;
+  /** the engine's effect of the chosen move (null while it is asked for) */
+  preview: MoveEvent | null;
+  player: PlayerView;
+  /** the board's targets of this step, as buttons */
+  targets: Target[];
+  town: string | null;
+  setTown: (t: string | null) => void;
+  /** the hand, the cards a scout may discard next and the tap on one */
+  hand: string[];
+  playable: Set<string>;
+  onCard: (card: string) => void;
 }
 
 export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
-  if (!c.kind) return "Choose an action.";
+  if (!c.kind) return t("hint.choose_action");
   const opts = pickOptions(entries, c);
   const needCard = c.kind !== "scout" && c.card === null;
   switch (c.kind) {
     case "build":
-      if (!c.picks.some((p) => p.startsWith("slot:"))) return `Click a highlighted slot on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (!c.picks.some((p) => p.startsWith("industry:"))) return "Choose which industry to build.";
+      if (!c.picks.some((p) => p.startsWith("slot:"))) return t("hint.build_slot", { needCard: String(needCard) });
+      if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
       if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (opts.size) return "Click a second link, or confirm just this one.";
+      if (opts.size) return needCard ? "Click a second link, or choose the card to discard." : "Click a second link, or confirm just this one.";
       break;
     case "develop":
       if (c.picks.length === 0) return "Choose an industry to develop (its lowest tile leaves your mat).";
-      if (opts.size) return "Choose a second industry to develop, or confirm.";
+      if (opts.size) return needCard ? "Choose a second industry to develop, or the card to discard." : "Choose a second industry to develop, or confirm.";
       break;
     case "sell":
       if (pendingTile) return "Click the merchant to sell to.";
       if (c.picks.length === 0) return "Click one of your highlighted tiles to sell.";
-      if (opts.size) return "Click another tile to sell, or confirm.";
+      if (opts.size) return needCard ? "Click another tile to sell, or choose the card to discard." : "Click another tile to sell, or confirm.";
       break;
     case "scout":
-      if (c.picks.length < 3) return `Choose ${3 - c.picks.length} more card${c.picks.length === 2 ? "" : "s"} to discard (you take both wild cards).`;
+      if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
       break;
   }
-  if (needCard && complete(entries, c).length) return "Choose the card to discard.";
+  if (needCard && complete(entries, c).length) return t("hint.card");
   return "";
 }
 
@@ -74,7 +83,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
     <div class="action-panel panel" data-testid="action-panel">
       <div class="kinds">
         {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
-          <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k}
+          <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k} data-offer={ks.includes(k) ? "" : undefined}
             disabled={!ks.includes(k) || p.busy}
             onClick={() => {
               p.setPendingTile(null);
@@ -89,14 +98,14 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
           {c.kind !== "scout" && (
             <div class="card-choice">
-              Card:{" "}
+              Card to discard:{" "}
               {c.card ? (
-                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title="Choose another card">
+                <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
                   {cardName(c.card)} ✕
                 </button>
               ) : (
                 cards.map((card) => (
-                  <button key={card} type="button" class="pill" data-choose-card={card} onClick={() => set({ ...c, card })}>
+                  <button key={card} type="button" class="pill card-pill" data-choose-card={card} data-offer onClick={() => set({ ...c, card })}>
                     {cardName(card)}
                   </button>
                 ))
@@ -105,9 +114,9 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {industryOpts.length > 1 && (
             <div class="options">
-              <span class="options-label">Industry:</span>
+              <span class="options-label">{t("choose.industry")}</span>
               {industryOpts.map((o) => (
-                <button key={o} type="button" class="pill" data-industry={o.slice(9)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                <button key={o} type="button" class="pill" data-industry={o.slice(9)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(9)]}
                 </button>
               ))}
@@ -116,7 +125,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           {c.kind === "develop" && developOpts.length > 0 && (
             <div class="options">
               {[...new Set(developOpts)].map((o) => (
-                <button key={o} type="button" class="pill" data-develop={o.slice(8)} onClick={() => set({ ...c, picks: [...c.picks, o] })}>
+                <button key={o} type="button" class="pill" data-develop={o.slice(8)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
                   {INDUSTRY_NAME[o.slice(8)]}
                 </button>
               ))}
@@ -127,31 +136,53 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               {saleDevelopOpts.map((o) => {
                 const s = parseSale(o);
                 return (
-                  <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""}
+                  <button key={o} type="button" class="pill" data-sale-develop={s.develop ?? ""} data-offer
                     onClick={() => { p.setPendingTile(null); set({ ...c, picks: [...c.picks, o] }); }}>
-                    to {locationName(s.merchant)}{s.develop ? `, develop ${INDUSTRY_NAME[s.develop]}` : ""}
+                    {t("choose.sale_to", { merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" })}
                   </button>
                 );
               })}
             </div>
           )}
+          {c.kind === "scout" && (
+            <div class="options" role="group" aria-label="Cards to discard">
+              {p.hand.map((card, i) => {
+                const chosenCount = c.picks.filter((x) => x === `card:${card}`).length;
+                const sel = chosenCount > p.hand.slice(0, i).filter((x) => x === card).length;
+                return (sel || p.playable.has(card)) && (
+                  <button key={`${card}-${i}`} type="button" class={`pill card-pill${sel ? " selected" : ""}`} data-scout-card={card}
+                    data-offer aria-pressed={sel} onClick={() => p.onCard(card)}>
+                    {cardName(card)}
+                  </button>
+                );
+              })}
+            </div>
+          )}
+          <TargetPicker targets={p.targets} town={p.town} setTown={p.setTown} />
           <Picks c={c} />
           {(c.picks.length > 0 || c.card || p.pendingTile) && (
             <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
-              Start over
+              {t("choose.start_over")}
             </button>
           )}
           {entry && (
             <div class="quote" data-testid="quote">
-              <div class="quote-title">Price</div>
-              <ul>
-                {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
-              </ul>
-              <button type="button" class="confirm" data-testid="confirm" disabled={p.busy} onClick={() => p.onConfirm(entry)}>
-                Confirm {KIND_LABEL[c.kind]}
-              </button>
+              <div class="quote-title">What it does</div>
+              {p.preview ? <EffectPreview effect={p.preview} player={p.player} /> : (
+                <ul data-testid="quote-lines">
+                  {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
+                </ul>
+              )}
             </div>
           )}
+        </div>
+      )}
+      {c.kind && entry && (
+        // the last child of the panel, so that on a phone it sticks to the sheet's bottom
+        <div class="confirm-bar">
+          <button type="button" class="confirm" data-testid="confirm" data-offer disabled={p.busy} onClick={() => p.onConfirm(entry)}>
+            Confirm {KIND_LABEL[c.kind]}
+          </button>
         </div>
       )}
     </div>
@@ -164,16 +195,16 @@ function Picks({ c }: { c: Choice }) {
     const [kind, ...rest] = p.split(":");
     switch (kind) {
       case "slot":
-        return `${locationName(rest[0])} slot ${Number(rest[1]) + 1}`;
+        return t("choose.slot", { location: locationName(rest[0]), slot: Number(rest[1]) + 1 });
       case "industry":
         return INDUSTRY_NAME[rest[0]];
       case "link":
         return linkName(p.slice(5));
       case "develop":
-        return `develop ${INDUSTRY_NAME[rest[0]]}`;
+        return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
       case "sale": {
         const s = parseSale(p);
-        return `sell ${locationName(s.location)} slot ${s.slot + 1} to ${locationName(s.merchant)}${s.develop ? ` (develop ${INDUSTRY_NAME[s.develop]})` : ""}`;
+        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
       }
       case "card":
         return cardName(p.slice(5));

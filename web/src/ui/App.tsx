@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
 // #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id}
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
@@ -32,13 +33,13 @@ async function claim(hash: string): Promise<string | null> {
   }
   try {
     const st = await api.state(link.game, link.token);
-    if (st.seat === null) return "This seat link does not hold a seat";
+    if (st.seat === null) return t("link.no_seat");
     const info = await api.game(link.game);
     const name = info.seats[st.seat]?.name ?? "";
     seats.set(link.game, { seat: st.seat, token: link.token, name });
     return null;
   } catch (err) {
-    return err instanceof Error ? `This seat link no longer works: ${err.message}` : String(err);
+    return err instanceof Error ? t("link.broken", { message: err.message }) : String(err);
   }
 }
 
@@ -66,7 +67,7 @@ export function App(): JSX.Element {
       setHash(location.hash);
     });
   }, [hash]);
-  if (link) return <div class="page" data-testid="claiming">Taking your seat…</div>;
+  if (link) return <div class="page" data-testid="claiming">{t("link.claiming")}</div>;
   const r = route(hash);
   if (r.page === "game") {
     const mine = seats.get(r.id);

@@ -39,7 +39,7 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
   return (
     <fieldset class="clock-picker" data-testid="clock-picker">
       <legend>Turn clock</legend>
-      <select name="clock" value={value.kind} onChange={(e) => {
+      <select name="clock" aria-label="Turn clock" value={value.kind} onChange={(e) => {
         const kind = (e.target as HTMLSelectElement).value as ClockChoice["kind"];
         onChange(kind === "live" ? { ...NO_CLOCK, kind, reserve: 1800, increment: 30 }
           : kind === "correspondence" ? { ...NO_CLOCK, kind, per_turn: 86400 } : NO_CLOCK);

@@ -1,3 +1,4 @@
+import { t } from "../i18n";
 // A game: the lobby while seats are free, then the board with panels, acting and the log. The
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
@@ -13,8 +14,17 @@ import { ActionPanel } from "./ActionPanel";
 import { Clocks } from "./Clocks";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
-import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
+import type { Info } from "../board/Board";
+import { ChatPanel, useChat } from "./Chat";
+import { DetailsCard } from "./Details";
+import { usePreview } from "./Preview";
+import { targetList } from "./TargetPicker";
+import { ScoreGraph, series, WinnerLine } from "./History";
+import { Guide, HelpButton } from "./Help";
+import { MuteSwitch, orderMarks, SinceLastTurn, sinceMyLastTurn, useTurnAlert } from "./TurnAlert";
 import { useChoiceState, useChoosing } from "./useChoosing";
+import { chosen } from "../logic/choose";
 import { useGameState } from "./useGameState";
 import { useLegal } from "./useLegal";
 
@@ -44,14 +54,48 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const choiceState = useChoiceState(version);
   const legal = useLegal(myTurn ? st : null, socket, choiceState.choice);
   const choosing = useChoosing(choiceState, legal, hand, say);
+  const entry = myTurn && choiceState.choice.kind ? chosen(legal, choiceState.choice) : null;
+  const preview = usePreview(socket, entry?.action ?? null, version);
+  const [card, setCard] = useState<{ what: Info; pinned: boolean } | null>(null);
+  const [town, setTown] = useState<string | null>(null);
+  useEffect(() => setTown(null), [version, choiceState.choice.kind]);
+  const onInfo = (what: Info | null, pinned: boolean) =>
+    setCard((old) => (what ? (pinned || !old?.pinned ? { what, pinned } : old) : pinned || !old?.pinned ? null : old));
+  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind
+  const { choice: ch, setChoice: setCh, pendingTile, setPendingTile } = choosing;
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      if (card) setCard(null);
+      else if (town) setTown(null);
+      else if (pendingTile) setPendingTile(null);
+      else if (ch.picks.length) setCh({ ...ch, picks: ch.picks.slice(0, -1) });
+      else if (ch.card) setCh({ ...ch, card: null });
+      else if (ch.kind) setCh({ kind: null, card: null, picks: [] });
+      else return;
+      e.preventDefault();
+    };
+    addEventListener("keydown", on);
+    return () => removeEventListener("keydown", on);
+  });
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  useTurnAlert(myTurn, info?.name ?? "");
+  const chat = useChat(id, socket);
+  // the end screen's graph starts from the first frame (everyone's starting money and VP)
+  const over = view?.is_over ?? false;
+  const [start, setStart] = useState<{ vp: number; money: number }[] | null>(null);
+  useEffect(() => {
+    if (over && !start) api.replay(id, 0, null).then((f) => setStart(f.view.players)).catch(() => {});
+  }, [over, id]);
+  const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
+  const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
     document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
   }, [myTurn, info?.name]);
 
-  if (notFound) return <div class="page"><h2>No such game</h2><a href="#/">Back to the games</a></div>;
-  if (!st) return <div class="page">Connecting…</div>;
+  if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
+  if (!st) return <div class="page">{t("game.connecting")}</div>;
   if (st.status === "waiting" || !view) {
     return <Lobby id={id} info={info} mine={mine} conn={conn}
       onJoined={(s) => { seats.set(id, s); setMine(s); }} />;
@@ -71,9 +115,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     }
   }
   const confirm = (e: LegalEntry) =>
-    token && send(() => api.act(id, token, e.action, version, newActionId()), null, "Refused");
+    token && send(() => api.act(id, token, e.action, version, newActionId()), null, t("game.refused"));
   const undo = () =>
-    token && send(() => api.undo(id, token, version), { text: "Your last action was taken back.", bad: false }, "Cannot undo");
+    token && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
   // undo reaches back only within this turn: the player has already acted in it
@@ -87,24 +131,39 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         <a href="#/" class="home-link">Brass</a>
         <span class="game-name">{info?.name}</span>
         <TurnBar view={view} names={names} />
-        {conn !== "open" && <span class="conn" data-testid="conn">{conn === "reconnecting" ? "Reconnecting…" : conn}</span>}
-        {mySeat === null && <span class="badge" data-testid="spectating">Spectating</span>}
+        {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
+        {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+        {mySeat !== null && <MuteSwitch />}
+        <HelpButton />
+        <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
         <section class="board-wrap">
           <PanZoom>
             <Board view={view} targets={myTurn ? choosing.targets : undefined} selected={myTurn ? choosing.selected : undefined}
-              recent={touched(last)} onSlot={choosing.onSlot} onLink={choosing.onLink} onMerchant={choosing.onMerchant} />
+              recent={touched(last)} onSlot={choosing.onSlot} onLink={choosing.onLink} onMerchant={choosing.onMerchant}
+              onInfo={onInfo} onTown={myTurn ? setTown : undefined} order={since.length ? orderMarks(since) : undefined} />
           </PanZoom>
+          {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
-        <aside class="side">
+        <aside class="side" tabIndex={0} aria-label="Game panels">
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
+          {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
+          {view.is_over && start && log.length === view.action_count && (() => {
+            const points = series(start, log);
+            return points && <ScoreGraph points={points} log={log} names={names} />;
+          })()}
+          {mySeat !== null && !view.is_over && <Guide />}
+          {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
           <Clocks id={id} st={st} mine={mine} names={names} />
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
-              setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy} />
+              setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
+              preview={preview} player={view.players[mySeat!]} town={town} setTown={setTown}
+              targets={targetList(view, choosing.targets, choosing)}
+              hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
           )}
           {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
@@ -114,9 +173,10 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {myTurn && lastMine && (
             <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>Undo my last action</button>
           )}
-          {hand && <Hand cards={hand} playable={myTurn ? choosing.playable : new Set()}
+          {hand && <Hand cards={hand} title="Your hand" playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
+          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} />
           <Players view={view} names={names} />
           <Markets view={view} />
           <GameLogPanel entries={log} />

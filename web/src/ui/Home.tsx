@@ -1,3 +1,4 @@
+import { num, t } from "../i18n";
 // Home: create a game; the listed games to join, spectate or replay. The first page is loaded
 // once; after that only the games that changed are fetched (the server's `changes` token), and
 // older pages on demand.
@@ -48,13 +49,13 @@ function MyGames(): JSX.Element | null {
   const ordered = [...infos].sort((a, b) => Number(turn(b)) - Number(turn(a)));
   return (
     <section class="my-games panel" data-testid="my-games">
-      <h2>My games</h2>
+      <h2>{t("home.my_games")}</h2>
       <ul>
         {ordered.map((g) => (
           <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
             <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}>{g.name}</a>{" "}
-            <span class="muted">{g.status}</span>
-            {turn(g) && <b data-testid="my-turn"> · your turn</b>}
+            <span class="muted">{t(`status.${g.status}`)}</span>
+            {turn(g) && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
           </li>
         ))}
       </ul>
@@ -126,16 +127,16 @@ export function Home(): JSX.Element {
     <div class="page home" data-testid="home">
       <h1>Brass: Birmingham</h1>
       <form class="create panel" onSubmit={create}>
-        <h2>New game</h2>
-        <label>Name <input name="game-name" value={name} maxLength={40} placeholder="Brass game" onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-        <label>Players{" "}
+        <h2>{t("home.new_game")}</h2>
+        <label>{t("home.name")} <input name="game-name" value={name} maxLength={40} placeholder={t("home.default_name")} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+        <label>{t("home.players")}{" "}
           <select name="players" value={players} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-            {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
+            {[2, 3, 4].map((n) => <option key={n} value={n}>{num(n)}</option>)}
           </select>
         </label>
-        <label title="Unlisted games are reached only through their link">
+        <label title={t("home.listed_title")}>
           <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
-          List on this server's home page
+          {t("home.listed")}
         </label>
         <ClockPicker value={clock} onChange={setClock} />
         <label title="Several players may take seats from this one browser">
@@ -147,22 +148,22 @@ export function Home(): JSX.Element {
       {error && <div class="message bad">{error}</div>}
       <MyGames />
       <h2>Games on this server</h2>
-      {games === null ? <p>Loading…</p> : games.length === 0 ? <p class="muted">No listed games yet.</p> : (
+      {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">
-          <thead><tr><th>Game</th><th>Players</th><th>Status</th><th></th></tr></thead>
+          <thead><tr><th>{t("home.col_game")}</th><th>{t("home.players")}</th><th>{t("home.col_status")}</th><th></th></tr></thead>
           <tbody>
             {games.map((g) => {
               const free = g.seats.filter((s) => !s.taken).length;
               const mine = seats.get(g.id);
               return (
                 <tr key={g.id} data-game={g.id}>
-                  <td>{g.name}</td>
-                  <td>{g.seats.map((s) => s.name ?? "—").join(", ")}</td>
-                  <td>{g.status}{g.status === "waiting" ? ` (${free} free)` : ""}{g.status === "running" ? ` · move ${g.version}` : ""}</td>
+                  <td><bdi>{g.name}</bdi></td>
+                  <td>{g.seats.map((s) => s.name ?? "—").join(t("list.separator"))}</td>
+                  <td>{t("home.status", { status: t(`status.${g.status}`), waiting: String(g.status === "waiting"), running: String(g.status === "running"), free, move: g.version })}</td>
                   <td class="actions">
-                    {g.status === "waiting" && <a href={`#/game/${g.id}`}>{mine ? "Open" : "Join"}</a>}
-                    {g.status === "running" && <a href={`#/game/${g.id}`}>{mine ? "Play" : "Spectate"}</a>}
-                    {g.status !== "waiting" && <a href={`#/replay/${g.id}`}>Replay</a>}
+                    {g.status === "waiting" && <a href={`#/game/${g.id}`}>{mine ? t("home.open") : t("home.join")}</a>}
+                    {g.status === "running" && <a href={`#/game/${g.id}`}>{mine ? t("home.play") : t("home.spectate")}</a>}
+                    {g.status !== "waiting" && <a href={`#/replay/${g.id}`}>{t("home.replay")}</a>}
                   </td>
                 </tr>
               );
@@ -170,7 +171,7 @@ export function Home(): JSX.Element {
           </tbody>
         </table>
       )}
-      {next && <button type="button" onClick={more} data-testid="more-games">More games</button>}
+      {next && <button type="button" onClick={more} data-testid="more-games">{t("home.more")}</button>}
     </div>
   );
 }

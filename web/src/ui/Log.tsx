@@ -2,6 +2,7 @@
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry, View } from "../api/types";
+import { num, t } from "../i18n";
 import { entryItems, type LogItem, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import { Chip } from "./Panels";
@@ -9,17 +10,17 @@ import { Chip } from "./Panels";
 function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Element {
   return (
     <div class="log-table" data-testid="era-scores">
-      <div class="log-event-title">End of the {era} era: scoring</div>
+      <div class="log-event-title">{t("log.scores_title", { era })}</div>
       <table>
-        <thead><tr><th>Player</th><th>Links</th><th>Industries</th><th>Era VP</th><th>VP</th></tr></thead>
+        <thead><tr><th>{t("log.col_player")}</th><th>{t("log.col_links")}</th><th>{t("log.col_industries")}</th><th>{t("log.col_era_vp")}</th><th>{t("log.col_vp")}</th></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.seat} title={r.detail.join("\n")}>
               <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
-              <td>{r.links}: {r.linkVp} VP</td>
-              <td>{r.tiles}: {r.tileVp} VP</td>
-              <td>{r.linkVp + r.tileVp}</td>
-              <td><b>{r.vp}</b></td>
+              <td>{t("log.count_vp", { n: r.links, vp: r.linkVp })}</td>
+              <td>{t("log.count_vp", { n: r.tiles, vp: r.tileVp })}</td>
+              <td>{num(r.linkVp + r.tileVp)}</td>
+              <td><b>{num(r.vp)}</b></td>
             </tr>
           ))}
         </tbody>
@@ -31,16 +32,16 @@ function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Eleme
 function RankTable({ rows }: { rows: RankRow[] }): JSX.Element {
   return (
     <div class="log-table" data-testid="ranking">
-      <div class="log-event-title">Final ranking</div>
+      <div class="log-event-title">{t("log.ranking")}</div>
       <table>
-        <thead><tr><th>#</th><th>Player</th><th>VP</th><th>Income</th><th>Money</th><th /></tr></thead>
+        <thead><tr><th>#</th><th>{t("log.col_player")}</th><th>{t("log.col_vp")}</th><th>{t("log.col_income")}</th><th>{t("log.col_money")}</th><th /></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.seat}>
-              <td>{r.rank}</td>
+              <td>{num(r.rank)}</td>
               <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
-              <td><b>{r.vp}</b></td>
-              <td>{r.income}</td>
+              <td><b>{num(r.vp)}</b></td>
+              <td>{num(r.income)}</td>
               <td>{money(r.money)}</td>
               <td class="muted">{r.tieBreak}</td>
             </tr>
@@ -86,13 +87,13 @@ export function GameLogPanel({ entries, current, onJump }: {
   }, [current]);
   return (
     <div class="log panel" data-testid="log">
-      <div class="panel-title">Log</div>
-      {rows.length === 0 && <div class="muted">No moves yet.</div>}
+      <div class="panel-title">{t("log.title")}</div>
+      {rows.length === 0 && <div class="muted">{t("log.empty")}</div>}
       <ol reversed={!onJump} ref={list}>
         {(onJump ? rows : [...rows].reverse()).map(({ e, n }) => (
           <li key={e.seq} class={`${current === n ? "current" : ""}${onJump ? " jump" : ""}`} data-n={n}
-            style={{ borderLeftColor: PLAYER_COLOURS[e.seat] }} onClick={onJump ? () => onJump(n) : undefined}>
-            <span class="n">{n}.</span> <EntryBody entry={e} />
+            style={{ borderInlineStartColor: PLAYER_COLOURS[e.seat] }} onClick={onJump ? () => onJump(n) : undefined}>
+            <span class="n">{num(n)}.</span> <EntryBody entry={e} />
           </li>
         ))}
       </ol>
@@ -100,23 +101,25 @@ export function GameLogPanel({ entries, current, onJump }: {
   );
 }
 
+const score = (n: number | undefined): string => (n === undefined ? "–" : num(n));
+
 export function Summary({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
   const order = view.winner_order ?? view.players.map((p) => p.seat);
   const era = (e: number, seat: number) => view.era_scores[e]?.[seat];
   return (
     <div class="summary panel" data-testid="summary">
-      <div class="panel-title">Final scores</div>
+      <div class="panel-title">{t("summary.title")}</div>
       <table>
         <thead>
           <tr>
             <th>#</th>
-            <th>Player</th>
-            <th title="Canal era: VP from links">Canal links</th>
-            <th title="Canal era: VP from industries">Canal ind.</th>
-            <th title="Rail era: VP from links">Rail links</th>
-            <th title="Rail era: VP from industries">Rail ind.</th>
-            <th>VP</th>
-            <th>Money</th>
+            <th>{t("log.col_player")}</th>
+            <th title={t("summary.canal_links_title")}>{t("summary.canal_links")}</th>
+            <th title={t("summary.canal_industries_title")}>{t("summary.canal_industries")}</th>
+            <th title={t("summary.rail_links_title")}>{t("summary.rail_links")}</th>
+            <th title={t("summary.rail_industries_title")}>{t("summary.rail_industries")}</th>
+            <th>{t("log.col_vp")}</th>
+            <th>{t("log.col_money")}</th>
           </tr>
         </thead>
         <tbody>
@@ -124,13 +127,13 @@ export function Summary({ view, names }: { view: View; names: (string | null)[] 
             const p = view.players[seat];
             return (
               <tr key={seat}>
-                <td>{view.ranks ? view.ranks[seat] : i + 1}</td>
-                <td class="who"><Chip seat={seat} /> {names[seat] ?? PLAYER_NAMES[seat]}</td>
-                <td>{era(0, seat)?.links ?? "–"}</td>
-                <td>{era(0, seat)?.industries ?? "–"}</td>
-                <td>{era(1, seat)?.links ?? "–"}</td>
-                <td>{era(1, seat)?.industries ?? "–"}</td>
-                <td><b>{p.vp}</b></td>
+                <td>{num(view.ranks ? view.ranks[seat] : i + 1)}</td>
+                <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi></td>
+                <td>{score(era(0, seat)?.links)}</td>
+                <td>{score(era(0, seat)?.industries)}</td>
+                <td>{score(era(1, seat)?.links)}</td>
+                <td>{score(era(1, seat)?.industries)}</td>
+                <td><b>{num(p.vp)}</b></td>
                 <td>{money(p.money)}</td>
               </tr>
             );

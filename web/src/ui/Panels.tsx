@@ -1,6 +1,7 @@
+import { isolate, t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
-import type { View } from "../api/types";
+import type { PlayerView, View } from "../api/types";
 import {
   cardName,
   INDUSTRIES,
@@ -12,35 +13,51 @@ import {
   PLAYER_NAMES,
   PLAYER_TEXT,
   roman,
+  tileSpec,
 } from "../logic/names";
+import { PLAYER_SYMBOL } from "../board/symbols";
 
 export function TurnBar({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
   return (
     <div class="turnbar" data-testid="turnbar">
-      <span class="era">{view.era === "canal" ? "Canal era" : "Rail era"}</span>
-      <span>Round {view.round}</span>
+      <span class="era">{t("panel.era", { era: view.era })}</span>
+      <span>{t("panel.round", { round: view.round })}</span>
       {view.is_over ? (
-        <span class="over">Game over</span>
+        <span class="over">{t("panel.game_over")}</span>
       ) : (
         view.current_seat !== null && (
           <span class="to-move">
-            <Chip seat={view.current_seat} /> {names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]} to move ·{" "}
-            {view.actions_left} action{view.actions_left === 1 ? "" : "s"} left
+            <Chip seat={view.current_seat} />{" "}
+            {t("panel.to_move", { who: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), n: view.actions_left })}
           </span>
         )
       )}
-      <span class="order" title="Turn order this round">
-        Order: {view.turn_order.map((s) => <Chip key={s} seat={s} />)}
+      <span class="order" title={t("panel.order_title")}>
+        {t("panel.order")} {view.turn_order.map((s) => <Chip key={s} seat={s} />)}
       </span>
-      <span title="Cards left in the draw deck">Deck {view.deck_size}</span>
+      <span title={t("panel.deck_title")}>{t("panel.deck", { n: view.deck_size })}</span>
+    </div>
+  );
+}
+
+/** Every seat's VP and income level in one line (the header): visible to everyone at once. */
+export function ScoreStrip({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
+  return (
+    <div class="score-strip" data-testid="score-strip">
+      {view.players.map((p) => (
+        <span key={p.seat} class="score" data-testid={`score-${p.seat}`}>
+          <Chip seat={p.seat} /> {names[p.seat] ?? PLAYER_NAMES[p.seat]}: <b>{p.vp} VP</b> · income {p.income_level >= 0 ? "+" : ""}{p.income_level} · {money(p.money)}
+        </span>
+      ))}
     </div>
   );
 }
 
 export function Chip({ seat }: { seat: number }): JSX.Element {
   return (
-    <span class="chip" style={{ background: PLAYER_COLOURS[seat], color: PLAYER_TEXT[seat] }} title={PLAYER_NAMES[seat]}>
-      {PLAYER_NAMES[seat][0]}
+    <span class="chip" style={{ background: PLAYER_COLOURS[seat], color: PLAYER_TEXT[seat] }} title={PLAYER_NAMES[seat]}
+      role="img" aria-label={PLAYER_NAMES[seat]}>
+      {PLAYER_SYMBOL[seat]}
     </span>
   );
 }
@@ -50,7 +67,7 @@ function Market({ label, cubes, colour, price }: { label: string; cubes: number;
   return (
     <div class="market" data-testid={`market-${label.toLowerCase()}`}>
       <div class="market-head">
-        {label}: {cubes} · next {money(price)}
+        {t("panel.market", { resource: label.toLowerCase(), n: cubes, price: money(price) })}
       </div>
       <div class="market-row">
         {Array.from({ length: cubes }, (_, i) => (
@@ -67,7 +84,7 @@ export function Markets({ view }: { view: View }): JSX.Element {
       <Market label="Coal" cubes={view.coal_market} colour="#222" price={view.coal_price} />
       <Market label="Iron" cubes={view.iron_market} colour="#e67e22" price={view.iron_price} />
       <div class="wilds">
-        Wild cards left: location {view.wild_location_left}, industry {view.wild_industry_left}
+        {t("panel.wilds", { location: view.wild_location_left, industry: view.wild_industry_left })}
       </div>
     </div>
   );
@@ -82,15 +99,15 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
         const current = view.current_seat === seat;
         return (
           <div key={seat} class={`player panel${current ? " current" : ""}${view.viewer === seat ? " me" : ""}`}
-            data-testid={`player-${seat}`} style={{ borderLeftColor: PLAYER_COLOURS[seat] }}>
+            data-testid={`player-${seat}`} style={{ borderInlineStartColor: PLAYER_COLOURS[seat] }}>
             <div class="player-head">
               <Chip seat={seat} /> <b>{names[seat] ?? PLAYER_NAMES[seat]}</b>
               {view.viewer === seat && <span class="you"> ({viewerLabel})</span>}
-              {current && <span class="moving"> ◀ to move</span>}
+              {current && <span class="moving"> {t("panel.moving")}</span>}
             </div>
             <div class="stats">
               <span title="Money" data-testid="money">{money(p.money)}</span>
-              <span title={`Income track space ${p.income_space}`}>income {p.income_level >= 0 ? "+" : ""}{p.income_level}</span>
+              <span title={`Income track space ${p.income_space}`} data-testid="income">income {p.income_level >= 0 ? "+" : ""}{p.income_level} (space {p.income_space})</span>
               <span title="Victory points" data-testid="vp">{p.vp} VP</span>
               <span title="Spent this round">spent {money(p.spent)}</span>
               <span title="Link tiles left">{p.links_left} links</span>
@@ -99,17 +116,7 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
             <div class="discard">
               Discard: {p.discard_top ? cardName(p.discard_top) : "—"}
             </div>
-            <div class="mat" title="Next tile of each industry on the player mat">
-              {INDUSTRIES.map((ind) => {
-                const levels = p.mat[ind] ?? [];
-                return (
-                  <span key={ind} class="mat-tile" title={`${INDUSTRY_NAME[ind]}: ${levels.length} left`}
-                    style={{ background: INDUSTRY_COLOUR[ind], color: ind === "coal" ? "#fff" : "#111" }}>
-                    {INDUSTRY_LETTER[ind]} {levels.length ? roman(levels[0]) : "—"}
-                  </span>
-                );
-              })}
-            </div>
+            <Mat mat={p.mat} seat={seat} />
           </div>
         );
       })}
@@ -117,17 +124,54 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
   );
 }
 
-export function Hand({ cards, playable, selected, onCard }: {
+/** A player's mat: per industry, the next tile with its cost, what it needs, what it is worth,
+ * and how many tiles are left (from the view's mat and the printed tile data). */
+export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JSX.Element {
+  return (
+    <table class="mat" data-testid={`mat-${seat}`}>
+      <caption class="sr-only">{PLAYER_NAMES[seat]}'s mat: the next tile of each industry</caption>
+      <thead>
+        <tr><th scope="col">Next tile</th><th scope="col">Cost</th><th scope="col">Needs</th><th scope="col">VP</th><th scope="col">Income</th><th scope="col">Left</th></tr>
+      </thead>
+      <tbody>
+        {INDUSTRIES.map((ind) => {
+          const levels = mat[ind] ?? [];
+          const spec = levels.length ? tileSpec(ind, levels[0]) : undefined;
+          const needs = spec ? [spec.coal ? `${spec.coal} coal` : "", spec.iron ? `${spec.iron} iron` : "", spec.beer ? `sell: ${spec.beer} beer` : ""].filter(Boolean).join(", ") : "";
+          return (
+            <tr key={ind} data-industry-row={ind}>
+              <th scope="row">
+                <span class="mat-tile" style={{ background: INDUSTRY_COLOUR[ind], color: ind === "coal" ? "#fff" : "#111" }}>
+                  {INDUSTRY_LETTER[ind]} {levels.length ? roman(levels[0]) : "—"}
+                </span>
+                <span class="sr-only">{INDUSTRY_NAME[ind]}</span>
+              </th>
+              <td>{spec ? money(spec.cost) : ""}</td>
+              <td>{needs || (spec ? "—" : "")}</td>
+              <td>{spec?.vp ?? ""}</td>
+              <td>{spec ? `+${spec.income}` : ""}</td>
+              <td>{levels.length}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function Hand({ cards, playable, selected, onCard, title = "Your hand" }: {
   cards: string[];
+  /** whose hand it is */
+  title?: string;
   playable?: Set<string>;
   selected?: string[];
   onCard?: (card: string) => void;
 }): JSX.Element {
   return (
     <div class="hand panel" data-testid="hand">
-      <div class="panel-title">Your hand</div>
+      <div class="panel-title" data-testid="hand-title">{title}</div>
       <div class="cards">
-        {cards.length === 0 && <span class="muted">no cards</span>}
+        {cards.length === 0 && <span class="muted">{t("panel.no_cards")}</span>}
         {cards.map((c, i) => {
           const can = playable?.has(c);
           // with duplicates in hand, mark only as many copies as were chosen

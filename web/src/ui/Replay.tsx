@@ -2,6 +2,7 @@
 // is over, whose hand to show. The moves in words come from the log's effects; each frame (the
 // board after move n) from GET /replay/{n}.
 import type { JSX } from "preact";
+import { info, t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { GameLog, View } from "../api/types";
@@ -13,6 +14,8 @@ import { entryLine } from "../logic/events";
 import { AnalysisPanel } from "./Analysis";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
+import { ChatPanel, useChat } from "./Chat";
+import { MoveList, ScoreGraph, series, WinnerLine } from "./History";
 
 export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [log, setLog] = useState<GameLog | null>(null);
@@ -23,6 +26,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
+  const chat = useChat(id, null);
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
@@ -56,16 +60,20 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       setPlaying(false);
       return;
     }
+    if (shown?.n !== n) return; // the next step once this frame is on screen
     const t = setTimeout(() => setN((k) => Math.min(total, k + 1)), 700);
     return () => clearTimeout(t);
-  }, [playing, n, total]);
+  }, [playing, n, total, shown?.n]);
 
   useEffect(() => {
-    // keys: ← → step, Home/End jump, space plays or pauses
+    // keys: ← → step (back is the arrow toward the start of a line: → in a right-to-left page),
+    // Home/End jump, space plays or pauses
     const on = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.tagName === "INPUT" || (e.target as HTMLElement)?.tagName === "SELECT") return;
-      if (e.key === "ArrowLeft") setN((k) => Math.max(0, k - 1));
-      else if (e.key === "ArrowRight") setN((k) => Math.min(total, k + 1));
+      const back = info().dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+      const forward = back === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+      if (e.key === back) setN((k) => Math.max(0, k - 1));
+      else if (e.key === forward) setN((k) => Math.min(total, k + 1));
       else if (e.key === "Home") setN(0);
       else if (e.key === "End") setN(total);
       else if (e.key === " ") setPlaying((p) => !p);
@@ -76,33 +84,35 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
     return () => removeEventListener("keydown", on);
   }, [total]);
 
-  if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">Back</a></div>;
-  if (!log || !view) return <div class="page">Loading replay…</div>;
+  if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">{t("replay.back")}</a></div>;
+  if (!log || !view) return <div class="page">{t("replay.loading")}</div>;
   const names = log.seats.map((s) => s.name ?? null);
   const hand = seat !== null ? view.players[seat]?.hand : null;
   const last = n > 0 ? log.actions[n - 1] : null;
+  const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
+  const points = start ? series(start.players, log.actions) : null;
 
   return (
     <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
       <header class="game-head">
         <a href="#/" class="home-link">Brass</a>
-        <span class="game-name">{log.name} — replay</span>
+        <span class="game-name">{t("replay.title", { name: log.name })}</span>
         <TurnBar view={view} names={names} />
       </header>
       <div class="replay-controls panel" data-testid="replay-controls">
-        <button type="button" onClick={() => setN(0)} disabled={n === 0} title="Start">|◀</button>
-        <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title="Step back">◀</button>
-        <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? "Pause" : "Play"}>{playing ? "Pause" : "Play"}</button>
-        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title="Step forward">▶</button>
+        <button type="button" onClick={() => setN(0)} disabled={n === 0} title={t("replay.start")}>|◀</button>
+        <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title={t("replay.step_back")}>◀</button>
+        <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? t("replay.pause") : t("replay.play")}>{playing ? t("replay.pause") : t("replay.play")}</button>
+        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
         <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">▶|</button>
-        <input type="range" min={0} max={total} value={n} data-testid="scrub"
+        <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label="Move"
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
-        <span data-testid="position">move {n} / {total}</span>
+        <span data-testid="position">{t("replay.position", { n, total })}</span>
         {finished && (
-          <label>Hand:{" "}
+          <label>{t("replay.hand")}{" "}
             <select value={seat === null ? "" : String(seat)} data-testid="hand-seat"
               onChange={(e) => { const v = (e.target as HTMLSelectElement).value; setSeat(v === "" ? null : Number(v)); }}>
-              <option value="">none (spectator)</option>
+              <option value="">{t("replay.no_hand")}</option>
               {log.seats.map((s) => <option key={s.seat} value={s.seat}>{PLAYER_NAMES[s.seat]} ({s.name})</option>)}
             </select>
           </label>
@@ -113,11 +123,15 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <section class="board-wrap">
           <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
-        <aside class="side">
+        <aside class="side" tabIndex={0} aria-label="Game panels">
+          {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
-          {hand && <Hand cards={hand} />}
+          {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
+          {hand && seat !== null && <Hand cards={hand} title={`${names[seat] ?? PLAYER_NAMES[seat]}'s hand (${PLAYER_NAMES[seat]})`} />}
           <Players view={view} names={names} viewerLabel="hand shown" />
           <Markets view={view} />
+          <ChatPanel messages={chat} socket={null} spectator upTo={n} />
+          <MoveList log={log.actions} current={n} onJump={setN} />
           {finished && <AnalysisPanel id={id} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>

@@ -4,6 +4,7 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, type SeatToken, seats } from "../api/client";
 import { seatLink, type LinkRole } from "../logic/links";
+import { t } from "../i18n";
 
 function link(game: string, role: LinkRole, token: string): string {
   return seatLink(location.origin, location.pathname, game, role, token);
@@ -46,12 +47,12 @@ export function SeatLinks({ id, mine, host }: { id: string; mine: SeatToken | nu
     <div class="seat-links" data-testid="seat-links">
       {mine && <>
         <button type="button" onClick={() => copy("seat", mine.token)} data-testid="copy-seat-link"
-          title="Open this link on any device to play this seat">{copied === "seat" ? "Copied ✓" : "Copy my seat link"}</button>
-        <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">Renew</button>
+          title={t("links.seat_title")}>{copied === "seat" ? t("links.copied") : t("links.copy_seat")}</button>
+        <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">{t("links.renew")}</button>
       </>}
       {host && <>
-        <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? "Copied ✓" : "Copy host link"}</button>
-        <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">Renew</button>
+        <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
+        <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">{t("links.renew")}</button>
       </>}
       {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" onFocus={(e) => (e.target as HTMLInputElement).select()} />}
       {error && <span class="message bad">{error}</span>}

@@ -4,6 +4,7 @@
 // taken-back entries (`undone`) keep it up to date.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type ConnStatus, GameSocket } from "../api/client";
+import { errorText } from "../i18n/refusals";
 import type { GameInfo, LogEntry, StateMessage } from "../api/types";
 
 export interface GameState {
@@ -78,7 +79,7 @@ export function useGameState(id: string, token: string | null): GameState {
       onMessage: (m) => {
         if (m.type !== "error") return;
         if (m.code === "not_found") setNotFound(true);
-        else setError({ text: m.message, at: Date.now() });
+        else setError({ text: errorText(m), at: Date.now() }); // in the player's language
       },
     });
     setSocket(s);

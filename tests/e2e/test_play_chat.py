@@ -1,0 +1,59 @@
+"""Chat in the browser: two players and a spectator talk; everyone sees every message, the
+spectator's listed apart; markup is shown as text; a replay shows each message from the move
+it was sent at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from .test_browser import actions_done, open_page, start_two, wait_actions
+
+
+def say(page: Page, text: str) -> None:
+    page.fill("input[name=chat-text]", text)
+    page.click("[data-testid=chat-send]")
+
+
+def test_two_players_and_a_spectator_chat(browser: Browser, server: str,
+                                          shots_dir: Path) -> None:
+    game_id, pages = start_two(browser, server, "Chatty")
+    alice, bob = pages[0], pages[1]
+    watcher = open_page(browser, f"{server}/#/game/{game_id}")
+    expect(watcher.locator("[data-testid=spectating]")).to_be_visible()
+    everyone = (alice, bob, watcher)
+
+    say(alice, "<b>Good luck</b> & have fun")
+    for p in everyone:
+        line = p.locator("[data-testid=chat-players] li[data-chat-id]").last
+        expect(line).to_contain_text("<b>Good luck</b> & have fun")
+        expect(p.locator("[data-testid=chat] .chat-text b")).to_have_count(0)
+    # a move, then Bob answers: his message is stored after that move
+    mover = next(p for p in (alice, bob) if p.locator("[data-testid=action-panel]").count())
+    n = actions_done(mover)
+    mover.click("[data-kind=pass]")
+    mover.locator("[data-choose-card]").first.click()
+    mover.click("[data-testid=confirm]")
+    for p in everyone:
+        wait_actions(p, n + 1)
+    say(bob, "Thanks!")
+    watcher.fill("input[name=chat-name]", "Sam")
+    say(watcher, "Watching from the gallery")
+    for p in everyone:
+        expect(p.locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(2)
+        spectators = p.locator("[data-testid=chat-spectators] li")
+        expect(spectators).to_have_count(1)
+        expect(spectators).to_contain_text("Sam: Watching from the gallery")
+    watcher.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat.png"))
+
+    replay = open_page(browser, f"{server}/#/replay/{game_id}")
+    controls = replay.locator("[data-testid=replay]")
+    expect(controls).to_have_attribute("data-frame", "0")
+    chat = replay.locator("[data-testid=chat] li[data-chat-id]")
+    expect(chat).to_have_count(1)
+    replay.click("[data-testid=step-forward]")
+    expect(controls).to_have_attribute("data-frame", "1")
+    expect(chat).to_have_count(3)
+    for p in (*everyone, replay):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]

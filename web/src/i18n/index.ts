@@ -1,0 +1,136 @@
+// The client's languages: i18next with ICU messages (i18next-icu: plurals and selects in the
+// catalogues, per the CLDR rules of each language), the language taken from the browser,
+// switchable at any time and remembered (i18next-browser-languagedetector, localStorage).
+// Numbers, money and lists go through `Intl`, in the current language.
+import i18next from "i18next";
+import LanguageDetector from "i18next-browser-languagedetector";
+import ICU from "i18next-icu";
+import { useEffect, useState } from "preact/hooks";
+import en from "./en.json";
+import fa from "./fa.json";
+import ko from "./ko.json";
+import pl from "./pl.json";
+import th from "./th.json";
+
+export type Lang = "en" | "fa" | "pl" | "th" | "ko";
+
+/** Each language with its own name, its direction and the locale `Intl` formats it with. */
+export const LANGUAGES: { code: Lang; name: string; dir: "ltr" | "rtl"; locale: string }[] = [
+  { code: "en", name: "English", dir: "ltr", locale: "en-GB" }, // a British game: £14, "a, b and c"
+  { code: "fa", name: "فارسی", dir: "rtl", locale: "fa-IR" },
+  { code: "pl", name: "Polski", dir: "ltr", locale: "pl-PL" },
+  { code: "th", name: "ไทย", dir: "ltr", locale: "th-TH" },
+  { code: "ko", name: "한국어", dir: "ltr", locale: "ko-KR" },
+];
+
+export const CATALOGUES: Record<Lang, Record<string, string>> = { en, fa, pl, th, ko };
+export const STORAGE_KEY = "brass.lang";
+
+const instance = i18next.createInstance();
+instance
+  .use(ICU)
+  .use(LanguageDetector)
+  .init({
+    resources: Object.fromEntries(Object.entries(CATALOGUES).map(([l, c]) => [l, { translation: c }])),
+    supportedLngs: LANGUAGES.map((l) => l.code),
+    nonExplicitSupportedLngs: true, // "pl-PL" is Polish
+    load: "languageOnly",
+    fallbackLng: "en",
+    keySeparator: false, // keys are flat ("log.built"): one key, one line in each catalogue
+    nsSeparator: false,
+    returnNull: false,
+    interpolation: { escapeValue: false }, // Preact escapes what it renders
+    detection: {
+      order: ["localStorage", "navigator"],
+      lookupLocalStorage: STORAGE_KEY,
+      caches: [], // only a choice made in the menu is remembered (setLanguage), not a guess
+    },
+    initAsync: false, // the catalogues are bundled: ready before the first render
+  });
+
+/** The current language (one of LANGUAGES). */
+export function lang(): Lang {
+  const l = (instance.resolvedLanguage ?? instance.language ?? "en").slice(0, 2);
+  return (LANGUAGES.some((x) => x.code === l) ? l : "en") as Lang;
+}
+
+export function info(l: Lang = lang()) {
+  return LANGUAGES.find((x) => x.code === l)!;
+}
+
+/** A message from the catalogue, with its ICU arguments. */
+export function t(key: string, args?: Record<string, unknown>): string {
+  return instance.t(key, args as never) as unknown as string;
+}
+
+/** Is there a message for `key` (for codes the server may add later)? */
+export function has(key: string): boolean {
+  return instance.exists(key);
+}
+
+/** Switch the language now (and remember it); the document follows (lang, dir). */
+export async function setLanguage(l: Lang): Promise<void> {
+  await instance.changeLanguage(l);
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, l);
+  } catch {
+    // storage refused (private mode): the choice holds for this page only
+  }
+  applyDocument();
+}
+
+/** `<html lang dir>` for the current language: Persian lays the page out right to left. */
+export function applyDocument(doc: Document | undefined = globalThis.document): void {
+  if (!doc) return;
+  const i = info();
+  doc.documentElement.lang = i.code;
+  doc.documentElement.dir = i.dir;
+}
+
+/** Re-render on a language change; returns the current language. */
+export function useLanguage(): Lang {
+  const [l, setL] = useState<Lang>(lang());
+  useEffect(() => {
+    const on = () => setL(lang());
+    instance.on("languageChanged", on);
+    return () => instance.off("languageChanged", on);
+  }, []);
+  return l;
+}
+
+// -- Intl: numbers, money, lists -----------------------------------------------------------
+
+const cache = new Map<string, Intl.NumberFormat | Intl.ListFormat>();
+function fmt<T extends Intl.NumberFormat | Intl.ListFormat>(key: string, make: (locale: string) => T): T {
+  const k = `${info().locale}|${key}`;
+  let f = cache.get(k);
+  if (!f) cache.set(k, (f = make(info().locale)));
+  return f as T;
+}
+
+/** A number in the current language's digits ("۱۴" in Persian). */
+export function num(n: number): string {
+  return fmt("num", (l) => new Intl.NumberFormat(l)).format(n);
+}
+
+/** Money in pounds, as the current language writes it: "£14", "−£5", "14 £". */
+export function money(n: number): string {
+  const f = fmt("money", (l) => new Intl.NumberFormat(l, {
+    style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol", maximumFractionDigits: 0,
+  }));
+  return f.format(n).replace(/^-/, "−"); // a minus sign, not a hyphen
+}
+
+/** "a, b and c" (or "a, b or c") in the current language. */
+export function list(parts: string[], type: "conjunction" | "disjunction" = "conjunction"): string {
+  return fmt(`list:${type}`, (l) => new Intl.ListFormat(l, { type })).format(parts);
+}
+
+/** Text that keeps its own direction inside a sentence of the other direction (a Latin name
+ * in a Persian line): first-strong isolates, the plain-text `<bdi>`. Only in a right-to-left
+ * language, where it matters. */
+export function isolate(s: string): string {
+  return info().dir === "rtl" ? `\u2068${s}\u2069` : s;
+}
+
+export { instance as i18n };

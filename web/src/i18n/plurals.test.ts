@@ -1,0 +1,81 @@
+// Plural forms, digits and money in each language (CLDR rules through ICU): Polish 1/2/5/22/25,
+// Persian digits, the five languages' refusals and log lines rendered from real codes.
+import { afterAll, describe, expect, it } from "vitest";
+import { drawWords } from "../logic/events";
+import { amountWords } from "../logic/words";
+import { isolate, type Lang, list, money, setLanguage, t } from "./index";
+import { errorText } from "./refusals";
+
+const draw = (count: number) => drawWords({ type: "draw", seat: 0, count } as never);
+
+afterAll(() => setLanguage("en"));
+
+describe("plural forms", () => {
+  it("English: one and other", async () => {
+    await setLanguage("en");
+    expect([1, 2, 5].map(draw)).toEqual(["drew 1 card", "drew 2 cards", "drew 5 cards"]);
+  });
+  it("Polish: one, few, many (1, 2, 5, 22, 25)", async () => {
+    await setLanguage("pl");
+    expect([1, 2, 5, 22, 25].map(draw)).toEqual(["dobiera 1 kartę", "dobiera 2 karty", "dobiera 5 kart", "dobiera 22 karty", "dobiera 25 kart"]);
+    expect([1, 2, 5].map((n) => amountWords("coal", n))).toEqual(["1 węgiel", "2 węgle", "5 węgli"]);
+    expect([1, 3, 12].map((n) => amountWords("beer", n))).toEqual(["1 piwo", "3 piwa", "12 piw"]);
+    expect(t("refusal.link_tiles_left", { left: 0 })).toBe("Nie masz już żetonów połączeń");
+    expect(t("refusal.link_tiles_left", { left: 1 })).toBe("Został ci tylko jeden żeton połączenia");
+  });
+  it("Persian: one form, Persian digits", async () => {
+    await setLanguage("fa");
+    expect([1, 2, 5].map(draw)).toEqual(["۱ کارت برداشت", "۲ کارت برداشت", "۵ کارت برداشت"]);
+    expect(money(14)).toContain("۱۴");
+  });
+  it("Thai and Korean: no plural forms, a counter word", async () => {
+    await setLanguage("th");
+    expect([1, 5].map(draw)).toEqual(["จั่ว 1 ใบ", "จั่ว 5 ใบ"]);
+    await setLanguage("ko");
+    expect([1, 5].map(draw)).toEqual(["카드 1장 뽑음", "카드 5장 뽑음"]);
+  });
+});
+
+describe("Intl in each language", () => {
+  it("money and lists", async () => {
+    const seen: Record<string, [string, string]> = {};
+    for (const l of ["en", "fa", "pl", "th", "ko"] as Lang[]) {
+      await setLanguage(l);
+      seen[l] = [money(-5), list(["a", "b", "c"])];
+    }
+    expect(seen.en).toEqual(["−£5", "a, b and c"]);
+    expect(seen.pl).toEqual(["−5\u00a0£", "a, b i c"]); // a no-break space before the sign
+    expect(seen.fa[1]).toContain("و");
+    expect(seen.ko[0]).toContain("£5");
+  });
+  it("a Latin name inside a Persian sentence is isolated", async () => {
+    await setLanguage("fa");
+    expect(isolate("Alice")).toBe("\u2068Alice\u2069");
+    await setLanguage("en");
+    expect(isolate("Alice")).toBe("Alice");
+  });
+});
+
+describe("a refusal in each language, from the server's reason and params", () => {
+  const body = { code: "illegal", message: "You do not hold the card location:dudley", reason: "card_not_held", params: { card: "location:dudley", held: 0 } };
+  const money = { code: "illegal", message: "Coal Mine I in Dudley costs £5, and you have only £4", reason: "build_money",
+    params: { subject: { code: "build", params: { industry: "coal", level: 1, location: "dudley" } }, cost: 5, money: 4 } };
+  it.each([
+    ["en", "You do not hold the card Dudley", "Coal Mine I in Dudley costs £5, and you have only £4"],
+    // a town card keeps the English name printed on the board beside it (fa, ko)
+    ["fa", "کارت \u2068دادلی (\u2068Dudley\u2069)\u2069 را در دست ندارید", "معدن زغال I در \u2068دادلی\u2069"],
+    ["pl", "Nie masz na ręce karty Dudley", "Kopalnia I w Dudley kosztuje 5\u00a0£, a masz tylko 4\u00a0£"],
+    ["th", "คุณไม่มีการ์ด Dudley ในมือ", "เหมืองถ่านหิน I ที่ Dudley ราคา £5 แต่คุณมีเพียง £4"],
+    ["ko", "손에 더들리 (Dudley) 카드가 없습니다", "더들리의 탄광 I은(는) £5이지만 가진 돈은 £4뿐입니다"],
+  ] as [Lang, string, string][])("%s", async (l, held, costs) => {
+    await setLanguage(l);
+    expect(errorText(body)).toBe(held);
+    expect(errorText(money)).toContain(costs);
+  });
+  it("an error without a reason: its code in the language, the server's words after", async () => {
+    await setLanguage("pl");
+    expect(errorText({ code: "not_your_turn", message: "It is seat 1's turn" })).toBe("To nie twoja kolej (It is seat 1's turn)");
+    await setLanguage("en");
+    expect(errorText({ code: "not_your_turn", message: "It is seat 1's turn" })).toBe("It is seat 1's turn");
+  });
+});

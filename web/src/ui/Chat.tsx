@@ -1,0 +1,98 @@
+// The table's chat: the history (GET /chat) then every message the socket brings; players'
+// messages and spectators' are listed apart. Text is shown as text (Preact escapes it). In a
+// replay, the messages sent up to the move shown.
+import type { JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, type GameSocket, seats } from "../api/client";
+import type { ChatMessage } from "../api/types";
+import { PLAYER_SYMBOL } from "../board/symbols";
+import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
+
+export const MAX_CHARS = 300;
+
+/** The game's messages: the stored ones, then those the socket brings, each once. */
+export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  useEffect(() => {
+    let live = true;
+    const add = (more: ChatMessage[]) =>
+      setMessages((old) => {
+        const seen = new Set(old.map((m) => m.id));
+        return [...old, ...more.filter((m) => !seen.has(m.id))].sort((a, b) => a.id - b.id);
+      });
+    api.chat(id).then((h) => live && add(h.messages)).catch(() => {});
+    const off = socket?.subscribe((m) => {
+      if (m.type === "chat") add([m.message]);
+    });
+    return () => {
+      live = false;
+      off?.();
+    };
+  }, [id, socket]);
+  return messages;
+}
+
+function Line({ m }: { m: ChatMessage }) {
+  return (
+    <li data-chat-id={m.id} class={m.spectator ? "spectator" : "player"}>
+      {m.seat !== null && <span class="chat-seat" style={{ color: PLAYER_COLOURS[m.seat] }} aria-label={PLAYER_NAMES[m.seat]}>{PLAYER_SYMBOL[m.seat]} </span>}
+      <b class="chat-name">{m.name}</b>: <span class="chat-text">{m.text}</span>
+    </li>
+  );
+}
+
+export function ChatPanel({ messages, socket, spectator, upTo }: {
+  messages: ChatMessage[];
+  /** null: read only (a replay) */
+  socket: GameSocket | null;
+  spectator: boolean;
+  /** a replay: only messages sent within the first `upTo` actions */
+  upTo?: number;
+}): JSX.Element {
+  const [text, setText] = useState("");
+  const [name, setName] = useState(() => seats.lastName());
+  const list = useRef<HTMLDivElement>(null);
+  const shown = upTo === undefined ? messages : messages.filter((m) => m.actions <= upTo);
+  const players = shown.filter((m) => !m.spectator);
+  const watchers = shown.filter((m) => m.spectator);
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [shown.length]);
+  const send = (e: Event) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t || !socket) return;
+    if (socket.chat(t, spectator ? name.trim() || undefined : undefined)) setText("");
+  };
+  return (
+    <section class="chat panel" data-testid="chat" aria-label="Chat">
+      <div class="panel-title">Chat</div>
+      <div class="chat-lists" ref={list} tabIndex={0} role="log" aria-label="Messages">
+        <ul class="chat-players" data-testid="chat-players" aria-label="Players' messages">
+          {players.length === 0 && <li class="muted">No messages yet.</li>}
+          {players.map((m) => <Line key={m.id} m={m} />)}
+        </ul>
+        {watchers.length > 0 && (
+          <>
+            <div class="chat-sub">Spectators</div>
+            <ul class="chat-spectators" data-testid="chat-spectators" aria-label="Spectators' messages">
+              {watchers.map((m) => <Line key={m.id} m={m} />)}
+            </ul>
+          </>
+        )}
+      </div>
+      {socket && (
+        <form class="chat-form" onSubmit={send}>
+          {spectator && (
+            <input name="chat-name" aria-label="Your name" placeholder="Your name" maxLength={40} value={name}
+              onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          )}
+          <input name="chat-text" aria-label="Message" placeholder={spectator ? "Say something (as a spectator)" : "Say something"}
+            maxLength={MAX_CHARS} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+          <button type="submit" data-testid="chat-send" disabled={!text.trim()}>Send</button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+// The board's targets of the current step as large buttons: the way to pick on a phone (a slot
+// on the board is a few pixels wide there), with the keyboard and with a screen reader. Many
+// targets are grouped by town: a town first, then its slots and links. Tapping a town on the
+// board opens its group here.
+import type { JSX } from "preact";
+import type { View } from "../api/types";
+import type { Targets } from "../board/Board";
+import { PLAYER_SYMBOL } from "../board/symbols";
+import { INDUSTRY_NAME, linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS, PLAYER_NAMES, tileName } from "../logic/names";
+
+export interface Target {
+  key: string; // "slot:loc:i", "link:id", "merchant:loc"
+  label: string;
+  groups: string[]; // location ids it is listed under
+  pick: () => void;
+}
+
+/** Every target of the step, labelled, with the towns it belongs to. */
+export function targetList(view: View, t: Targets, on: {
+  onSlot: (location: string, slot: number) => void;
+  onLink: (id: string) => void;
+  onMerchant: (location: string) => void;
+}): Target[] {
+  const out: Target[] = [];
+  const slots = [...(t.slots ?? []), ...(t.tiles ?? [])];
+  for (const k of slots) {
+    const [loc, n] = k.split(":");
+    const slot = Number(n);
+    const tile = view.industries.find((x) => x.location === loc && x.slot === slot);
+    const label = tile
+      ? `${PLAYER_NAMES[tile.owner]} ${PLAYER_SYMBOL[tile.owner]} ${tileName(tile.industry, tile.level)} in ${locationName(loc)}`
+      : `${locationName(loc)} slot ${slot + 1}: ${(LOCATION[loc]?.slots[slot] ?? []).map((a) => INDUSTRY_NAME[a]).join(" or ")}`;
+    out.push({ key: `slot:${k}`, label, groups: [loc], pick: () => on.onSlot(loc, slot) });
+  }
+  for (const id of t.links ?? []) {
+    const l = LINKS.find((x) => x.id === id);
+    out.push({ key: `link:${id}`, label: `Link ${linkName(id)}`, groups: l ? [...l.ends, ...(l.also_connects ?? [])] : [], pick: () => on.onLink(id) });
+  }
+  for (const loc of t.merchants ?? []) {
+    const buys = [...new Set(view.merchants.filter((m) => m.location === loc).map((m) => MERCHANT_BUYS[m.buys]))];
+    out.push({ key: `merchant:${loc}`, label: `Sell to ${locationName(loc)} (buys ${buys.join(", ")})`, groups: [loc], pick: () => on.onMerchant(loc) });
+  }
+  return out;
+}
+
+/** At most this many targets are listed at once; more are grouped by town. */
+const FLAT = 8;
+
+export function TargetPicker({ targets, town, setTown }: {
+  targets: Target[];
+  town: string | null;
+  setTown: (t: string | null) => void;
+}): JSX.Element | null {
+  if (targets.length === 0) return null;
+  const towns = [...new Set(targets.flatMap((t) => t.groups))].sort((a, b) => locationName(a).localeCompare(locationName(b)));
+  const grouped = targets.length > FLAT && towns.length > 1;
+  const open = grouped && town !== null && towns.includes(town) ? town : null;
+  const items = !grouped ? targets : open ? targets.filter((t) => t.groups.includes(open)) : [];
+  return (
+    <div class="picker" data-testid="picker" role="group" aria-label="Targets">
+      {grouped && open === null && (
+        <>
+          <div class="picker-title">Choose a town ({targets.length} places)</div>
+          <div class="picker-grid">
+            {towns.map((loc) => (
+              <button key={loc} type="button" class="picker-button" data-offer data-pick-town={loc} onClick={() => setTown(loc)}>
+                {locationName(loc)} <span class="count">{targets.filter((t) => t.groups.includes(loc)).length}</span>
+              </button>
+            ))}
+          </div>
+        </>
+      )}
+      {open && (
+        <div class="picker-title">
+          <button type="button" class="picker-back" data-offer data-testid="picker-back" onClick={() => setTown(null)}>◀ Towns</button>
+          <span>{locationName(open)}</span>
+        </div>
+      )}
+      {items.length > 0 && (
+        <div class="picker-grid">
+          {items.map((t) => (
+            <button key={t.key} type="button" class="picker-button" data-offer data-target={t.key} onClick={() => { setTown(null); t.pick(); }}>
+              {t.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

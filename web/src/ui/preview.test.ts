@@ -1,0 +1,38 @@
+// The preview's money adds up: on real engine output (fixtures/effects.json), the lines' sum is
+// the money the move then changes for the mover, and the move is described.
+import { describe, expect, it } from "vitest";
+import type { LogEntry, MoveEvent } from "../api/types";
+import fixtures from "../logic/fixtures/effects.json";
+import { previewText } from "./Preview";
+
+const entries = fixtures as unknown as Record<string, LogEntry>;
+const moves: [string, MoveEvent][] = Object.entries(entries).flatMap(([k, e]) =>
+  (e.effects ?? []).filter((x): x is MoveEvent => x.type === "move").map((m) => [k, m] as [string, MoveEvent]));
+
+describe("the preview of a move", () => {
+  it("has fixtures of every kind", () => {
+    expect(new Set(moves.map(([, m]) => (m.action as { kind: string }).kind))).toEqual(
+      new Set(["build", "network", "develop", "sell", "loan", "scout", "pass"]));
+  });
+  for (const [name, m] of moves) {
+    it(`${name}: the money lines add up to the mover's change`, () => {
+      const t = previewText(m);
+      const delta = m.players.find((d) => d.seat === m.seat)?.money ?? 0;
+      expect(t.total).toBe(delta);
+      expect(t.total).toBe(m.received - m.paid);
+      expect(t.money.reduce((s, l) => s + l.amount, 0)).toBe(t.total);
+      expect(t.what.length).toBeGreaterThan(0);
+      expect(t.resources.length).toBe(m.supplies.length);
+    });
+  }
+  it("a build says what the tile is worth", () => {
+    const t = previewText(entries.build.effects![0] as MoveEvent);
+    expect(t.what[0]).toBe("Brewery I in Stafford (slot 1)");
+    expect(t.what[1]).toMatch(/^When flipped: \d+ VP, \+\d+ income spaces?; \d+ link icons?/);
+    expect(t.money.map((l) => l.label)).toEqual(["Cost of the tile", "1 iron from the market"]);
+  });
+  it("a build selling to the market shows the money received", () => {
+    const t = previewText(entries.build_to_market.effects![0] as MoveEvent);
+    expect(t.money.find((l) => l.label === "3 iron sold to the market")?.amount).toBe(4);
+  });
+});
