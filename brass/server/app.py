@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
-                            service.resync)
+                            service.resync, service.chatted)
             await fanout.start()
         await service.start()
         gc.freeze()  # start-up objects live forever: keep them out of collections

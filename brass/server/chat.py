@@ -11,6 +11,7 @@ client shows it as text, so it needs no escaping on the way in.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,10 +29,11 @@ from sqlalchemy import (
     insert,
     select,
 )
+from sqlalchemy import text as sql_text
 
 from . import outbound
 from .errors import ApiError
-from .storage import metadata, now
+from .storage import CHANNEL, metadata, now
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -63,7 +65,9 @@ def _message(row: Any) -> dict[str, Any]:
 
 
 def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
-          actions: int) -> dict[str, Any]:
+          actions: int, instance: str = "") -> dict[str, Any]:
+    """Store a message; on Postgres it is also sent to the other instances (fanout.py) in the
+    same transaction, so their clients of the game get it too."""
     with engine.begin() as conn:
         stamp = now()
         key = conn.execute(insert(chat).values(
@@ -72,7 +76,12 @@ def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
         assert key is not None
         new_id = key[0]
         row = conn.execute(select(chat).where(chat.c.id == new_id)).one()
-    return _message(row)
+        message = _message(row)
+        if conn.dialect.name == "postgresql":
+            conn.execute(sql_text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": CHANNEL, "payload": f"{game_id} chat {instance} "
+                                               f"{json.dumps(message, separators=(',', ':'))}"})
+    return message
 
 
 def history(engine: Engine, game_id: str) -> list[dict[str, Any]]:
@@ -124,7 +133,8 @@ async def post(service: Any, rt: Runtime, seat: int | None, name: str | None, te
     watching the game."""
     check_rate(bucket)
     message = await service._db(store, service.storage.engine, rt.id, seat,
-                                sender_name(rt, seat, name), text, len(rt.actions))
+                                sender_name(rt, seat, name), text, len(rt.actions),
+                                service.storage.instance)
     broadcast(rt, message)
 
 

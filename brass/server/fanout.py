@@ -12,8 +12,10 @@ process: no fan-out.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import psycopg
 from sqlalchemy.engine import make_url
@@ -33,9 +35,10 @@ def libpq_url(url: str) -> str:
 
 class Fanout:
     def __init__(self, url: str, instance: str, changed: Callable[[str, int, str], None],
-                 resync: Callable[[], None]) -> None:
+                 resync: Callable[[], None],
+                 chatted: Callable[[str, str, dict[str, Any]], None] | None = None) -> None:
         self.url, self.instance = libpq_url(url), instance
-        self.changed, self.resync = changed, resync
+        self.changed, self.resync, self.chatted = changed, resync, chatted
         self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -86,6 +89,11 @@ class Fanout:
     def _deliver(self, payload: str) -> None:
         try:
             game_id, version, sender = payload.split(" ", 2)
+            if version == "chat":  # "GAME chat INSTANCE MESSAGE-JSON" (chat.py)
+                sender, message = sender.split(" ", 1)
+                if self.chatted is not None:
+                    self.chatted(game_id, sender, json.loads(message))
+                return
             self.changed(game_id, int(version), sender)
         except Exception:
             log.exception("fan-out: cannot handle the notification %r", payload)

@@ -46,7 +46,7 @@ from brass.engine import (
     public_events,
 )
 
-from . import clocks, logs, metrics, outbound
+from . import chat, clocks, logs, metrics, outbound
 from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
@@ -557,6 +557,12 @@ class GameService:
         rt.behind = True
         if rt.subscribers or self.steward.owns(game_id):
             self._follow(rt)
+
+    def chatted(self, game_id: str, sender: str, message: dict[str, Any]) -> None:
+        """A chat message sent through another instance: to this instance's clients too."""
+        rt = self.games.get(game_id)
+        if sender != self.storage.instance and rt is not None:
+            chat.broadcast(rt, message)
 
     def resync(self) -> None:
         """Notifications may have been lost (the listening connection dropped): every game

@@ -404,6 +404,33 @@ def test_a_clock_runs_out_on_its_owner_and_after_kill_9_on_another_instance(
         assert [c for c in changes if c[1] == mover].count((1, mover, "timeout")) == 1
 
 
+def test_a_chat_message_reaches_the_clients_of_every_instance(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2) as found:
+        a, b = found.instances
+        table = make_game(a.http, players=2, humans=2)
+        seat = info(a.http, table)["current_seat"]
+        got: list[dict[str, Any]] = []
+
+        async def run() -> None:
+            async with connect(f"{a.ws}/ws/games/{table.id}", max_size=None) as player, \
+                    connect(f"{b.ws}/ws/games/{table.id}", max_size=None) as watcher:
+                await player.send(json.dumps({"type": "hello", "token": table.tokens[seat]}))
+                await watcher.send(json.dumps({"type": "hello", "token": None}))
+                for ws in (player, watcher):  # each holds the game's state first
+                    while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
+                        pass
+                await player.send(json.dumps({"type": "chat", "text": "hello from A"}))
+                while not got:
+                    message = json.loads(await asyncio.wait_for(watcher.recv(), 30))
+                    if message["type"] == "chat":
+                        got.append(message["message"])
+
+        asyncio.run(run())
+        assert got[0]["text"] == "hello from A" and got[0]["seat"] == seat
+        history = b.http.get(table.url("/chat")).json()["messages"]
+        assert [m["text"] for m in history] == ["hello from A"]
+
+
 def log_of_db(url: str, game_id: str) -> list[int]:
     engine = create_engine(url)
     try:
