@@ -20,6 +20,9 @@ from .test_browser import actions_done, click_action, get, open_page, start_two,
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
 
 
+CONFIRM = "[data-testid=confirm]"
+
+
 def axe_problems(page: Page) -> list[str]:
     """The serious and critical violations axe-core finds on the page as it is."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
@@ -47,6 +50,11 @@ def tab_to(page: Page, selector: str, limit: int = 300) -> None:
 
 
 def pick(page: Page, selector: str) -> None:
+    """Tab to the target and press Enter, once the page offers it (a later sale's targets
+    wait for the server's extensions, Confirm for a whole move)."""
+    expect(page.locator(selector).first).to_be_attached()
+    if selector == CONFIRM:
+        expect(page.locator(selector)).to_be_enabled()
     tab_to(page, selector)
     page.keyboard.press("Enter")
 
@@ -79,7 +87,7 @@ def keyboard_action(page: Page, action: dict[str, Any]) -> None:
             develop = page.locator(f'[data-sale-develop="{sale.get("develop") or ""}"]')
             if develop.count():
                 pick(page, f'[data-sale-develop="{sale.get("develop") or ""}"]')
-    pick(page, "[data-testid=confirm]")
+    pick(page, CONFIRM)
 
 
 def test_keyboard_play_and_axe(browser: Browser, server: str, plan: tuple[int, list[Any]],

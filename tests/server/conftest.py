@@ -9,15 +9,17 @@ the Postgres cases are skipped, except under CI (`CI=true`), where they fail.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -27,7 +29,17 @@ from sqlalchemy import create_engine, text
 from brass.server import Settings, create_app
 from brass.server.timeouts import uvicorn_options
 
+T = TypeVar("T")
+
 POSTGRES = os.environ.get("BRASS_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
+
+
+def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: another plugin (Playwright's sync API in the
+    browser tests, which run first in one pytest session) may keep an event loop running in
+    the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def free_port() -> int:

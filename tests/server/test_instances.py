@@ -23,7 +23,17 @@ import pytest
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 
-from .conftest import Table, act, auth, free_port, info, legal, make_game, repo_root
+from .conftest import (
+    Table,
+    act,
+    auth,
+    free_port,
+    info,
+    legal,
+    make_game,
+    repo_root,
+    run_in_own_loop,
+)
 from .databases import fresh_postgres
 from .test_races import together
 from .test_restart import log_of, wait_for
@@ -142,7 +152,7 @@ def test_every_client_sees_every_version_in_order(tmp_path: Path) -> None:
                 watch(f"{inst.ws}/ws/games/{table.id}", token, until, seen[i],
                       play=token is not None) for i, (inst, token) in enumerate(clients)])
 
-        asyncio.run(run())
+        run_in_own_loop(run())
         first: dict[int, float] = {}
         for versions in seen:
             for version, at in versions:
@@ -258,7 +268,7 @@ def test_kill_9_of_the_owner_loses_nothing_and_bots_resume(tmp_path: Path) -> No
                         if len(seen) >= 2:
                             return
 
-        asyncio.run(spectate(f"{victim.ws}/ws/games/{watched.id}"))
+        run_in_own_loop(spectate(f"{victim.ws}/ws/games/{watched.id}"))
         acked = {t.id: log_of(others[0].http, t) for t in bot_games}  # acknowledged moves
         os.kill(victim.proc.pid, signal.SIGKILL)
         killed = time.monotonic()
@@ -291,7 +301,7 @@ def test_kill_9_of_the_owner_loses_nothing_and_bots_resume(tmp_path: Path) -> No
                     if message["type"] == "state":
                         again.append(message["version"])
 
-        asyncio.run(reconnect(f"{others[1].ws}/ws/games/{watched.id}"))
+        run_in_own_loop(reconnect(f"{others[1].ws}/ws/games/{watched.id}"))
         assert again[0] > seen[-1]
 
 
@@ -425,7 +435,7 @@ def test_a_chat_message_reaches_the_clients_of_every_instance(tmp_path: Path) ->
                     if message["type"] == "chat":
                         got.append(message["message"])
 
-        asyncio.run(run())
+        run_in_own_loop(run())
         assert got[0]["text"] == "hello from A" and got[0]["seat"] == seat
         history = b.http.get(table.url("/chat")).json()["messages"]
         assert [m["text"] for m in history] == ["hello from A"]
@@ -518,7 +528,7 @@ def test_a_dropped_listener_reconnects_and_loses_no_change(tmp_path: Path) -> No
                         "the listener to reconnect")
 
         try:
-            asyncio.run(run())
+            run_in_own_loop(run())
         finally:
             engine.dispose()
         assert seen == [0, 1, 2, 3]

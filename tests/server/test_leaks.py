@@ -9,10 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -21,9 +19,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from brass.bots import choose_entry
 from brass.engine import Game, apply_action, new_game, parse_action, view
 
-from .conftest import LiveServer, auth
+from .conftest import LiveServer, auth, run_in_own_loop
 
-T = TypeVar("T")
 SECRET_KEYS = {"seed", "deck", "face_down", "hands", "rail_deck", "setup", "token_hash",
                "host_token_hash"}
 COMPACT = (",", ":")
@@ -136,13 +133,6 @@ async def play_recorded(server: LiveServer, players: int) -> Recording:
                 await ws.close()
         rec.log = (await http.get(f"/api/games/{rec.game_id}/log")).json()
     return rec
-
-
-def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
-    """`asyncio.run` in a thread of its own: another plugin (Playwright's sync API in the
-    browser tests) may keep an event loop running in the main thread."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 def replayed_states(log: dict[str, Any]) -> list[Game]:
