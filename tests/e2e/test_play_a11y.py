@@ -59,34 +59,50 @@ def pick(page: Page, selector: str) -> None:
     page.keyboard.press("Enter")
 
 
+def offered(page: Page, wanted: str, otherwise: str) -> bool:
+    """Wait until the page offers `wanted` or `otherwise` (it renders after the key press);
+    whether it offers `wanted`."""
+    expect(page.locator(f"{wanted}, {otherwise}").first).to_be_attached()
+    return page.locator(wanted).count() > 0
+
+
 def keyboard_action(page: Page, action: dict[str, Any]) -> None:
     """Make `action` with the keyboard alone, on the board's targets."""
     expect(page.locator(f"[data-kind={action['kind']}]")).to_be_enabled()
     page.locator("body").focus()  # Tab starts from the top of the page
     pick(page, f"[data-kind={action['kind']}]")
+    kind = action["kind"]
+    if kind == "build":
+        targets = [f'[data-slot="{action["location"]}:{action["slot"]}"] .focus-target']
+    elif kind == "network":
+        targets = [f'.link-markers [data-link="{link}"] .focus-target' for link in action["links"]]
+    else:
+        targets = [f'[data-slot="{s["location"]}:{s["slot"]}"] .focus-target'
+                   for s in action["sales"]]
     card = action.get("card")
-    if card and page.locator(f'[data-choose-card="{card}"]').count():
+    if card and offered(page, f'[data-choose-card="{card}"]', targets[0]):
         pick(page, f'[data-choose-card="{card}"]')
-    if action["kind"] == "build":
-        pick(page, f'[data-slot="{action["location"]}:{action["slot"]}"] .focus-target')
-        if page.locator(f'[data-industry="{action["industry"]}"]').count():
-            pick(page, f'[data-industry="{action["industry"]}"]')
-    elif action["kind"] == "network":
+    if kind == "build":
+        pick(page, targets[0])
+        industry = f'[data-industry="{action["industry"]}"]'
+        if offered(page, industry, CONFIRM):
+            pick(page, industry)
+    elif kind == "network":
         # Escape takes a pick back: pick the link, go back, pick it again
-        link = action["links"][0]
-        pick(page, f'.link-markers [data-link="{link}"] .focus-target')
+        pick(page, targets[0])
         expect(page.locator("[data-testid=picks]")).to_have_count(1)
         page.keyboard.press("Escape")
         expect(page.locator("[data-testid=picks]")).to_have_count(0)
-        for link in action["links"]:
-            pick(page, f'.link-markers [data-link="{link}"] .focus-target')
-    elif action["kind"] == "sell":
-        for sale in action["sales"]:
-            pick(page, f'[data-slot="{sale["location"]}:{sale["slot"]}"] .focus-target')
+        for target in targets:
+            pick(page, target)
+    else:
+        for i, sale in enumerate(action["sales"]):
+            pick(page, targets[i])
             pick(page, f'[data-location="{sale["merchant"]}"] .focus-target')
-            develop = page.locator(f'[data-sale-develop="{sale.get("develop") or ""}"]')
-            if develop.count():
-                pick(page, f'[data-sale-develop="{sale.get("develop") or ""}"]')
+            develop = f'[data-sale-develop="{sale.get("develop") or ""}"]'
+            after = targets[i + 1] if i + 1 < len(targets) else CONFIRM
+            if offered(page, develop, after):
+                pick(page, develop)
     pick(page, CONFIRM)
 
 
