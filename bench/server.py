@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import orjson
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -110,7 +111,7 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
     rng = random.Random(f"{base}:{seat}")
     acted_at = seen = -1
     async for raw in ws:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)  # the load generator's CPU is this machine's too
         if msg["type"] == "error":
             bench.errors[msg["code"]] = bench.errors.get(msg["code"], 0) + 1
             acted_at = -1
@@ -146,7 +147,10 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
 async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench: Bench,
                     think: float) -> tuple[list[ClientConnection], list[asyncio.Task[None]],
                                            GameClock]:
-    created = (await http.post("/api/games", json={"players": 4, "name": "bench"})).json()
+    reply = await http.post("/api/games", json={"players": 4, "name": "bench"})
+    if reply.status_code != 201:
+        raise SystemExit(f"creating game {index} failed: {reply.status_code} {reply.text[:300]}")
+    created = reply.json()
     game_id, invite = created["id"], created["invite"]
     base = f"/api/games/{game_id}"
     clock = GameClock(sockets=5)
@@ -349,6 +353,10 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     print(f"server: {root}; database: postgres (fresh); {instances} instance(s)")
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
+    (own0, all0), (own1, all1) = bench.memory
+    print(f"memory per live game ({bench.live} live at the end): server process "
+          f"{(own1 - own0) / games:.0f} KB, with its workers {(all1 - all0) / games:.0f} KB "
+          f"(server {own1 // 1024} MB, with workers {all1 // 1024} MB)")
     if not lat or not legal:
         print("no action completed")
         return
@@ -359,10 +367,6 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
         print(f"{what} (ms): median {statistics.median(values):.1f}  "
               f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
               f"max {max(values):.1f}")
-    (own0, all0), (own1, all1) = bench.memory
-    print(f"memory per live game ({bench.live} live at the end): server process "
-          f"{(own1 - own0) / games:.0f} KB, with its workers {(all1 - all0) / games:.0f} KB "
-          f"(server {own1 // 1024} MB, with workers {all1 // 1024} MB)")
     print(f"errors: {bench.errors or 'none'}")
     if bench.worst:
         start = min(when for _, when in bench.worst)

@@ -11,7 +11,6 @@ client shows it as text, so it needs no escaping on the way in.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -31,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import text as sql_text
 
-from . import outbound
+from . import jsontext, outbound
 from .errors import ApiError
 from .storage import CHANNEL, metadata, now
 
@@ -80,7 +79,7 @@ def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
         if conn.dialect.name == "postgresql":
             conn.execute(sql_text("SELECT pg_notify(:channel, :payload)"), {
                 "channel": CHANNEL, "payload": f"{game_id} chat {instance} "
-                                               f"{json.dumps(message, separators=(',', ':'))}"})
+                                               f"{jsontext.dumps(message)}"})
     return message
 
 

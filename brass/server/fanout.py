@@ -12,7 +12,6 @@ process: no fan-out.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import make_url
 
-from . import logs
+from . import jsontext, logs
 from .storage import CHANNEL
 
 log = logging.getLogger("brass.server")
@@ -92,7 +91,7 @@ class Fanout:
             if version == "chat":  # "GAME chat INSTANCE MESSAGE-JSON" (chat.py)
                 sender, message = sender.split(" ", 1)
                 if self.chatted is not None:
-                    self.chatted(game_id, sender, json.loads(message))
+                    self.chatted(game_id, sender, jsontext.loads(message))
                 return
             self.changed(game_id, int(version), sender)
         except Exception:

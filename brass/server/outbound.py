@@ -16,7 +16,6 @@ assembled as text, so nothing is encoded twice.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,7 @@ from brass.engine import (
 )
 from brass.engine import extensions as engine_extensions
 
-from . import metrics
+from . import jsontext, metrics
 from .runtime import rebuild
 from .schemas import ClockView, GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord, SeatChange
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
 
 
 def dumps(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
+    return jsontext.dumps(payload)
 
 
 def error(code: str, message: str, action_id: str | None = None, reason: str | None = None,
@@ -130,8 +129,8 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
 def log_entry(a: ActionRecord) -> str:
     """One `LogEntry` as JSON text: the action and its stored public effects."""
     return (f'{{"seq":{a.seq},"seat":{a.seat},"action":{dumps(a.action)},'
-            f'"time":{json.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"},'
-            f'"stand_in":{json.dumps(a.stand_in)}}}')
+            f'"time":{jsontext.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"},'
+            f'"stand_in":{jsontext.dumps(a.stand_in)}}}')
 
 
 def log_text(record: GameRecord, entries: list[ActionRecord],
@@ -190,11 +189,11 @@ def preview(game: Game, action: Action, version: int) -> str:
 
 
 def _moves_text(moves: list[Move]) -> str:
-    prices: dict[int, str] = {}  # moves that differ only by the card share one Quote
+    prices: dict[int, dict[str, Any]] = {}  # moves that differ only by the card share one Quote
     entries = []
     for move in moves:
         price = prices.get(id(move.quote))
         if price is None:
-            price = prices[id(move.quote)] = dumps(move.quote.to_json())
-        entries.append(f'{{"action":{dumps(move.action.to_json())},"quote":{price}}}')
-    return f"[{','.join(entries)}]"
+            price = prices[id(move.quote)] = move.quote.to_json()
+        entries.append({"action": move.action.to_json(), "quote": price})
+    return jsontext.dumps(entries)

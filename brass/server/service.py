@@ -866,6 +866,18 @@ class GameService:
         for sub in subs:
             if sub in rt.subscribers:
                 sub.send(text)
+        self._forget_legal(rt, version, seat)
+
+    @staticmethod
+    def _forget_legal(rt: Runtime, version: int, seat: int | None) -> None:
+        """Once the seat to move holds its legal moves, the server lets go of them: they are
+        the largest part of a live game's memory (75 KB at the first turn) and are needed
+        again only if that seat reconnects or asks `GET /legal`, which computes them anew."""
+        cached = rt.legal_cache
+        if cached is not None and cached[:2] == (version, seat) and cached[2].done():
+            rt.legal_cache = None
+        if rt.record.version == version:
+            rt.rendered.pop(seat, None)
 
     # -- who plays a seat: clocks, time-outs, resign, hand-over, take-over -----------------------
     @staticmethod

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -71,6 +70,7 @@ from sqlalchemy.pool import NullPool
 from brass.bots import LEVELS, LevelName
 from brass.engine import Game
 
+from . import jsontext
 from .clocks import Clock, reserve_after, turn_deadline
 
 metadata = MetaData()
@@ -329,6 +329,11 @@ class Snapshot:
     state: dict[str, Any]
 
 
+# the JSON and jsonb columns (effects, snapshots, settings) go through jsontext too
+JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
+                              "json_deserializer": jsontext.loads}
+
+
 def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed."""
     if url.startswith("sqlite"):
@@ -336,7 +341,7 @@ def make_engine(url: str) -> Engine:
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               poolclass=NullPool)
+                               poolclass=NullPool, **JSON_CODEC)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -347,7 +352,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, **JSON_CODEC)
 
 
 def _utc(stamp: dt.datetime) -> dt.datetime:
@@ -385,7 +390,7 @@ def _seat_change(row: Any) -> SeatChange:
 
 
 def _text(document: Any) -> str | None:
-    return None if document is None else json.dumps(document, separators=(",", ":"))
+    return None if document is None else jsontext.dumps(document)
 
 
 def _action_record(row: Any) -> ActionRecord:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Annotated, Any
 
@@ -16,7 +15,7 @@ from fastapi import APIRouter, Response, WebSocket
 from pydantic import Field, TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from . import chat, outbound
+from . import chat, jsontext, outbound
 from .errors import ApiError
 from .runtime import Runtime
 from .schemas import (
@@ -76,7 +75,7 @@ def parse_message(text: str) -> Any:
     if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
         raise ApiError("malformed", f"Message over {MAX_MESSAGE // 1024} KB")
     try:
-        obj = json.loads(text)
+        obj = jsontext.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nesting deeper than Python's stack
         raise ApiError("malformed", "Not JSON") from None
     try:
