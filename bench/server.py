@@ -213,16 +213,8 @@ def rss_kb(pid: int) -> tuple[int, int]:
             pass
         return 0
 
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
     own = one(pid)
-    return own, own + sum(one(k) for k in kids)
+    return own, own + sum(one(k) for k in kids_of(pid))
 
 
 async def run(ports: list[int], games: int, seconds: float, think: float, warmup: float,

@@ -461,14 +461,8 @@ def sqlite_env(tmp_path: Path) -> dict[str, str]:
 
 def test_a_second_server_on_one_sqlite_file_is_refused(sqlite_env: dict[str, str],
                                                        tmp_path: Path) -> None:
-    port = free_port()
-    with (tmp_path / "first.log").open("ab") as out:
-        first = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
-                                  str(port), "--log-level", "warning"], env=sqlite_env,
-                                 cwd=repo_root(), stdout=out, stderr=subprocess.STDOUT)
+    first = _sqlite_server(sqlite_env, tmp_path / "first.log", "the first server")
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            wait_for(lambda: _ready(client), "the first server", first)
         second = subprocess.run([sys.executable, "-m", "brass.cli", "serve", "--port",
                                  str(free_port())], env=sqlite_env, cwd=repo_root(),
                                 capture_output=True, text=True, timeout=60, check=False)
@@ -478,16 +472,25 @@ def test_a_second_server_on_one_sqlite_file_is_refused(sqlite_env: dict[str, str
     finally:
         first.kill()  # even killed, it leaves no lock behind
         first.wait(timeout=30)
+    _stop(_sqlite_server(sqlite_env, tmp_path / "third.log",
+                         "a server after the first was killed"))
+
+
+def _sqlite_server(env: dict[str, str], log: Path, what: str) -> subprocess.Popen[bytes]:
+    """`brass serve` on the SQLite file of `env`, once it answers."""
     port = free_port()
-    with (tmp_path / "third.log").open("ab") as out:
-        third = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
-                                  str(port), "--log-level", "warning"], env=sqlite_env,
-                                 cwd=repo_root(), stdout=out, stderr=subprocess.STDOUT)
+    with log.open("ab") as out:
+        server = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
+                                   str(port), "--log-level", "warning"], env=env,
+                                  cwd=repo_root(), stdout=out, stderr=subprocess.STDOUT)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            wait_for(lambda: _ready(client), "a server after the first was killed", third)
-    finally:
-        _stop(third)
+            wait_for(lambda: _ready(client), what, server)
+    except BaseException:
+        server.kill()
+        server.wait(timeout=30)
+        raise
+    return server
 
 
 def test_a_dropped_listener_reconnects_and_loses_no_change(tmp_path: Path) -> None:
