@@ -8,14 +8,14 @@ never touched, so a refused action (an `IllegalAction` raised half-way) changes 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction, Subject
 from .graph import Graph, graph, graph_plus, network
-from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
+from .state import Game, MerchantTile, PlayerState, Tile, constructor, evolve_player
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +81,23 @@ class Quote:
 
 
 class Draft:
-    """Mutable copy of the parts of a game an action can change.
+    """Mutable copy of a game while actions are carried out on it.
 
     The board (`tiles`, `links`, `merchants`) is read as a sequence and changed only through
     `set_tile`, `set_link` and `set_merchant`: each is copied on its first change (most moves
-    change one part or none, and listing copies a draft for every candidate)."""
+    change one part or none, and listing copies a draft for every candidate). The turn's
+    parts (`turn_index`, `deck`, `round`, `era`...) are changed by turns.py once an action is
+    carried out; `freeze()` gives the `Game`. `begin()` starts the record of the next action
+    (what is paid, received, taken and flipped), so one draft can carry out a whole log
+    (`replay`)."""
 
-    game: Game
+    __slots__ = ("_graph", "_links", "_merchants", "_tiles", "action_count", "actions_left",
+                 "coal_market", "deck", "era", "era_scores", "flips", "game", "iron_market",
+                 "is_over", "links", "merchants", "paid", "players", "received", "round",
+                 "seat", "start_money", "supplies", "tiles", "turn_index", "turn_order",
+                 "wild_industry_left", "wild_location_left")
+
+    game: Game  # the game the draft started from (its fixed parts: players, seed, rail deck)
     seat: int
     players: list[PlayerState]
     tiles: Sequence[Tile | None]
@@ -100,6 +110,15 @@ class Draft:
     iron_market: int
     wild_location_left: int
     wild_industry_left: int
+    era: str
+    round: int
+    turn_order: tuple[int, ...]
+    turn_index: int
+    actions_left: int
+    deck: tuple[str, ...]
+    is_over: bool
+    action_count: int
+    era_scores: tuple[tuple[tuple[int, int], ...], ...]
     start_money: int
     paid: int
     received: int
@@ -120,12 +139,15 @@ class Draft:
             self.coal_market, self.iron_market = base.coal_market, base.iron_market
             self.wild_location_left = base.wild_location_left
             self.wild_industry_left = base.wild_industry_left
+            self.era, self.round, self.turn_order = base.era, base.round, base.turn_order
+            self.turn_index, self.actions_left = base.turn_index, base.actions_left
+            self.deck, self.is_over, self.action_count = base.deck, base.is_over, base.action_count
+            self.era_scores = base.era_scores
             self.start_money, self.paid, self.received = base.start_money, base.paid, base.received
             self.supplies = list(base.supplies)
             self.flips = list(base.flips)
             self._graph = base._graph
             return
-        self.seat = game.turn_order[game.turn_index]
         self.players = list(game.players)
         self.tiles, self.links, self.merchants = game.tiles, game.links, game.merchants
         self._tiles = self._links = self._merchants = None
@@ -133,21 +155,26 @@ class Draft:
         self.iron_market = game.iron_market
         self.wild_location_left = game.wild_location_left
         self.wild_industry_left = game.wild_industry_left
-        self.start_money = game.players[self.seat].money
+        self.era, self.round, self.turn_order = game.era, game.round, game.turn_order
+        self.turn_index, self.actions_left = game.turn_index, game.actions_left
+        self.deck, self.is_over, self.action_count = game.deck, game.is_over, game.action_count
+        self.era_scores = game.era_scores
+        self._graph = None
+        self.begin()
+
+    def begin(self) -> None:
+        """Start the record of an action by the player to move (nothing paid or taken yet)."""
+        self.seat = seat = self.turn_order[self.turn_index]
+        self.start_money = self.players[seat].money
         self.paid = 0
         self.received = 0
         self.supplies = []
         self.flips = []
-        self._graph = None
 
     # -- reading -------------------------------------------------------------------------------
     @property
     def me(self) -> PlayerState:
         return self.players[self.seat]
-
-    @property
-    def era(self) -> str:
-        return self.game.era
 
     def graph(self) -> Graph:
         if self._graph is None:
@@ -191,6 +218,13 @@ class Draft:
             self._links = list(self.links)
             self.links = self._links
         self._links[index] = owner
+
+    def clear_links(self) -> None:
+        """Take every link off the board (the end of the canal era)."""
+        self.links, self._links, self._graph = _NO_LINKS, None, None
+
+    def set_merchants(self, merchants: tuple[MerchantTile | None, ...]) -> None:
+        self.merchants, self._merchants = merchants, None
 
     def set_merchant(self, slot: int, merchant: MerchantTile | None) -> None:
         if self._merchants is None:
@@ -258,13 +292,17 @@ class Draft:
     def quote(self) -> Quote:
         return Quote(self.paid, tuple(self.supplies), self.received)
 
-    def freeze(self, counted: bool = False) -> Game:
-        """The new `Game`; `counted`: with the action counted (`turns.turn_over` follows)."""
+    def freeze(self) -> Game:
+        """The new `Game`."""
         g = self.game
-        count = {"actions_left": g.actions_left - 1,
-                 "action_count": g.action_count + 1} if counted else {}
-        return evolve_game(
-            g, players=tuple(self.players), tiles=tuple(self.tiles), links=self._frozen_links(),
-            merchants=tuple(self.merchants), coal_market=self.coal_market,
-            iron_market=self.iron_market, wild_location_left=self.wild_location_left,
-            wild_industry_left=self.wild_industry_left, **count)
+        return _game(g.num_players, g.seed, self.era, self.round, self.turn_order,
+                     self.turn_index, self.actions_left, tuple(self.players), self.deck,
+                     self.wild_location_left, self.wild_industry_left, self.coal_market,
+                     self.iron_market, tuple(self.tiles), self._frozen_links(),
+                     tuple(self.merchants), g.rail_deck, self.is_over, self.action_count,
+                     self.era_scores)
+
+
+_NO_LINKS: tuple[None, ...] = (None,) * len(DATA.links)
+# Game(*every field), fast (`state.constructor`): one new Game per action
+_game: Callable[..., Game] = constructor(Game)
