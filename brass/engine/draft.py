@@ -15,7 +15,7 @@ from typing import Any
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction, Subject
 from .graph import Graph, graph, graph_plus, network
-from .state import Game, MerchantTile, PlayerState, Tile, constructor, evolve_player
+from .state import Game, MerchantTile, PlayerState, Tile, constructor, updater
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,21 +85,25 @@ class Draft:
 
     The board (`tiles`, `links`, `merchants`) is read as a sequence and changed only through
     `set_tile`, `set_link` and `set_merchant`: each is copied on its first change (most moves
-    change one part or none, and listing copies a draft for every candidate). The turn's
+    change one part or none, and listing copies a draft for every candidate). A player is
+    changed only through `update` (and the methods built on it): the first change makes a new
+    `PlayerState`, which the draft then changes in place until it hands it out (`freeze`,
+    `copy`), so an action makes one new player per seat it changes. The turn's
     parts (`turn_index`, `deck`, `round`, `era`...) are changed by turns.py once an action is
     carried out; `freeze()` gives the `Game`. `begin()` starts the record of the next action
     (what is paid, received, taken and flipped), so one draft can carry out a whole log
     (`replay`)."""
 
-    __slots__ = ("_graph", "_links", "_merchants", "_tiles", "action_count", "actions_left",
-                 "coal_market", "deck", "era", "era_scores", "flips", "game", "iron_market",
-                 "is_over", "links", "merchants", "paid", "players", "received", "round",
-                 "seat", "start_money", "supplies", "tiles", "turn_index", "turn_order",
-                 "wild_industry_left", "wild_location_left")
+    __slots__ = ("_graph", "_links", "_merchants", "_owned", "_tiles", "action_count",
+                 "actions_left", "coal_market", "deck", "era", "era_scores", "flips", "game",
+                 "iron_market", "is_over", "links", "merchants", "paid", "players", "received",
+                 "round", "seat", "start_money", "supplies", "tiles", "turn_index",
+                 "turn_order", "wild_industry_left", "wild_location_left")
 
     game: Game  # the game the draft started from (its fixed parts: players, seed, rail deck)
     seat: int
     players: list[PlayerState]
+    _owned: set[int]  # the seats whose `players` entry this draft made and has not handed out
     tiles: Sequence[Tile | None]
     links: Sequence[int | None]
     merchants: Sequence[MerchantTile | None]
@@ -134,6 +138,7 @@ class Draft:
             self.players = list(base.players)
             # both share the board as tuples from here on: the next change of either copies
             base._share()
+            self._owned = set()
             self.tiles, self.links, self.merchants = base.tiles, base.links, base.merchants
             self._tiles = self._links = self._merchants = None
             self.coal_market, self.iron_market = base.coal_market, base.iron_market
@@ -149,6 +154,7 @@ class Draft:
             self._graph = base._graph
             return
         self.players = list(game.players)
+        self._owned = set()
         self.tiles, self.links, self.merchants = game.tiles, game.links, game.merchants
         self._tiles = self._links = self._merchants = None
         self.coal_market = game.coal_market
@@ -185,21 +191,23 @@ class Draft:
         return network(self.tiles, self.links, seat)
 
     # -- changing ------------------------------------------------------------------------------
-    def update(self, seat: int, **changes: Any) -> PlayerState:
-        player = evolve_player(self.players[seat], **changes)
-        self.players[seat] = player
-        return player
+    # update(seat, **changes) -> PlayerState: `players[seat]` becomes
+    # `evolve_player(players[seat], **changes)`, written out in one call; a player this
+    # draft made and has not handed out (by `freeze` or `copy`) is changed in place
+    update: Callable[..., PlayerState] = updater(PlayerState, "players", "seat", "_owned")
 
     def place_link(self, index: int) -> None:
         base = self.graph()
         self.set_link(index, self.seat)
-        self._graph = graph_plus(base, self._frozen_links(), index)
+        self._graph = graph_plus(base, self._frozen_links, index)
 
     def _frozen_links(self) -> tuple[int | None, ...]:
         return tuple(self.links)  # the same object when it is a tuple already
 
     def _share(self) -> None:
-        """Turn the parts of the board this draft owns into tuples, to share them."""
+        """Turn the parts of the board this draft owns into tuples, and hand its players
+        out, to share them."""
+        self._owned.clear()
         if self._tiles is not None:
             self.tiles, self._tiles = tuple(self._tiles), None
         if self._links is not None:
@@ -295,6 +303,7 @@ class Draft:
     def freeze(self) -> Game:
         """The new `Game`."""
         g = self.game
+        self._owned.clear()  # the players are the game's from here on
         return _game(g.num_players, g.seed, self.era, self.round, self.turn_order,
                      self.turn_index, self.actions_left, tuple(self.players), self.deck,
                      self.wild_location_left, self.wild_industry_left, self.coal_market,

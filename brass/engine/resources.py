@@ -39,11 +39,12 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: Subject) -> Non
     if amount <= 0:
         return
     g = d.graph()
-    areas = {g.component[a] for a in at}
+    component = g.component
+    areas = {component[a] for a in at}
     tiles = d.tiles
     mines = [slot for slot, tile in enumerate(tiles)
              if tile is not None and tile.industry == "coal" and tile.resources
-             and g.component[SLOT_LOCATION[slot]] in areas]
+             and component[SLOT_LOCATION[slot]] in areas]
     if len(mines) > 1:  # only then are the distances needed
         dist = g.distances_from(tuple(at))
         seat = d.seat
@@ -65,9 +66,13 @@ def take_iron(d: Draft, amount: int) -> None:
     then the market."""
     if amount <= 0:
         return
-    works = sorted((tile.owner != d.seat, slot) for slot, tile in enumerate(d.tiles)
-                   if tile is not None and tile.industry == "iron" and tile.resources > 0)
-    amount = _take_in_order(d, "iron", [slot for _, slot in works], amount)
+    tiles = d.tiles
+    works = [slot for slot, tile in enumerate(tiles)
+             if tile is not None and tile.industry == "iron" and tile.resources > 0]
+    if len(works) > 1:  # your own first (the sort keeps board order)
+        seat = d.seat
+        works.sort(key=lambda slot: _owner(tiles, slot) != seat)
+    amount = _take_in_order(d, "iron", works, amount)
     if amount:
         _buy(d, "iron", amount)
 

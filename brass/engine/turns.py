@@ -27,6 +27,7 @@ from .effects import (
     removed_tile,
     tile_ref,
 )
+from .resources import SLOT_LOCATION
 from .state import Game, MerchantTile, PlayerState
 
 Events = list[Event] | None
@@ -36,9 +37,12 @@ LINK_TILES = int(DATA.rules["link_tiles"])
 MERCHANT_LINK_ICONS = int(DATA.rules["merchant_link_icons"])
 
 
+_FIRST_ROUND_ACTIONS = int(DATA.rules["first_round_actions"])
+_ACTIONS_PER_TURN = int(DATA.rules["actions_per_turn"])
+
+
 def actions_per_turn(era: str, round_number: int) -> int:
-    key = "first_round_actions" if (era, round_number) == ("canal", 1) else "actions_per_turn"
-    return int(DATA.rules[key])
+    return _FIRST_ROUND_ACTIONS if round_number == 1 and era == "canal" else _ACTIONS_PER_TURN
 
 
 def turn_over(d: Draft, events: Events = None) -> None:
@@ -131,44 +135,53 @@ def _pay_income(d: Draft, seat: int, out: list[Income] | None) -> None:
         d.set_tile(slot, None)
         owed -= cost // 2
     vp = max(player.vp - owed, 0) if owed > 0 else player.vp
-    d.update(seat, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed), spent=0)
     if out is not None:
         out.append({"seat": seat, "level": level, "money_before": money,
                     "money_after": max(-owed, 0), "shortfall": shortfall, "removed": removed,
                     "vp_lost": player.vp - vp})
+    d.update(seat, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed), spent=0)
 
 
-def era_scores(d: Draft) -> list[SeatScore]:
+# Link icons by location before any tile is flipped (the merchants'), and each link's id and
+# ends, in board order.
+_MERCHANT_ICONS = tuple(MERCHANT_LINK_ICONS if loc.kind == "merchant" else 0
+                        for loc in DATA.locations)
+_LINK_ENDS = tuple((link.id, link.ends) for link in DATA.links)
+
+
+def era_scores(d: Draft, detailed: bool = True) -> list[SeatScore]:
     """The era's scores by seat, link by link and tile by tile (RULES.md §9 steps 1-2);
-    `vp` is each seat's VP with them added."""
-    icons = [0] * len(DATA.locations)
-    for m in DATA.merchant_locations:
-        icons[m] = MERCHANT_LINK_ICONS
-    for spec, tile in zip(DATA.slots, d.tiles, strict=True):
-        if tile is not None and tile.flipped:
-            icons[spec.location] += tile.spec.link_icons
-    links: list[list[LinkScore]] = [[] for _ in d.players]
-    for link, owner in zip(DATA.links, d.links, strict=True):
+    `vp` is each seat's VP with them added. Not `detailed`: the lists of links and tiles
+    are left empty (the sums are the same)."""
+    icons = list(_MERCHANT_ICONS)
+    flipped = [(slot, tile) for slot, tile in enumerate(d.tiles)
+               if tile is not None and tile.flipped]
+    for slot, tile in flipped:
+        icons[SLOT_LOCATION[slot]] += tile.spec.link_icons
+    seats = range(len(d.players))
+    link_vp, tile_vp = [0 for _ in seats], [0 for _ in seats]
+    links: list[list[LinkScore]] = [[] for _ in seats]
+    tiles: list[list[TileScore]] = [[] for _ in seats]
+    for (link, ends), owner in zip(_LINK_ENDS, d.links, strict=True):
         if owner is not None:
-            links[owner].append({"id": link.id, "vp": sum(icons[e] for e in link.ends)})
-    tiles: list[list[TileScore]] = [[] for _ in d.players]
-    for slot, tile in enumerate(d.tiles):
-        if tile is not None and tile.flipped:
+            vp = sum(map(icons.__getitem__, ends))
+            link_vp[owner] += vp
+            if detailed:
+                links[owner].append({"id": link, "vp": vp})
+    for slot, tile in flipped:
+        vp = tile.spec.vp
+        tile_vp[tile.owner] += vp
+        if detailed:
             ref = tile_ref(slot, tile)
             tiles[tile.owner].append({"location": ref["location"], "slot": ref["slot"],
-                                      "industry": tile.industry, "level": tile.level,
-                                      "vp": tile.spec.vp})
-    out: list[SeatScore] = []
-    for p in d.players:
-        link_vp = sum(s["vp"] for s in links[p.seat])
-        tile_vp = sum(s["vp"] for s in tiles[p.seat])
-        out.append({"seat": p.seat, "links": links[p.seat], "tiles": tiles[p.seat],
-                    "link_vp": link_vp, "tile_vp": tile_vp, "vp": p.vp + link_vp + tile_vp})
-    return out
+                                      "industry": tile.industry, "level": tile.level, "vp": vp})
+    return [{"seat": p.seat, "links": links[p.seat], "tiles": tiles[p.seat],
+             "link_vp": link_vp[p.seat], "tile_vp": tile_vp[p.seat],
+             "vp": p.vp + link_vp[p.seat] + tile_vp[p.seat]} for p in d.players]
 
 
 def _end_era(d: Draft, events: Events) -> None:
-    scores = era_scores(d)
+    scores = era_scores(d, detailed=events is not None)
     for score in scores:
         d.update(score["seat"], vp=score["vp"])
     d.era_scores = (*d.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores))
@@ -186,18 +199,19 @@ def _end_era(d: Draft, events: Events) -> None:
 
 def _start_rail_era(d: Draft, events: Events, scores: list[SeatScore]) -> None:
     links_removed = [link_ref(i, owner, d.era) for i, owner in enumerate(d.links)
-                     if owner is not None]
+                     if owner is not None] if events is not None else []
     removed = []
     for slot, tile in enumerate(tuple(d.tiles)):
         if tile is not None and tile.level == 1:
-            removed.append(removed_tile(slot, tile))
+            if events is not None:
+                removed.append(removed_tile(slot, tile))
             d.set_tile(slot, None)
             d.update(tile.owner, retired=d.players[tile.owner].retired + 1)
     refilled: list[SlotRef] = [
         {"location": DATA.locations[DATA.merchant_slots[i].location].id,
          "slot": DATA.merchant_slots[i].number}
         for i, m in enumerate(d.merchants)
-        if m is not None and m.buys != "blank" and not m.beer]
+        if m is not None and m.buys != "blank" and not m.beer] if events is not None else []
     d.set_merchants(tuple(None if m is None else MerchantTile(m.buys, m.buys != "blank")
                           for m in d.merchants))
     rail_deck = d.game.rail_deck
