@@ -14,7 +14,7 @@ from typing import Any
 
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction, Subject
-from .graph import Graph, graph, graph_plus, network
+from .graph import LINK_ENDS, SLOT_LOCATIONS, Graph, graph, graph_plus, network, network_plus
 from .state import Game, MerchantTile, PlayerState, Tile, constructor, updater
 
 
@@ -94,7 +94,7 @@ class Draft:
     (what is paid, received, taken and flipped), so one draft can carry out a whole log
     (`replay`)."""
 
-    __slots__ = ("_graph", "_links", "_merchants", "_owned", "_tiles", "action_count",
+    __slots__ = ("_graph", "_links", "_merchants", "_networks", "_owned", "_tiles", "action_count",
                  "actions_left", "coal_market", "deck", "era", "era_scores", "flips", "game",
                  "iron_market", "is_over", "links", "merchants", "paid", "players", "received",
                  "round", "seat", "start_money", "supplies", "tiles", "turn_index",
@@ -129,6 +129,7 @@ class Draft:
     supplies: list[Supply]
     flips: list[tuple[int, Tile, int]]  # every tile flipped: (slot, tile before, len(supplies))
     _graph: Graph | None
+    _networks: dict[int, frozenset[int] | None]  # `network(seat)` by seat, once asked
 
     def __init__(self, game: Game, base: Draft | None = None) -> None:
         """A draft of `game`; with `base` (a draft of `game`), a copy of `base` as it stands."""
@@ -152,6 +153,7 @@ class Draft:
             self.supplies = list(base.supplies)
             self.flips = list(base.flips)
             self._graph = base._graph
+            self._networks = dict(base._networks)
             return
         self.players = list(game.players)
         self._owned = set()
@@ -166,6 +168,7 @@ class Draft:
         self.deck, self.is_over, self.action_count = game.deck, game.is_over, game.action_count
         self.era_scores = game.era_scores
         self._graph = None
+        self._networks = {}
         self.begin()
 
     def begin(self) -> None:
@@ -188,7 +191,13 @@ class Draft:
         return self._graph
 
     def network(self, seat: int) -> frozenset[int] | None:
-        return network(self.tiles, self.links, seat)
+        """`graph.network` of `seat` on this draft's board (worked out once, then kept up to
+        date as tiles and links are placed and removed)."""
+        networks = self._networks
+        if seat in networks:
+            return networks[seat]
+        found = networks[seat] = network(self.tiles, self.links, seat)
+        return found
 
     # -- changing ------------------------------------------------------------------------------
     # update(seat, **changes) -> PlayerState: `players[seat]` becomes
@@ -219,17 +228,36 @@ class Draft:
         if self._tiles is None:
             self._tiles = list(self.tiles)
             self.tiles = self._tiles
+        old = self._tiles[slot]
         self._tiles[slot] = tile
+        if self._networks:
+            old_owner = None if old is None else old.owner
+            owner = None if tile is None else tile.owner
+            if owner != old_owner:
+                self._network_changed(old_owner, owner, SLOT_LOCATIONS[slot])
 
     def set_link(self, index: int, owner: int | None) -> None:
         if self._links is None:
             self._links = list(self.links)
             self.links = self._links
+        old = self._links[index]
         self._links[index] = owner
+        if self._networks and owner != old:
+            self._network_changed(old, owner, LINK_ENDS[index])
+
+    def _network_changed(self, old: int | None, new: int | None,
+                         locations: tuple[int, ...]) -> None:
+        """`old`'s tile or link at `locations` is now `new`'s (None: no one's)."""
+        networks = self._networks
+        if old is not None:
+            networks.pop(old, None)  # it may have left `old`'s network: worked out again
+        if new is not None and new in networks:
+            networks[new] = network_plus(networks[new], locations)
 
     def clear_links(self) -> None:
         """Take every link off the board (the end of the canal era)."""
         self.links, self._links, self._graph = _NO_LINKS, None, None
+        self._networks.clear()
 
     def set_merchants(self, merchants: tuple[MerchantTile | None, ...]) -> None:
         self.merchants, self._merchants = merchants, None

@@ -141,11 +141,18 @@ def network(tiles: Sequence[Tile | None], links: Sequence[int | None],
     found = {location for tile, location in zip(tiles, _SLOT_LOCATION, strict=True)
              if tile is not None and tile.owner == seat}
     if seat in links:
-        for owner, ends in zip(links, _LINK_ENDS, strict=True):
+        for owner, ends in zip(links, LINK_ENDS, strict=True):
             if owner == seat:
                 found.update(ends)
     return frozenset(found) if found else None
 
 
+def network_plus(found: frozenset[int] | None, locations: tuple[int, ...]) -> frozenset[int]:
+    """`network(...)` of a seat whose network was `found`, once a tile of its is placed at
+    `locations` (its one location) or a link of its joining them."""
+    return frozenset(locations) if found is None else found.union(locations)
+
+
+SLOT_LOCATIONS = tuple((slot.location,) for slot in DATA.slots)  # each slot's location, alone
 _SLOT_LOCATION = tuple(slot.location for slot in DATA.slots)
-_LINK_ENDS = tuple(link.ends for link in DATA.links)
+LINK_ENDS = tuple(link.ends for link in DATA.links)

@@ -8,7 +8,7 @@ from functools import cache
 from .data import DATA
 from .draft import Draft
 from .errors import IllegalAction, Subject
-from .resources import take_brewery_beer, take_coal
+from .resources import SLOTS_OF, take_brewery_beer, take_coal
 
 
 def _link_name(index: int) -> str:
@@ -64,8 +64,9 @@ def start_network(d: Draft, count: int) -> frozenset[int] | None:
                             params={"kind": "canal" if d.era == "canal" else (
                                 "rail" if count == 1 else "double_rail"),
                                 "cost": cost, "money": d.me.money})
-    if count == 2 and not any(t is not None and t.industry == "brewery" and t.resources
-                              for t in d.tiles):
+    tiles = d.tiles
+    if count == 2 and not any((t := tiles[slot]) is not None and t.industry == "brewery"
+                              and t.resources for slot in SLOTS_OF["brewery"]):
         raise IllegalAction("The second railway needs a beer from a brewery, and no brewery "
                             "has any beer left", code="second_railway_no_beer")
     d.pay(cost)
