@@ -15,7 +15,7 @@ from typing import Any
 from .data import DATA, INDUSTRIES
 from .errors import IllegalAction, Subject
 from .graph import LINK_ENDS, SLOT_LOCATIONS, Graph, graph, graph_plus, network, network_plus
-from .state import Game, MerchantTile, PlayerState, Tile, constructor, updater
+from .state import Game, MerchantTile, PlayerState, Tile, constructor, new_tile, updater
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,16 +306,17 @@ class Draft:
         assert tile is not None and tile.resources >= n
         left = tile.resources - n
         if left == 0:
-            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, 0))
+            self.set_tile(slot, new_tile(tile.owner, tile.industry, tile.level, True, 0))
             self.advance_income(tile.owner, tile.spec.income)
             self.flips.append((slot, tile, len(self.supplies)))
         else:
-            self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, tile.flipped, left))
+            self.set_tile(slot, new_tile(tile.owner, tile.industry, tile.level, tile.flipped, left))
 
     def flip(self, slot: int) -> None:
         tile = self.tiles[slot]
         assert tile is not None and not tile.flipped
-        self.set_tile(slot, Tile(tile.owner, tile.industry, tile.level, True, tile.resources))
+        self.set_tile(slot, new_tile(tile.owner, tile.industry, tile.level, True,
+                                      tile.resources))
         self.advance_income(tile.owner, tile.spec.income)
         self.flips.append((slot, tile, len(self.supplies)))
 

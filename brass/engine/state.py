@@ -210,6 +210,8 @@ evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
 evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
 evolve_game: Callable[..., Game] = _evolver(Game)
 evolve_game.__doc__ = "`dataclasses.replace(game, **changes)`, fast."
+new_tile: Callable[[int, str, int, bool, int], Tile] = constructor(Tile)
+new_tile.__doc__ = "`Tile(owner, industry, level, flipped, resources)`, fast."
 
 
 def _plain(value: Any) -> Any:

@@ -123,8 +123,8 @@ def _pay_income(d: Draft, seat: int, out: list[Income] | None) -> None:
         return
     owed = shortfall = -level - money
     tiles = d.tiles
-    mine = sorted((t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
-                  if t is not None and t.owner == seat)
+    mine = sorted([(t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
+                   if t is not None and t.owner == seat])
     removed: list[ShortfallTile] = []
     for cost, _, slot in mine:
         if owed <= 0:
