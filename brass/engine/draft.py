@@ -203,7 +203,22 @@ class Draft:
     # update(seat, **changes) -> PlayerState: `players[seat]` becomes
     # `evolve_player(players[seat], **changes)`, written out in one call; a player this
     # draft made and has not handed out (by `freeze` or `copy`) is changed in place
-    update: Callable[..., PlayerState] = updater(PlayerState, "players", "seat", "_owned")
+    update: Callable[..., PlayerState] = updater(PlayerState, "players", "_owned", "seat")
+    # the same for the fields most changes set, given positionally: update_money(seat, money)
+    update_money: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("money",))
+    update_money_spent: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("money", "spent"))
+    update_income_space: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("income_space",))
+    update_links_left: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("links_left",))
+    update_mat: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("mat", "retired"))
+    update_hand: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("hand",))
+    update_cards: Callable[..., PlayerState] = updater(
+        PlayerState, "players", "_owned", "seat", ("hand", "discard"))
 
     def place_link(self, index: int) -> None:
         base = self.graph()
@@ -275,13 +290,13 @@ class Draft:
     def pay(self, amount: int) -> None:
         """The player to move pays `amount` (it counts as spending this round)."""
         if amount:
-            me = self.me
-            self.update(self.seat, money=me.money - amount, spent=me.spent + amount)
+            me = self.players[self.seat]
+            self.update_money_spent(self.seat, me.money - amount, me.spent + amount)
             self.paid += amount
 
     def receive(self, seat: int, amount: int) -> None:
         if amount:
-            self.update(seat, money=self.players[seat].money + amount)
+            self.update_money(seat, self.players[seat].money + amount)
             if seat == self.seat:
                 self.received += amount
 
@@ -298,7 +313,7 @@ class Draft:
 
     def advance_income(self, seat: int, spaces: int) -> None:
         space = min(self.players[seat].income_space + spaces, DATA.max_income_space)
-        self.update(seat, income_space=space)
+        self.update_income_space(seat, space)
 
     def take_from_tile(self, slot: int, n: int) -> None:
         """Remove `n` cubes or barrels from a tile; a tile emptied this way flips at once."""
@@ -324,7 +339,7 @@ class Draft:
         player = self.players[seat]
         i = INDUSTRIES.index(industry)
         mat = player.mat[:i] + (player.mat[i] + 1,) + player.mat[i + 1:]
-        self.update(seat, mat=mat, retired=player.retired + (1 if retire else 0))
+        self.update_mat(seat, mat, player.retired + (1 if retire else 0))
 
     def quote(self) -> Quote:
         return Quote(self.paid, tuple(self.supplies), self.received)

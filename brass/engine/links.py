@@ -89,7 +89,7 @@ def finish_network(d: Draft, links: Sequence[int]) -> None:
     """The beer for a second railway, the link tiles used, and the price check."""
     if len(links) == 2:
         take_brewery_beer(d, 1, DATA.links[links[1]].ends, _second_railway(links[1]))
-    d.update(d.seat, links_left=d.me.links_left - len(links))
+    d.update_links_left(d.seat, d.me.links_left - len(links))
     what = _CANAL if d.era == "canal" else (_RAILWAY if len(links) == 1 else _RAILWAYS)
     d.check_affordable(what)
 

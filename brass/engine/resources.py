@@ -109,7 +109,7 @@ def _buy(d: Draft, resource: str, amount: int) -> None:
         cost = DATA.iron_market.buy_cost(d.iron_market, amount)
         d.iron_market = max(d.iron_market - amount, 0)
     d.pay(cost)
-    d.supplies.append(Supply(resource, "market", amount, cost=cost))
+    d.supplies.append(_supply(resource, "market", amount, None, None, cost))
 
 
 def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject) -> None:

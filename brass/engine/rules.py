@@ -72,7 +72,7 @@ def _carry_out(d: Draft, action: Action) -> None:
             pass
     _discard(d, cards)
     if isinstance(action, Scout):
-        d.update(d.seat, hand=(*d.me.hand, "wild:location", "wild:industry"))
+        d.update_hand(d.seat, (*d.me.hand, "wild:location", "wild:industry"))
         d.wild_location_left -= 1
         d.wild_industry_left -= 1
 
@@ -119,7 +119,7 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
     hand = list(me.hand)
     if len(cards) == 1 and not cards[0].startswith("wild:"):  # the usual case, in short
         hand.remove(cards[0])
-        d.update(d.seat, hand=tuple(hand), discard=(*me.discard, cards[0]))
+        d.update_cards(d.seat, tuple(hand), (*me.discard, cards[0]))
         return
     discard = list(me.discard)
     for card in cards:
@@ -130,7 +130,7 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
             d.wild_industry_left += 1
         else:
             discard.append(card)
-    d.update(d.seat, hand=tuple(hand), discard=tuple(discard))
+    d.update_cards(d.seat, tuple(hand), tuple(discard))
 
 
 def _loan(d: Draft) -> None:
@@ -138,7 +138,7 @@ def _loan(d: Draft) -> None:
     if level < LOAN["min_level"]:
         raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}",
                             code="loan_income_floor", params={"min_level": LOAN["min_level"]})
-    d.update(d.seat, income_space=DATA.income_top_space[level])
+    d.update_income_space(d.seat, DATA.income_top_space[level])
     d.receive(d.seat, LOAN["money"])
 
 

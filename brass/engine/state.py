@@ -169,23 +169,34 @@ def constructor(cls: type[Any]) -> Any:
         "    new = _new(cls)", *(f"    _set_{n}(new, {n})" for n in names), "    return new"])
 
 
-def updater(cls: type[Any], items: str, fixed: str, owned: str) -> Any:
+def updater(cls: type[Any], items: str, owned: str, fixed: str,
+            fields_set: tuple[str, ...] | None = None) -> Any:
     """A method `update(self, i, **changes)` of a working copy (`draft.Draft`): `self.<items>[i]`
     becomes `evolve(self.<items>[i], **changes)` (written out, in one call; the field `fixed`
     is never changed). The value this makes is the working copy's own until it hands its
     items out: the indices in the set `self.<owned>` (the working copy empties it then).
     Such a value, seen by no one else yet, is changed in place: only the fields that change
-    are set. Returns the new value."""
+    are set. Returns the new value. With `fields_set`, the method sets just those fields,
+    given positionally: `update(self, i, *values)`."""
     names = [f.name for f in fields(cls)]
-    changing = [n for n in names if n != fixed]
-    return _written_out(cls, f"def update(self, i, {_keep_all(changing)}):", [
+    if fields_set is None:
+        changing = [n for n in names if n != fixed]
+        head = f"def update(self, i, {_keep_all(changing)}):"
+        in_place = [f"        if {n} is not _KEEP: _set_{n}(obj, {n})" for n in changing]
+        copied = [f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" if n in changing
+                  else f"    _set_{n}(new, obj.{n})" for n in names]
+    else:
+        assert fixed not in fields_set and set(fields_set) <= set(names)
+        head = f"def update(self, i, {', '.join(fields_set)}):"
+        in_place = [f"        _set_{n}(obj, {n})" for n in fields_set]
+        copied = [f"    _set_{n}(new, {n if n in fields_set else 'obj.' + n})" for n in names]
+    return _written_out(cls, head, [
         f"    obj = self.{items}[i]",
         f"    if i in self.{owned}:",
-        *(f"        if {n} is not _KEEP: _set_{n}(obj, {n})" for n in changing),
+        *in_place,
         "        return obj",
         "    new = _new(cls)",
-        *(f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" if n in changing
-          else f"    _set_{n}(new, obj.{n})" for n in names),
+        *copied,
         f"    self.{items}[i] = new",
         f"    self.{owned}.add(i)",
         "    return new"])

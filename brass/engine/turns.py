@@ -75,7 +75,7 @@ def _draw(d: Draft, seat: int, events: Events) -> None:
     if n <= 0:
         return
     drawn = deck[:n]
-    d.update(seat, hand=player.hand + drawn)
+    d.update_hand(seat, player.hand + drawn)
     d.deck = deck[n:]
     if events is not None:
         events.append({"type": "draw", "seat": seat, "count": n, "cards": list(drawn),
@@ -115,7 +115,7 @@ def _pay_income(d: Draft, seat: int, out: list[Income] | None) -> None:
     level = player.income_level
     money = player.money
     if level >= 0 or money >= -level:
-        d.update(seat, money=money + level, spent=0)
+        d.update_money_spent(seat, money + level, 0)
         if out is not None:
             out.append({"seat": seat, "level": level, "money_before": money,
                         "money_after": money + level, "shortfall": 0, "removed": [],
