@@ -80,6 +80,13 @@ class Quote:
                 **{r: [s.to_json() for s in self.of(r)] for r in ("coal", "iron", "beer")}}
 
 
+def _player_updater(*fields_set: str) -> Callable[..., PlayerState]:
+    """`Draft.update` (`state.updater`), or with `fields_set` the one that sets just those."""
+    updates: Callable[..., PlayerState] = updater(PlayerState, "players", "_owned", "seat",
+                                                  fields_set or None)
+    return updates
+
+
 class Draft:
     """Mutable copy of a game while actions are carried out on it.
 
@@ -203,22 +210,15 @@ class Draft:
     # update(seat, **changes) -> PlayerState: `players[seat]` becomes
     # `evolve_player(players[seat], **changes)`, written out in one call; a player this
     # draft made and has not handed out (by `freeze` or `copy`) is changed in place
-    update: Callable[..., PlayerState] = updater(PlayerState, "players", "_owned", "seat")
+    update = _player_updater()
     # the same for the fields most changes set, given positionally: update_money(seat, money)
-    update_money: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("money",))
-    update_money_spent: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("money", "spent"))
-    update_income_space: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("income_space",))
-    update_links_left: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("links_left",))
-    update_mat: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("mat", "retired"))
-    update_hand: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("hand",))
-    update_cards: Callable[..., PlayerState] = updater(
-        PlayerState, "players", "_owned", "seat", ("hand", "discard"))
+    update_money = _player_updater("money")
+    update_money_spent = _player_updater("money", "spent")
+    update_income_space = _player_updater("income_space")
+    update_links_left = _player_updater("links_left")
+    update_mat = _player_updater("mat", "retired")
+    update_hand = _player_updater("hand")
+    update_cards = _player_updater("hand", "discard")
 
     def place_link(self, index: int) -> None:
         base = self.graph()
