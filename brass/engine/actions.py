@@ -7,6 +7,7 @@ which is a different error from a well-formed move the rules forbid (`IllegalAct
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -111,6 +112,10 @@ class Pass:
 Action = Annotated[
     Build | Network | Develop | Sell | Loan | Scout | Pass, Field(discriminator="kind")]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+# its validator's own methods (`ACTION_ADAPTER.validate_python` with every option at its default,
+# without the wrapper's call): every logged action is parsed when a game is replayed
+_VALIDATE_PYTHON: Callable[[Any], Action] = ACTION_ADAPTER.validator.validate_python
+_VALIDATE_JSON: Callable[[str | bytes], Action] = ACTION_ADAPTER.validator.validate_json
 
 
 def parse_action(obj: Any) -> Action:
@@ -126,8 +131,7 @@ def parse_action(obj: Any) -> Action:
     {'kind': 'loan', 'card': 'industry:iron'}
     """
     try:
-        action = (ACTION_ADAPTER.validate_json(obj) if isinstance(obj, str | bytes)
-                  else ACTION_ADAPTER.validate_python(obj))
+        action = (_VALIDATE_JSON(obj) if isinstance(obj, str | bytes) else _VALIDATE_PYTHON(obj))
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}"

@@ -8,7 +8,7 @@ from .data import DATA, GOODS, TileSpec
 from .draft import Draft
 from .errors import IllegalAction, Subject
 from .resources import resource_left_anywhere, take_coal, take_iron
-from .state import Tile
+from .state import new_tile
 
 INDUSTRY_NAMES = {"cotton": "Cotton Mill", "manufacturer": "Manufacturer", "pottery": "Pottery",
                   "coal": "Coal Mine", "iron": "Ironworks", "brewery": "Brewery"}
@@ -148,7 +148,7 @@ def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     resources = spec.cubes
     if industry == "brewery":
         resources = spec.barrels_canal if d.era == "canal" else spec.barrels_rail
-    d.set_tile(slot_index, Tile(d.seat, industry, spec.level, False, resources))
+    d.set_tile(slot_index, new_tile(d.seat, industry, spec.level, False, resources))
     if industry == "coal" and d.graph().connected_to_merchant(slot.location):
         _sell_to_market(d, slot_index, "coal")
     elif industry == "iron":
@@ -170,6 +170,6 @@ def _sell_to_market(d: Draft, slot_index: int, resource: str) -> None:
         sold, money = DATA.iron_market.sell(d.iron_market, tile.resources)
         d.iron_market += sold
     if sold:
-        d.set_tile(slot_index, Tile(tile.owner, tile.industry, tile.level, False,
-                                    tile.resources - sold))
+        d.set_tile(slot_index, new_tile(tile.owner, tile.industry, tile.level, False,
+                                        tile.resources - sold))
         d.receive(d.seat, money)

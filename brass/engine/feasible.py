@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from .data import DATA, TileSpec
 from .graph import Graph, graph, network
-from .resources import SLOT_LOCATION
+from .resources import SLOT_LOCATION, SLOTS_OF
 from .state import Game, PlayerState, Tile
 
+_COAL_SLOTS, _IRON_SLOTS = SLOTS_OF["coal"], SLOTS_OF["iron"]
 _COAL_MARKET = DATA.coal_market
 _IRON_MARKET = DATA.iron_market
 _LINK_COST = DATA.rules["link_cost"]
@@ -49,14 +50,16 @@ class Board:
         component = self.graph.component
         coal_at: dict[int, int] = {}
         coal = iron = 0
-        for slot, tile in enumerate(game.tiles):
-            if tile is None or not tile.resources:
-                continue
-            if tile.industry == "coal":
+        tiles = game.tiles
+        for slot in _COAL_SLOTS:
+            tile = tiles[slot]
+            if tile is not None and tile.resources and tile.industry == "coal":
                 area = component[SLOT_LOCATION[slot]]
                 coal_at[area] = coal_at.get(area, 0) + tile.resources
                 coal += tile.resources
-            elif tile.industry == "iron":
+        for slot in _IRON_SLOTS:
+            tile = tiles[slot]
+            if tile is not None and tile.resources and tile.industry == "iron":
                 iron += tile.resources
         self.coal_at = coal_at  # coal cubes on mines by connected area (component label)
         self.coal_market, self.iron_market = game.coal_market, game.iron_market

@@ -7,7 +7,7 @@ distinct link layout and memoised: every state between two network actions share
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .data import DATA
 from .state import Tile
@@ -18,7 +18,7 @@ _MERCHANTS = frozenset(DATA.merchant_locations)
 class Graph:
     """Placed links as an undirected graph over locations (a three-ended link joins all three)."""
 
-    __slots__ = ("_distances", "component", "neighbours")
+    __slots__ = ("_distances", "_plus", "component", "neighbours")
 
     def __init__(self, links: tuple[int | None, ...] | None = None) -> None:
         if links is None:  # filled in by `plus`
@@ -46,6 +46,7 @@ class Graph:
                         stack.append(there)
         self.component: tuple[int, ...] = tuple(component)
         self._distances: dict[int | tuple[int, ...], dict[int, int]] = {}
+        self._plus: dict[int, Graph] = {}
 
     def plus(self, link: int) -> Graph:
         """This graph with one more link placed (cheaper than building it anew)."""
@@ -60,6 +61,7 @@ class Graph:
         new.component = self.component if len(merged) == 1 else tuple(
             label if c in merged else c for c in self.component)
         new._distances = {}
+        new._plus = {}
         return new
 
     def connected(self, a: int, b: int) -> bool:
@@ -120,23 +122,37 @@ def graph(links: tuple[int | None, ...]) -> Graph:
     return g if g is not None else _remember(links, Graph(links))
 
 
-def graph_plus(base: Graph, links: tuple[int | None, ...], link: int) -> Graph:
-    """The graph of `links`, which is `base`'s layout with `link` added."""
-    g = _GRAPHS.get(links)
-    return g if g is not None else _remember(links, base.plus(link))
+def graph_plus(base: Graph, links: Callable[[], tuple[int | None, ...]], link: int) -> Graph:
+    """The graph of `base`'s layout with `link` added, memoised by `base` (and by layout:
+    `links()` gives it)."""
+    g = base._plus.get(link)
+    if g is None:
+        layout = links()
+        g = _GRAPHS.get(layout)
+        if g is None:
+            g = _remember(layout, base.plus(link))
+        base._plus[link] = g
+    return g
 
 
 def network(tiles: Sequence[Tile | None], links: Sequence[int | None],
             seat: int) -> frozenset[int] | None:
     """Locations in `seat`'s network; None means everywhere (no tile and no link yet)."""
-    found = {_SLOT_LOCATION[slot] for slot, tile in enumerate(tiles)
+    found = {location for tile, location in zip(tiles, _SLOT_LOCATION, strict=True)
              if tile is not None and tile.owner == seat}
     if seat in links:
-        for index, owner in enumerate(links):
+        for owner, ends in zip(links, LINK_ENDS, strict=True):
             if owner == seat:
-                found.update(_LINK_ENDS[index])
+                found.update(ends)
     return frozenset(found) if found else None
 
 
+def network_plus(found: frozenset[int] | None, locations: tuple[int, ...]) -> frozenset[int]:
+    """`network(...)` of a seat whose network was `found`, once a tile of its is placed at
+    `locations` (its one location) or a link of its joining them."""
+    return frozenset(locations) if found is None else found.union(locations)
+
+
+SLOT_LOCATIONS = tuple((slot.location,) for slot in DATA.slots)  # each slot's location, alone
 _SLOT_LOCATION = tuple(slot.location for slot in DATA.slots)
-_LINK_ENDS = tuple(link.ends for link in DATA.links)
+LINK_ENDS = tuple(link.ends for link in DATA.links)

@@ -66,7 +66,7 @@ from .draft import Draft, Quote
 from .errors import IllegalAction, Subject
 from .feasible import Board, developable, loan_ok, scout_ok
 from .links import add_link, finish_network, link_open, start_network
-from .resources import SLOT_LOCATION
+from .resources import SLOT_LOCATION, SLOTS_OF
 from .rules import _loan, carry_out
 from .sell import choose_merchant_tile, for_sale, sell_one
 from .state import Game, constructor
@@ -384,8 +384,9 @@ def _second_links(start: Draft, touching: frozenset[int] | None,
     except IllegalAction:
         return
     component = d.graph().component
-    coal = {component[SLOT_LOCATION[slot]] for slot, tile in enumerate(d.tiles)
-            if tile is not None and tile.industry == "coal" and tile.resources}
+    tiles = d.tiles
+    coal = {component[SLOT_LOCATION[slot]] for slot in SLOTS_OF["coal"]
+            if (tile := tiles[slot]) is not None and tile.industry == "coal" and tile.resources}
     coal.update(component[m] for m in DATA.merchant_locations)
     own_beer, beer_at = _beer_by_area(d)
     for j in range(len(DATA.links)):
@@ -470,7 +471,9 @@ def _beer_by_area(d: Draft) -> tuple[int, dict[int, int]]:
     own = 0
     at: dict[int, int] = {}
     component = d.graph().component
-    for slot, tile in enumerate(d.tiles):
+    tiles = d.tiles
+    for slot in SLOTS_OF["brewery"]:
+        tile = tiles[slot]
         if tile is None or tile.industry != "brewery" or not tile.resources:
             continue
         if tile.owner == d.seat:

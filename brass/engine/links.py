@@ -8,7 +8,7 @@ from functools import cache
 from .data import DATA
 from .draft import Draft
 from .errors import IllegalAction, Subject
-from .resources import take_brewery_beer, take_coal
+from .resources import SLOTS_OF, take_brewery_beer, take_coal
 
 
 def _link_name(index: int) -> str:
@@ -64,8 +64,9 @@ def start_network(d: Draft, count: int) -> frozenset[int] | None:
                             params={"kind": "canal" if d.era == "canal" else (
                                 "rail" if count == 1 else "double_rail"),
                                 "cost": cost, "money": d.me.money})
-    if count == 2 and not any(t is not None and t.industry == "brewery" and t.resources
-                              for t in d.tiles):
+    tiles = d.tiles
+    if count == 2 and not any((t := tiles[slot]) is not None and t.industry == "brewery"
+                              and t.resources for slot in SLOTS_OF["brewery"]):
         raise IllegalAction("The second railway needs a beer from a brewery, and no brewery "
                             "has any beer left", code="second_railway_no_beer")
     d.pay(cost)
@@ -88,7 +89,7 @@ def finish_network(d: Draft, links: Sequence[int]) -> None:
     """The beer for a second railway, the link tiles used, and the price check."""
     if len(links) == 2:
         take_brewery_beer(d, 1, DATA.links[links[1]].ends, _second_railway(links[1]))
-    d.update(d.seat, links_left=d.me.links_left - len(links))
+    d.update_links_left(d.seat, d.me.links_left - len(links))
     what = _CANAL if d.era == "canal" else (_RAILWAY if len(links) == 1 else _RAILWAYS)
     d.check_affordable(what)
 

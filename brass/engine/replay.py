@@ -11,19 +11,25 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from .actions import Action, parse_action
-from .rules import apply_action
+from .actions import Action, check_ids, parse_action
+from .draft import Draft
+from .rules import carry_on
 from .setup import new_game
 from .state import Game
 
 
 def replay(players: int, seed: int, setup: dict[str, Any] | None,
            actions: Iterable[Action | dict[str, Any]]) -> Game:
-    game = new_game(players, seed, setup)
+    """The game after `actions` from the deal: `apply_action` on each in turn (one draft
+    carries them all out, and the `Game` is made once, at the end)."""
+    d = Draft(new_game(players, seed, setup))
     for action in actions:
-        game = apply_action(game, action if not isinstance(action, dict)
-                            else parse_action(action))
-    return game
+        if isinstance(action, dict):
+            action = parse_action(action)  # its ids checked
+        else:
+            check_ids(action)
+        carry_on(d, action)
+    return d.freeze()
 
 
 def game_hash(game: Game) -> str:

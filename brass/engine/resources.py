@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .data import DATA
+from .data import DATA, INDUSTRIES
 from .draft import Draft, Supply
 from .errors import IllegalAction, Subject
 from .state import Tile, constructor
@@ -24,6 +24,11 @@ def _ids(locations: Sequence[int]) -> list[str]:
 
 # Each build slot's location.
 SLOT_LOCATION: tuple[int, ...] = tuple(s.location for s in DATA.slots)
+# By industry: the slots that take it, in board order (the only ones its tiles can be on).
+SLOTS_OF: dict[str, tuple[int, ...]] = {
+    industry: tuple(s.index for s in DATA.slots if industry in s.accepts)
+    for industry in INDUSTRIES}
+_COAL_SLOTS, _IRON_SLOTS, _BREWERY_SLOTS = SLOTS_OF["coal"], SLOTS_OF["iron"], SLOTS_OF["brewery"]
 
 
 def _owner(tiles: Sequence[Tile | None], slot: int) -> int:
@@ -39,11 +44,12 @@ def take_coal(d: Draft, at: Sequence[int], amount: int, purpose: Subject) -> Non
     if amount <= 0:
         return
     g = d.graph()
-    areas = {g.component[a] for a in at}
+    component = g.component
+    areas = {component[a] for a in at}
     tiles = d.tiles
-    mines = [slot for slot, tile in enumerate(tiles)
-             if tile is not None and tile.industry == "coal" and tile.resources
-             and g.component[SLOT_LOCATION[slot]] in areas]
+    mines = [slot for slot in _COAL_SLOTS
+             if (tile := tiles[slot]) is not None and tile.industry == "coal" and tile.resources
+             and component[SLOT_LOCATION[slot]] in areas]
     if len(mines) > 1:  # only then are the distances needed
         dist = g.distances_from(tuple(at))
         seat = d.seat
@@ -65,9 +71,13 @@ def take_iron(d: Draft, amount: int) -> None:
     then the market."""
     if amount <= 0:
         return
-    works = sorted((tile.owner != d.seat, slot) for slot, tile in enumerate(d.tiles)
-                   if tile is not None and tile.industry == "iron" and tile.resources > 0)
-    amount = _take_in_order(d, "iron", [slot for _, slot in works], amount)
+    tiles = d.tiles
+    works = [slot for slot in _IRON_SLOTS
+             if (tile := tiles[slot]) is not None and tile.industry == "iron" and tile.resources]
+    if len(works) > 1:  # your own first (the sort keeps board order)
+        seat = d.seat
+        works.sort(key=lambda slot: _owner(tiles, slot) != seat)
+    amount = _take_in_order(d, "iron", works, amount)
     if amount:
         _buy(d, "iron", amount)
 
@@ -99,7 +109,7 @@ def _buy(d: Draft, resource: str, amount: int) -> None:
         cost = DATA.iron_market.buy_cost(d.iron_market, amount)
         d.iron_market = max(d.iron_market - amount, 0)
     d.pay(cost)
-    d.supplies.append(Supply(resource, "market", amount, cost=cost))
+    d.supplies.append(_supply(resource, "market", amount, None, None, cost))
 
 
 def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject) -> None:
@@ -113,7 +123,8 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject
     areas = {g.component[a] for a in at}
     own_beer = 0
     tiles = d.tiles
-    for slot, tile in enumerate(tiles):
+    for slot in _BREWERY_SLOTS:
+        tile = tiles[slot]
         if tile is None or tile.industry != "brewery" or tile.resources == 0:
             continue
         if tile.owner == d.seat:
@@ -135,5 +146,6 @@ def take_brewery_beer(d: Draft, amount: int, at: Sequence[int], purpose: Subject
 def resource_left_anywhere(d: Draft, industry: str) -> bool:
     """Is any cube of coal (industry 'coal') or iron ('iron') left on the board or market?"""
     market = d.coal_market if industry == "coal" else d.iron_market
-    return market > 0 or any(t is not None and t.industry == industry and t.resources > 0
-                             for t in d.tiles)
+    tiles = d.tiles
+    return market > 0 or any((t := tiles[slot]) is not None and t.industry == industry
+                             and t.resources > 0 for slot in SLOTS_OF[industry])

@@ -36,7 +36,24 @@ def carry_out(game: Game, action: Action) -> Draft:
     if game.is_over:
         raise IllegalAction("The game is over", code="game_over")
     d = Draft(game)
-    _check_cards_in_hand(d, action_cards(action))
+    _carry_out(d, action)
+    return d
+
+
+def carry_on(d: Draft, action: Action) -> None:
+    """`apply_action` on a draft: the draft becomes the game after `action` (with the turn
+    ended) without a `Game` made for it; `action`'s ids are checked already. A refused
+    action leaves the draft half-changed: `replay` stops there."""
+    if d.is_over:
+        raise IllegalAction("The game is over", code="game_over")
+    d.begin()
+    _carry_out(d, action)
+    turn_over(d)
+
+
+def _carry_out(d: Draft, action: Action) -> None:
+    cards = action_cards(action)
+    _check_cards_in_hand(d, cards)
     match action:
         case Build():
             build(d, action.card, action.industry,
@@ -53,12 +70,11 @@ def carry_out(game: Game, action: Action) -> Draft:
             _check_scout(d)
         case Pass():
             pass
-    _discard(d, action_cards(action))
+    _discard(d, cards)
     if isinstance(action, Scout):
-        d.update(d.seat, hand=(*d.me.hand, "wild:location", "wild:industry"))
+        d.update_hand(d.seat, (*d.me.hand, "wild:location", "wild:industry"))
         d.wild_location_left -= 1
         d.wild_industry_left -= 1
-    return d
 
 
 def play(game: Game, action: Action) -> tuple[Game, tuple[Event, ...]]:
@@ -78,7 +94,8 @@ def _apply(game: Game, action: Action, events: list[Event] | None) -> Game:
     d = carry_out(game, action)
     if events is not None:
         events.append(move_event(game, action, d))
-    return turn_over(d.freeze(counted=True), events)
+    turn_over(d, events)
+    return d.freeze()
 
 
 def quote(game: Game, action: Action) -> Quote:
@@ -102,7 +119,7 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
     hand = list(me.hand)
     if len(cards) == 1 and not cards[0].startswith("wild:"):  # the usual case, in short
         hand.remove(cards[0])
-        d.update(d.seat, hand=tuple(hand), discard=(*me.discard, cards[0]))
+        d.update_cards(d.seat, tuple(hand), (*me.discard, cards[0]))
         return
     discard = list(me.discard)
     for card in cards:
@@ -113,7 +130,7 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
             d.wild_industry_left += 1
         else:
             discard.append(card)
-    d.update(d.seat, hand=tuple(hand), discard=tuple(discard))
+    d.update_cards(d.seat, tuple(hand), tuple(discard))
 
 
 def _loan(d: Draft) -> None:
@@ -121,7 +138,7 @@ def _loan(d: Draft) -> None:
     if level < LOAN["min_level"]:
         raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}",
                             code="loan_income_floor", params={"min_level": LOAN["min_level"]})
-    d.update(d.seat, income_space=DATA.income_top_space[level])
+    d.update_income_space(d.seat, DATA.income_top_space[level])
     d.receive(d.seat, LOAN["money"])
 
 

@@ -16,7 +16,12 @@ SETUP_KEYS = frozenset({"turn_order", "hands", "face_down", "deck", "merchants",
 
 
 def full_deck(players: int) -> list[str]:
-    return sorted(c for c, n in DATA.deck_counts[players].items() for _ in range(n))
+    return list(_FULL_DECKS[players])
+
+
+# By player count: the whole deck, sorted.
+_FULL_DECKS = {players: tuple(sorted(c for c, n in counts.items() for _ in range(n)))
+               for players, counts in DATA.deck_counts.items()}
 
 
 def new_game(players: int, seed: int, setup: dict[str, Any] | None = None) -> Game:

@@ -155,27 +155,65 @@ def _evolver(cls: type[Any]) -> Any:
     times faster (no field introspection, no keyword `__init__`: each slot of the new object
     is set through its descriptor, as a frozen dataclass's own `__init__` sets it)."""
     names = [f.name for f in fields(cls)]
-    lines = [f"def evolve(obj, {', '.join(f'{n}=_KEEP' for n in names)}):",
-             "    new = _new(cls)"]
-    lines += [f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" for n in names]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_KEEP": _KEEP,
-                                 **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
-    exec("\n".join(lines), namespace)  # the same technique as dataclasses' generated methods
-    return namespace["evolve"]
+    return _written_out(cls, f"def evolve(obj, {_keep_all(names)}):", [
+        "    new = _new(cls)",
+        *(f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" for n in names),
+        "    return new"])
 
 
 def constructor(cls: type[Any]) -> Any:
     """`cls(*fields)` (every field, in order, positionally) for a frozen slotted dataclass,
     written out like `_evolver`: what listing calls for each of thousands of actions."""
     names = [f.name for f in fields(cls)]
-    lines = [f"def make({', '.join(names)}):", "    new = _new(cls)"]
-    lines += [f"    _set_{n}(new, {n})" for n in names]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls,
-                                 **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
-    exec("\n".join(lines), namespace)
-    return namespace["make"]
+    return _written_out(cls, f"def make({', '.join(names)}):", [
+        "    new = _new(cls)", *(f"    _set_{n}(new, {n})" for n in names), "    return new"])
+
+
+def updater(cls: type[Any], items: str, owned: str, fixed: str,
+            fields_set: tuple[str, ...] | None = None) -> Any:
+    """A method `update(self, i, **changes)` of a working copy (`draft.Draft`): `self.<items>[i]`
+    becomes `evolve(self.<items>[i], **changes)` (written out, in one call; the field `fixed`
+    is never changed). The value this makes is the working copy's own until it hands its
+    items out: the indices in the set `self.<owned>` (the working copy empties it then).
+    Such a value, seen by no one else yet, is changed in place: only the fields that change
+    are set. Returns the new value. With `fields_set`, the method sets just those fields,
+    given positionally: `update(self, i, *values)`."""
+    names = [f.name for f in fields(cls)]
+    if fields_set is None:
+        changing = [n for n in names if n != fixed]
+        head = f"def update(self, i, {_keep_all(changing)}):"
+        in_place = [f"        if {n} is not _KEEP: _set_{n}(obj, {n})" for n in changing]
+        copied = [f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})" if n in changing
+                  else f"    _set_{n}(new, obj.{n})" for n in names]
+    else:
+        assert fixed not in fields_set and set(fields_set) <= set(names)
+        head = f"def update(self, i, {', '.join(fields_set)}):"
+        in_place = [f"        _set_{n}(obj, {n})" for n in fields_set]
+        copied = [f"    _set_{n}(new, {n if n in fields_set else 'obj.' + n})" for n in names]
+    return _written_out(cls, head, [
+        f"    obj = self.{items}[i]",
+        f"    if i in self.{owned}:",
+        *in_place,
+        "        return obj",
+        "    new = _new(cls)",
+        *copied,
+        f"    self.{items}[i] = new",
+        f"    self.{owned}.add(i)",
+        "    return new"])
+
+
+def _keep_all(names: list[str]) -> str:
+    return ", ".join(f"{n}=_KEEP" for n in names)
+
+
+def _written_out(cls: type[Any], head: str, body: list[str]) -> Any:
+    """The function `head` + `body`, with `cls`, `_new` (object.__new__), `_KEEP` and each
+    field's slot setter `_set_<field>` in its namespace."""
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_KEEP": _KEEP,
+                                 **{f"_set_{f.name}": getattr(cls, f.name).__set__
+                                    for f in fields(cls)}}
+    exec("\n".join([head, *body]), namespace)  # the technique of dataclasses' own methods
+    return namespace[head[4:head.index("(")]]
 
 
 _KEEP: Any = object()  # "this field is not changed"
@@ -183,6 +221,8 @@ evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
 evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
 evolve_game: Callable[..., Game] = _evolver(Game)
 evolve_game.__doc__ = "`dataclasses.replace(game, **changes)`, fast."
+new_tile: Callable[[int, str, int, bool, int], Tile] = constructor(Tile)
+new_tile.__doc__ = "`Tile(owner, industry, level, flipped, resources)`, fast."
 
 
 def _plain(value: Any) -> Any:

@@ -1,15 +1,18 @@
 """Turns, rounds and eras (RULES.md §3, §9): what happens after an action is carried out.
 
-Each step appends its event (effects.py) to `events` when a list is given (`play`), in the
-order the steps happen: draw, round end, era end, game end.
+The steps change the `Draft` the action was carried out on. Each appends its event
+(effects.py) to `events` when a list is given (`play`), in the order the steps happen: draw,
+round end, era end, game end.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Literal
 
 from .data import DATA
+from .draft import Draft
 from .effects import (
     DealtHand,
     Event,
@@ -24,7 +27,8 @@ from .effects import (
     removed_tile,
     tile_ref,
 )
-from .state import Game, MerchantTile, PlayerState, Tile, evolve_game, evolve_player
+from .resources import SLOT_LOCATION
+from .state import Game, MerchantTile, PlayerState
 
 Events = list[Event] | None
 
@@ -33,82 +37,94 @@ LINK_TILES = int(DATA.rules["link_tiles"])
 MERCHANT_LINK_ICONS = int(DATA.rules["merchant_link_icons"])
 
 
+_FIRST_ROUND_ACTIONS = int(DATA.rules["first_round_actions"])
+_ACTIONS_PER_TURN = int(DATA.rules["actions_per_turn"])
+
+
 def actions_per_turn(era: str, round_number: int) -> int:
-    key = "first_round_actions" if (era, round_number) == ("canal", 1) else "actions_per_turn"
-    return int(DATA.rules[key])
+    return _FIRST_ROUND_ACTIONS if round_number == 1 and era == "canal" else _ACTIONS_PER_TURN
 
 
-def turn_over(game: Game, events: Events = None) -> Game:
-    """After an action (already counted in `game`: `Draft.freeze(counted=True)`): end the
-    turn, round and era when they are over."""
-    seat = game.turn_order[game.turn_index]
-    if game.actions_left > 0 and game.players[seat].hand:
-        return game
-    players, deck = _draw(game, seat, events)
+def turn_over(d: Draft, events: Events = None) -> None:
+    """After an action carried out on `d`: count it, then end the turn, round and era when
+    they are over."""
+    d.actions_left -= 1
+    d.action_count += 1
+    seat = d.seat
+    players = d.players
+    if d.actions_left > 0 and players[seat].hand:
+        return
+    _draw(d, seat, events)
     # the next seat: a player with no cards is skipped
-    index = game.turn_index + 1
-    while index < game.num_players and not players[game.turn_order[index]].hand:
+    order = d.turn_order
+    index = d.turn_index + 1
+    while index < len(order) and not players[order[index]].hand:
         index += 1
-    if index < game.num_players:
-        return evolve_game(game, players=players, deck=deck, turn_index=index,
-                           actions_left=actions_per_turn(game.era, game.round))
-    return _end_round(evolve_game(game, players=players, deck=deck), events)
+    if index < len(order):
+        d.turn_index = index
+        d.actions_left = actions_per_turn(d.era, d.round)
+        return
+    _end_round(d, events)
 
 
-def _draw(game: Game, seat: int, events: Events) -> tuple[tuple[PlayerState, ...],
-                                                           tuple[str, ...]]:
-    """The players and the deck once `seat` has drawn up to a full hand."""
-    player = game.players[seat]
-    n = min(HAND_SIZE - len(player.hand), len(game.deck))
+def _draw(d: Draft, seat: int, events: Events) -> None:
+    """`seat` draws up to a full hand."""
+    player = d.players[seat]
+    deck = d.deck
+    n = min(HAND_SIZE - len(player.hand), len(deck))
     if n <= 0:
-        return game.players, game.deck
-    players = list(game.players)
-    drawn = game.deck[:n]
-    players[seat] = evolve_player(player, hand=player.hand + drawn)
+        return
+    drawn = deck[:n]
+    d.update_hand(seat, player.hand + drawn)
+    d.deck = deck[n:]
     if events is not None:
         events.append({"type": "draw", "seat": seat, "count": n, "cards": list(drawn),
-                       "deck_left": len(game.deck) - n})
-    return tuple(players), game.deck[n:]
+                       "deck_left": len(deck) - n})
 
 
-def _end_round(game: Game, events: Events) -> Game:
-    order = tuple(sorted(game.turn_order, key=lambda s: game.players[s].spent))
-    era_over = not game.deck and not any(p.hand for p in game.players)
-    tiles = list(game.tiles)
-    paid = not (era_over and game.era == "rail")  # no income after the last round of the game
-    income: list[Income] = []
-    if paid:  # and each seat's spending starts again from 0
-        players = [_pay_income(player, tiles, income) for player in game.players]
-    else:
-        players = [evolve_player(p, spent=0) for p in game.players]
-    if events is not None:
-        events.append({"type": "round_end", "era": _era(game.era), "round": game.round,
-                       "spent": [p.spent for p in game.players],
-                       "previous_order": list(game.turn_order), "turn_order": list(order),
+def _end_round(d: Draft, events: Events) -> None:
+    players = d.players
+    before = d.turn_order
+    spent = [p.spent for p in players]
+    order = tuple(sorted(before, key=spent.__getitem__))
+    era_over = not d.deck and not any(p.hand for p in players)
+    paid = not (era_over and d.era == "rail")  # no income after the last round of the game
+    income: list[Income] | None = [] if events is not None else None
+    for seat in range(len(players)):  # and each seat's spending starts again from 0
+        if paid:
+            _pay_income(d, seat, income)
+        else:
+            d.update(seat, spent=0)
+    if events is not None and income is not None:
+        events.append({"type": "round_end", "era": _era(d.era), "round": d.round,
+                       "spent": spent, "previous_order": list(before), "turn_order": list(order),
                        "income_paid": paid, "income": income})
+    d.turn_order = order
     if era_over:
-        return _end_era(evolve_game(game, turn_order=order, players=tuple(players),
-                                    tiles=tuple(tiles)), events)
-    round_number = game.round + 1
-    return evolve_game(game, turn_order=order, players=tuple(players), tiles=tuple(tiles),
-                       round=round_number, turn_index=0,
-                       actions_left=actions_per_turn(game.era, round_number))
+        _end_era(d, events)
+        return
+    d.round += 1
+    d.turn_index = 0
+    d.actions_left = actions_per_turn(d.era, d.round)
 
 
-def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]) -> PlayerState:
+def _pay_income(d: Draft, seat: int, out: list[Income] | None) -> None:
     """Income (RULES.md §3 step 2), and shortfall tile removal and VP loss (step 3); the
     player's spending is set back to 0."""
+    player = d.players[seat]
     level = player.income_level
-    paid: Income = {"seat": player.seat, "level": level, "money_before": player.money,
-                    "money_after": player.money + level, "shortfall": 0, "removed": [],
-                    "vp_lost": 0}
-    out.append(paid)
-    if level >= 0 or player.money >= -level:
-        return evolve_player(player, money=player.money + level, spent=0)
-    owed = -level - player.money
-    paid["shortfall"] = owed
-    mine = sorted((t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
-                  if t is not None and t.owner == player.seat)
+    money = player.money
+    if level >= 0 or money >= -level:
+        d.update_money_spent(seat, money + level, 0)
+        if out is not None:
+            out.append({"seat": seat, "level": level, "money_before": money,
+                        "money_after": money + level, "shortfall": 0, "removed": [],
+                        "vp_lost": 0})
+        return
+    owed = shortfall = -level - money
+    tiles = d.tiles
+    mine = sorted([(t.spec.cost, t.level, slot) for slot, t in enumerate(tiles)
+                   if t is not None and t.owner == seat])
     removed: list[ShortfallTile] = []
     for cost, _, slot in mine:
         if owed <= 0:
@@ -116,84 +132,94 @@ def _pay_income(player: PlayerState, tiles: list[Tile | None], out: list[Income]
         tile = tiles[slot]
         assert tile is not None
         removed.append({**tile_ref(slot, tile), "raised": cost // 2})
-        tiles[slot] = None
+        d.set_tile(slot, None)
         owed -= cost // 2
     vp = max(player.vp - owed, 0) if owed > 0 else player.vp
-    paid["money_after"], paid["removed"], paid["vp_lost"] = max(-owed, 0), removed, player.vp - vp
-    return evolve_player(player, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed),
-                         spent=0)
+    if out is not None:
+        out.append({"seat": seat, "level": level, "money_before": money,
+                    "money_after": max(-owed, 0), "shortfall": shortfall, "removed": removed,
+                    "vp_lost": player.vp - vp})
+    d.update(seat, money=max(-owed, 0), vp=vp, retired=player.retired + len(removed), spent=0)
 
 
-def era_scores(game: Game) -> list[SeatScore]:
+# Link icons by location before any tile is flipped (the merchants'), and each link's id and
+# ends, in board order.
+_MERCHANT_ICONS = tuple(MERCHANT_LINK_ICONS if loc.kind == "merchant" else 0
+                        for loc in DATA.locations)
+_LINK_ENDS = tuple((link.id, link.ends) for link in DATA.links)
+
+
+def era_scores(d: Draft, detailed: bool = True) -> list[SeatScore]:
     """The era's scores by seat, link by link and tile by tile (RULES.md §9 steps 1-2);
-    `vp` is each seat's VP with them added."""
-    icons = [0] * len(DATA.locations)
-    for m in DATA.merchant_locations:
-        icons[m] = MERCHANT_LINK_ICONS
-    for spec, tile in zip(DATA.slots, game.tiles, strict=True):
-        if tile is not None and tile.flipped:
-            icons[spec.location] += tile.spec.link_icons
-    links: list[list[LinkScore]] = [[] for _ in game.players]
-    for link, owner in zip(DATA.links, game.links, strict=True):
+    `vp` is each seat's VP with them added. Not `detailed`: the lists of links and tiles
+    are left empty (the sums are the same)."""
+    icons = list(_MERCHANT_ICONS)
+    flipped = [(slot, tile) for slot, tile in enumerate(d.tiles)
+               if tile is not None and tile.flipped]
+    for slot, tile in flipped:
+        icons[SLOT_LOCATION[slot]] += tile.spec.link_icons
+    seats = range(len(d.players))
+    link_vp, tile_vp = [0 for _ in seats], [0 for _ in seats]
+    links: list[list[LinkScore]] = [[] for _ in seats]
+    tiles: list[list[TileScore]] = [[] for _ in seats]
+    for (link, ends), owner in zip(_LINK_ENDS, d.links, strict=True):
         if owner is not None:
-            links[owner].append({"id": link.id, "vp": sum(icons[e] for e in link.ends)})
-    tiles: list[list[TileScore]] = [[] for _ in game.players]
-    for slot, tile in enumerate(game.tiles):
-        if tile is not None and tile.flipped:
+            vp = sum(map(icons.__getitem__, ends))
+            link_vp[owner] += vp
+            if detailed:
+                links[owner].append({"id": link, "vp": vp})
+    for slot, tile in flipped:
+        vp = tile.spec.vp
+        tile_vp[tile.owner] += vp
+        if detailed:
             ref = tile_ref(slot, tile)
             tiles[tile.owner].append({"location": ref["location"], "slot": ref["slot"],
-                                      "industry": tile.industry, "level": tile.level,
-                                      "vp": tile.spec.vp})
-    out: list[SeatScore] = []
-    for p in game.players:
-        link_vp = sum(s["vp"] for s in links[p.seat])
-        tile_vp = sum(s["vp"] for s in tiles[p.seat])
-        out.append({"seat": p.seat, "links": links[p.seat], "tiles": tiles[p.seat],
-                    "link_vp": link_vp, "tile_vp": tile_vp, "vp": p.vp + link_vp + tile_vp})
-    return out
+                                      "industry": tile.industry, "level": tile.level, "vp": vp})
+    return [{"seat": p.seat, "links": links[p.seat], "tiles": tiles[p.seat],
+             "link_vp": link_vp[p.seat], "tile_vp": tile_vp[p.seat],
+             "vp": p.vp + link_vp[p.seat] + tile_vp[p.seat]} for p in d.players]
 
 
-def _end_era(game: Game, events: Events) -> Game:
-    scores = era_scores(game)
-    players = [evolve_player(p, vp=scores[p.seat]["vp"]) for p in game.players]
-    game = evolve_game(game, players=tuple(players), era_scores=(
-        *game.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores)))
-    if game.era == "rail":  # the game ends: the final board keeps its links and tiles
-        game = evolve_game(game, is_over=True, actions_left=0)
+def _end_era(d: Draft, events: Events) -> None:
+    scores = era_scores(d, detailed=events is not None)
+    for score in scores:
+        d.update(score["seat"], vp=score["vp"])
+    d.era_scores = (*d.era_scores, tuple((s["link_vp"], s["tile_vp"]) for s in scores))
+    if d.era == "rail":  # the game ends: the final board keeps its links and tiles
+        d.is_over = True
+        d.actions_left = 0
         if events is not None:
             events.append({"type": "era_end", "era": "rail", "scores": scores,
                            "links_removed": [], "removed": [], "merchants_refilled": [],
                            "deal": None})
-            events.append({"type": "game_end", "ranking": ranking(game)})
-        return game
-    return _start_rail_era(game, events, scores)
+            events.append({"type": "game_end", "ranking": ranking(d.freeze())})
+        return
+    _start_rail_era(d, events, scores)
 
 
-def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game:
-    links_removed = [link_ref(i, owner, game.era) for i, owner in enumerate(game.links)
-                     if owner is not None]
-    tiles = list(game.tiles)
-    players = list(game.players)
+def _start_rail_era(d: Draft, events: Events, scores: list[SeatScore]) -> None:
+    links_removed = [link_ref(i, owner, d.era) for i, owner in enumerate(d.links)
+                     if owner is not None] if events is not None else []
     removed = []
-    for slot, tile in enumerate(tiles):
+    for slot, tile in enumerate(tuple(d.tiles)):
         if tile is not None and tile.level == 1:
-            removed.append(removed_tile(slot, tile))
-            tiles[slot] = None
-            players[tile.owner] = evolve_player(players[tile.owner],
-                                                retired=players[tile.owner].retired + 1)
+            if events is not None:
+                removed.append(removed_tile(slot, tile))
+            d.set_tile(slot, None)
+            d.update(tile.owner, retired=d.players[tile.owner].retired + 1)
     refilled: list[SlotRef] = [
         {"location": DATA.locations[DATA.merchant_slots[i].location].id,
          "slot": DATA.merchant_slots[i].number}
-        for i, m in enumerate(game.merchants)
-        if m is not None and m.buys != "blank" and not m.beer]
-    merchants = tuple(None if m is None else MerchantTile(m.buys, m.buys != "blank")
-                      for m in game.merchants)
-    deck = list(game.rail_deck) if game.rail_deck is not None else rail_shuffle(game)
+        for i, m in enumerate(d.merchants)
+        if m is not None and m.buys != "blank" and not m.beer] if events is not None else []
+    d.set_merchants(tuple(None if m is None else MerchantTile(m.buys, m.buys != "blank")
+                          for m in d.merchants))
+    rail_deck = d.game.rail_deck
+    deck = list(rail_deck) if rail_deck is not None else rail_shuffle(d.game.seed, d.players)
     hands: list[DealtHand] = []
-    for seat in game.turn_order:
+    for seat in d.turn_order:
         hand = tuple(deck[:HAND_SIZE])
-        players[seat] = evolve_player(players[seat], hand=hand, discard=(),
-                                face_down=(), links_left=LINK_TILES)
+        d.update(seat, hand=hand, discard=(), face_down=(), links_left=LINK_TILES)
         hands.append({"seat": seat, "count": len(hand), "cards": list(hand)})
         deck = deck[HAND_SIZE:]
     if events is not None:
@@ -201,16 +227,16 @@ def _start_rail_era(game: Game, events: Events, scores: list[SeatScore]) -> Game
                        "links_removed": links_removed, "removed": removed,
                        "merchants_refilled": refilled,
                        "deal": {"hands": hands, "deck_left": len(deck)}})
-    return evolve_game(game, era="rail", round=1, turn_index=0,
-                   actions_left=actions_per_turn("rail", 1),
-                   players=tuple(players), tiles=tuple(tiles), merchants=merchants,
-                   links=(None,) * len(DATA.links), deck=tuple(deck))
+    d.era, d.round, d.turn_index = "rail", 1, 0
+    d.actions_left = actions_per_turn("rail", 1)
+    d.clear_links()
+    d.deck = tuple(deck)
 
 
-def rail_shuffle(game: Game) -> list[str]:
+def rail_shuffle(seed: int, players: Iterable[PlayerState]) -> list[str]:
     """All discards (face-down cards included), shuffled by the game's seed."""
-    cards = sorted(c for p in game.players for c in (*p.discard, *p.face_down))
-    random.Random(f"{game.seed}:rail").shuffle(cards)
+    cards = sorted(c for p in players for c in (*p.discard, *p.face_down))
+    random.Random(f"{seed}:rail").shuffle(cards)
     return cards
 
 
