@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Response, WebSocket
@@ -42,29 +43,47 @@ router = APIRouter()
 
 
 class Connection:
-    """One client socket; `send` queues (never blocks), a writer task drains the queue."""
+    """One client socket; `send` queues (never blocks), a writer task drains the queue. The
+    queue is a bare deque and one future to wake the writer: an `asyncio.Queue` costs 2.5 KB
+    per socket, and a live game has five."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: int | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.pending: deque[str | None] = deque()  # None: the writer stops there
+        self._wake: asyncio.Future[None] | None = None
         self.dropped = False
         self.chat = chat.Bucket()  # a spectator's own; a seat's is shared by its sockets
 
     def send(self, text: str) -> None:
         if self.dropped:
             return
-        if self.queue.qsize() >= MAX_QUEUED:
+        if len(self.pending) >= MAX_QUEUED:
             self.dropped = True
-            self.queue.put_nowait(None)
+            self.finish()
             return
-        self.queue.put_nowait(text)
+        self._put(text)
 
     def send_json(self, payload: dict[str, Any]) -> None:
         self.send(outbound.dumps(payload))
 
+    def finish(self) -> None:
+        """The writer stops after what is queued."""
+        self._put(None)
+
+    def _put(self, item: str | None) -> None:
+        self.pending.append(item)
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
     async def writer(self) -> None:
-        while (text := await self.queue.get()) is not None:
+        while True:
+            while not self.pending:
+                self._wake = asyncio.get_running_loop().create_future()
+                await self._wake
+            text = self.pending.popleft()
+            if text is None:
+                break
             await self.ws.send_text(text)
         if self.dropped:
             await self.ws.close(code=1013)  # try again later
@@ -131,14 +150,14 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                           1008) from None
     except Goodbye as bye:
         conn.send_json(outbound.ws_error(bye.error.code, bye.error.message))
-        conn.queue.put_nowait(None)
+        conn.finish()
         with contextlib.suppress(Exception):  # the client may be gone already
             await writer
             await ws.close(code=bye.close_code, reason=bye.error.message[:120])
     finally:
         if rt is not None:
             service.unsubscribe(rt, conn)
-        conn.queue.put_nowait(None)
+        conn.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
         writer.cancel()

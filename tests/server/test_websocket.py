@@ -3,13 +3,16 @@ input while the connection and the game stay healthy."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import LiveServer, info, legal, make_game
+from brass.server.ws import MAX_QUEUED, Connection
+
+from .conftest import LiveServer, info, legal, make_game, run_in_own_loop
 
 
 def open_socket(server: LiveServer, game_id: str) -> ClientConnection:
@@ -161,3 +164,40 @@ def test_undo_over_the_websocket(http: httpx.Client, server: LiveServer) -> None
         assert [m["legal"] for m in seen] == [None, None]  # not its turn
         other.send(json.dumps({"type": "undo"}))
         assert receive(other)["code"] == "not_your_turn"
+
+
+def test_a_client_too_far_behind_is_dropped_and_its_queue_stays_bounded() -> None:
+    """A peer that stops reading: once `MAX_QUEUED` messages wait, later ones are not kept,
+    and when the peer reads again it gets what was queued, then a close with 1013 (try
+    again later: a reconnect gets the full state)."""
+
+    class Stalled:  # the part of a starlette WebSocket the writer uses; its peer reads late
+        def __init__(self) -> None:
+            self.reading = asyncio.Event()
+            self.got: list[str] = []
+            self.closed_with: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            await self.reading.wait()
+            self.got.append(text)
+
+        async def close(self, code: int) -> None:
+            self.closed_with = code
+
+    async def scenario() -> tuple[Stalled, Connection, int]:
+        peer = Stalled()
+        conn = Connection(peer)  # type: ignore[arg-type]
+        writer = asyncio.create_task(conn.writer())
+        for n in range(MAX_QUEUED + 100):
+            conn.send(f'{{"n":{n}}}')
+            await asyncio.sleep(0)
+        waiting = len(conn.pending)
+        peer.reading.set()
+        await asyncio.wait_for(writer, timeout=10)
+        return peer, conn, waiting
+
+    peer, conn, waiting = run_in_own_loop(scenario())
+    assert conn.dropped and waiting <= MAX_QUEUED + 1
+    assert peer.got == [f'{{"n":{n}}}' for n in range(len(peer.got))]
+    assert MAX_QUEUED <= len(peer.got) < MAX_QUEUED + 100
+    assert peer.closed_with == 1013
