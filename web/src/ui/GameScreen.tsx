@@ -1,4 +1,4 @@
-import { t } from "../i18n";
+import { isolate, t } from "../i18n";
 // A game: the lobby while seats are free, then the board with panels, acting and the log. The
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
@@ -91,7 +91,8 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
   const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
-    document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
+    document.title = myTurn ? t("game.title_turn", { app: t("app.short") })
+      : info ? t("game.title", { name: info.name, app: t("app.short") }) : t("app.title");
   }, [myTurn, info?.name]);
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
@@ -128,12 +129,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   return (
     <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
       <header class="game-head">
-        <a href="#/" class="home-link">Brass</a>
-        <span class="game-name">{info?.name}</span>
+        <a href="#/" class="home-link">{t("app.short")}</a>
+        <span class="game-name"><bdi>{info?.name}</bdi></span>
         <TurnBar view={view} names={names} />
         {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
-        {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+        {view.is_over && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
         <ScoreStrip view={view} names={names} />
@@ -147,7 +148,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           </PanZoom>
           {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
-        <aside class="side" tabIndex={0} aria-label="Game panels">
+        <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
@@ -167,13 +168,13 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           )}
           {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
-              Waiting for {names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]} ({PLAYER_NAMES[view.current_seat]})…
+              {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}
             </div>
           )}
           {myTurn && lastMine && (
-            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>Undo my last action</button>
+            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>{t("game.undo")}</button>
           )}
-          {hand && <Hand cards={hand} title="Your hand" playable={myTurn ? choosing.playable : new Set()}
+          {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} />

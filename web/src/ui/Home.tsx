@@ -53,7 +53,7 @@ function MyGames(): JSX.Element | null {
       <ul>
         {ordered.map((g) => (
           <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
-            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}>{g.name}</a>{" "}
+            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
             <span class="muted">{t(`status.${g.status}`)}</span>
             {turn(g) && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
           </li>
@@ -113,7 +113,7 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || "Brass game", listed, { clock, shared_screen: shared });
+      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed, { clock, shared_screen: shared });
       seats.setHostToken(c.id, c.host_token);
       seats.setInvite(c.id, c.invite);
       location.hash = `#/game/${c.id}`;
@@ -125,7 +125,7 @@ export function Home(): JSX.Element {
 
   return (
     <div class="page home" data-testid="home">
-      <h1>Brass: Birmingham</h1>
+      <h1>{t("app.title")}</h1>
       <form class="create panel" onSubmit={create}>
         <h2>{t("home.new_game")}</h2>
         <label>{t("home.name")} <input name="game-name" value={name} maxLength={40} placeholder={t("home.default_name")} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
@@ -139,15 +139,15 @@ export function Home(): JSX.Element {
           {t("home.listed")}
         </label>
         <ClockPicker value={clock} onChange={setClock} />
-        <label title="Several players may take seats from this one browser">
+        <label title={t("home.shared_title")}>
           <input type="checkbox" name="shared-screen" checked={shared} onChange={(e) => setShared((e.target as HTMLInputElement).checked)} />{" "}
-          Players share one screen
+          {t("home.shared")}
         </label>
-        <button type="submit" disabled={busy} data-testid="create">Create game</button>
+        <button type="submit" disabled={busy} data-testid="create">{t("home.create")}</button>
       </form>
       {error && <div class="message bad">{error}</div>}
       <MyGames />
-      <h2>Games on this server</h2>
+      <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">
           <thead><tr><th>{t("home.col_game")}</th><th>{t("home.players")}</th><th>{t("home.col_status")}</th><th></th></tr></thead>
