@@ -52,6 +52,12 @@ export function seatWithSymbol(seat: number, names?: (string | null | undefined)
   return t("player.with_symbol", { name: isolate(names?.[seat] ?? PLAYER_NAMES[seat]), colour: PLAYER_NAMES[seat], symbol: PLAYER_SYMBOL[seat] });
 }
 
+/** A seat's player's name as the page shows it: a bot the server named by default ("Bot 2") is
+ * named in the player's language; any other name is the player's own. */
+export function seatName(s: { seat: number; name?: string | null; bot?: boolean }): string | null {
+  return s.bot && s.name === `Bot ${s.seat + 1}` ? t("player.bot", { n: s.seat + 1 }) : s.name ?? null;
+}
+
 const ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII"];
 export const roman = (n: number): string => ROMAN[n] ?? String(n);
 

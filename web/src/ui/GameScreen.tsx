@@ -9,7 +9,7 @@ import type { GameInfo, LegalEntry } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
 import { touched } from "../board/touched";
-import { PLAYER_NAMES } from "../logic/names";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
 import { Clocks } from "./Clocks";
 import { Lobby } from "./Lobby";
@@ -29,7 +29,7 @@ import { useGameState } from "./useGameState";
 import { useLegal } from "./useLegal";
 
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
-  return Array.from({ length: n }, (_, i) => info?.seats[i]?.name ?? null);
+  return Array.from({ length: n }, (_, i) => (info?.seats[i] ? seatName(info.seats[i]) : null));
 }
 
 type Message = { text: string; bad: boolean } | null;

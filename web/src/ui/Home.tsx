@@ -6,6 +6,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, seats } from "../api/client";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
+import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
 
 const POLL_MS = 5000;
@@ -158,7 +159,7 @@ export function Home(): JSX.Element {
               return (
                 <tr key={g.id} data-game={g.id}>
                   <td><bdi>{g.name}</bdi></td>
-                  <td>{g.seats.map((s) => s.name ?? "—").join(t("list.separator"))}</td>
+                  <td>{g.seats.map((s) => seatName(s) ?? "—").join(t("list.separator"))}</td>
                   <td>{t("home.status", { status: t(`status.${g.status}`), waiting: String(g.status === "waiting"), running: String(g.status === "running"), free, move: g.version })}</td>
                   <td class="actions">
                     {g.status === "waiting" && <a href={`#/game/${g.id}`}>{mine ? t("home.open") : t("home.join")}</a>}

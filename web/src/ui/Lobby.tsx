@@ -6,7 +6,7 @@ import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
 import type { BotLevel, GameInfo } from "../api/types";
 import { seatLink } from "../logic/links";
 import { t } from "../i18n";
-import { PLAYER_NAMES } from "../logic/names";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { clockText } from "./Clocks";
 import { Chip } from "./Panels";
 import { useBusy } from "./useBusy";
@@ -91,7 +91,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
-            {s.taken ? <b><bdi>{s.name}</bdi>{s.bot ? t("lobby.bot") : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {t(`bot.${s.bot_level ?? "easy"}`)}</span>}{held?.seat === s.seat ? t("lobby.you") : ""}</b> : <i>{t("lobby.free")}</i>}
+            {s.taken ? <b><bdi>{seatName(s)}</bdi>{s.bot ? t("lobby.bot") : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {t(`bot.${s.bot_level ?? "easy"}`)}</span>}{held?.seat === s.seat ? t("lobby.you") : ""}</b> : <i>{t("lobby.free")}</i>}
             {host && s.taken && !closed && (
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
                 onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>{t("lobby.remove")}</button>

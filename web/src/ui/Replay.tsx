@@ -8,7 +8,7 @@ import { api } from "../api/client";
 import type { GameLog, View } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
-import { PLAYER_NAMES, playerName } from "../logic/names";
+import { PLAYER_NAMES, playerName, seatName } from "../logic/names";
 import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { AnalysisPanel } from "./Analysis";
@@ -86,7 +86,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
 
   if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">{t("replay.back")}</a></div>;
   if (!log || !view) return <div class="page">{t("replay.loading")}</div>;
-  const names = log.seats.map((s) => s.name ?? null);
+  const names = log.seats.map(seatName);
   const hand = seat !== null ? view.players[seat]?.hand : null;
   const last = n > 0 ? log.actions[n - 1] : null;
   const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
