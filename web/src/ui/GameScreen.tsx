@@ -3,7 +3,7 @@ import { isolate, t } from "../i18n";
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, newActionId, type SeatToken, seats } from "../api/client";
 import type { GameInfo, LegalEntry } from "../api/types";
 import { Board } from "../board/Board";
@@ -61,11 +61,17 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   useEffect(() => setTown(null), [version, choiceState.choice.kind]);
   const onInfo = (what: Info | null, pinned: boolean) =>
     setCard((old) => (what ? (pinned || !old?.pinned ? { what, pinned } : old) : pinned || !old?.pinned ? null : old));
-  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind
+  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind.
+  // The listener reads the state of the last render (a ref set while rendering): an effect
+  // registered per render runs after the paint, and a key pressed before it would undo a step
+  // of an older choice (the card, say, instead of the pick just made).
   const { choice: ch, setChoice: setCh, pendingTile, setPendingTile } = choosing;
+  const shown = useRef({ card, town, pendingTile, ch, setCh, setPendingTile });
+  shown.current = { card, town, pendingTile, ch, setCh, setPendingTile };
   useEffect(() => {
     const on = (e: KeyboardEvent) => {
       if (e.key !== "Escape") return;
+      const { card, town, pendingTile, ch, setCh, setPendingTile } = shown.current;
       if (card) setCard(null);
       else if (town) setTown(null);
       else if (pendingTile) setPendingTile(null);
@@ -77,7 +83,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     };
     addEventListener("keydown", on);
     return () => removeEventListener("keydown", on);
-  });
+  }, []);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useTurnAlert(myTurn, info?.name ?? "");
