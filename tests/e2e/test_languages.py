@@ -233,6 +233,7 @@ def test_a_game_in_each_language(browser: Browser, server: str, shots_dir: Path,
     if lang == "ko":
         assert page.evaluate("document.fonts.check('14px \"Noto Sans KR\"', '버밍엄')")
 
+    expect(page).to_have_title(re.compile(re.escape(terms["app.short"])))  # the tab too
     page.screenshot(path=str(shots_dir / f"lang-{lang}-game.png"))
     log.screenshot(path=str(shots_dir / f"lang-{lang}-log.png"))
 

@@ -99,7 +99,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   useEffect(() => {
     document.title = myTurn ? t("game.title_turn", { app: t("app.short") })
       : info ? t("game.title", { name: info.name, app: t("app.short") }) : t("app.title");
-  }, [myTurn, info?.name]);
+  }); // every render: a language change renames the tab too
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
   if (!st) return <div class="page">{t("game.connecting")}</div>;

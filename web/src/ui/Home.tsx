@@ -75,6 +75,9 @@ export function Home(): JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const changes = useRef<string | null>(null);
+  useEffect(() => {
+    document.title = t("app.title"); // every render: a language change renames the tab too
+  });
 
   useEffect(() => {
     let stop = false;

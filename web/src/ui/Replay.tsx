@@ -27,6 +27,9 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
   const chat = useChat(id, null);
+  useEffect(() => {
+    document.title = log ? t("game.title", { name: t("replay.title", { name: log.name }), app: t("app.short") }) : t("app.title");
+  });
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
