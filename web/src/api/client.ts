@@ -35,7 +35,7 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError("network", "Cannot reach the server");
+    throw new ApiError("network", ""); // no server words: the client's own (error.network)
   }
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;

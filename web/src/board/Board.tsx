@@ -2,12 +2,15 @@
 // merchants with their tiles and barrels. Clickable targets are passed in as sets of keys.
 import type { JSX } from "preact";
 import type { MerchantView, TileView, View } from "../api/types";
+import * as i18n from "../i18n";
+import { list, money, t } from "../i18n";
 import {
   INDUSTRY_COLOUR,
   INDUSTRY_LETTER,
   INDUSTRY_NAME,
   linkName,
   LINKS,
+  LOCATION,
   locationName,
   LOCATIONS,
   MERCHANT_BUYS,
@@ -17,8 +20,9 @@ import {
   tileName,
   tileSpec,
 } from "../logic/names";
+import { amountWords } from "../logic/words";
 import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
-import { symbolPath } from "./symbols";
+import { PLAYER_SYMBOL, symbolPath } from "./symbols";
 
 /** What a details card is about: a slot (with its tile, if any), a link or a merchant. */
 export type Info =
@@ -87,6 +91,20 @@ function Focus({ on, label, act, b, circle }: {
 
 const key = (l: string, s: number) => `${l}:${s}`;
 
+/** "Brewery I in Stafford (Red ●)", or "Sell …": a tile as a target is named. */
+export function tileLabel(tile: TileView, sell: boolean): string {
+  return t("board.tile_label", {
+    sell: sell ? "yes" : "no", tile: tileName(tile.industry, tile.level), location: locationName(tile.location),
+    owner: `${PLAYER_NAMES[tile.owner]} ${PLAYER_SYMBOL[tile.owner]}`,
+  });
+}
+
+/** "Leek slot 2: Cotton Mill or Coal Mine": an empty slot as a target is named. */
+export function slotLabel(location: string, slot: number): string {
+  const accepts = LOCATION[location]?.slots[slot] ?? [];
+  return t("board.slot_label", { location: locationName(location), slot: slot + 1, industries: list(accepts.map((a) => INDUSTRY_NAME[a]), "disjunction") });
+}
+
 function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
   if (t.resources <= 0) return null;
   const colour = t.industry === "coal" ? "#111" : t.industry === "iron" ? "#e67e22" : "#b5651d";
@@ -111,9 +129,11 @@ function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number
 
 function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
   const spec = tileSpec(t.industry, t.level);
-  const title = `${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)}${t.flipped ? " (flipped)" : ""}` +
-    (t.resources ? ` · ${t.resources} ${t.industry === "brewery" ? "beer" : t.industry}` : "") +
-    (spec ? ` · ${spec.vp} VP, +${spec.income} income, ${spec.link_icons} link icon${spec.link_icons === 1 ? "" : "s"}` : "");
+  const title = [
+    i18n.t("board.tile_title", { owner: PLAYER_NAMES[t.owner], tile: tileName(t.industry, t.level), flipped: t.flipped ? "yes" : "no" }),
+    t.resources ? amountWords(t.industry === "brewery" ? "beer" : t.industry, t.resources) : "",
+    spec ? i18n.t("board.tile_worth", { vp: spec.vp, income: spec.income, links: spec.link_icons }) : "",
+  ].filter(Boolean).join(" · ");
   const k = b.w / 44; // drawn for 44-unit slots, scaled
   const band = 13 * k;
   const bottom = b.y + b.h - 2 * k;
@@ -129,9 +149,9 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
       {spec && (
         <g class={`tile-worth${t.flipped ? " scored" : ""}`}>
           <circle cx={b.x + 8 * k} cy={bottom - 6 * k} r={6.5 * k} class="tile-vp-disc" />
-          <text x={b.x + 8 * k} y={bottom - 2.6 * k} class="tile-vp" style={{ fontSize: `${9.5 * k}px` }}>{spec.vp}</text>
+          <text x={b.x + 8 * k} y={bottom - 2.6 * k} class="tile-vp" style={{ fontSize: `${9.5 * k}px` }}>{i18n.num(spec.vp)}</text>
           <rect x={b.x + b.w - 17 * k} y={bottom - 12 * k} width={15 * k} height={12 * k} rx={2} class="tile-income-box" />
-          <text x={b.x + b.w - 9.5 * k} y={bottom - 2.6 * k} class="tile-income" style={{ fontSize: `${9 * k}px` }}>+{spec.income}</text>
+          <text x={b.x + b.w - 9.5 * k} y={bottom - 2.6 * k} class="tile-income" style={{ fontSize: `${9 * k}px` }}>+{i18n.num(spec.income)}</text>
           {Array.from({ length: spec.link_icons }, (_, i) => (
             <rect key={i} x={b.x + 16 * k + i * 4 * k} y={bottom - 4 * k} width={3 * k} height={3 * k} class="tile-link-icon" />
           ))}
@@ -146,7 +166,7 @@ function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: numbe
   const h = b.h / accepts.length;
   return (
     <g class="slot-empty">
-      <title>{accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}</title>
+      <title>{list(accepts.map((a) => INDUSTRY_NAME[a]), "disjunction")}</title>
       {accepts.map((a, i) => (
         <g key={a}>
           <rect x={b.x} y={b.y + i * h} width={b.w} height={h} fill={INDUSTRY_COLOUR[a]} opacity={0.55} />
@@ -164,10 +184,10 @@ function MerchantTile({ m, b }: { m: MerchantView | undefined; b: { x: number; y
   if (!m) {
     return <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="#ddd" stroke="#999" stroke-dasharray="3 2" />;
   }
-  const label = m.buys === "all" ? "All" : m.buys === "blank" ? "—" : INDUSTRY_LETTER[m.buys];
+  const label = m.buys === "all" ? t("board.buys_all") : m.buys === "blank" ? "—" : INDUSTRY_LETTER[m.buys];
   return (
     <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`}>
-      <title>{`Buys ${MERCHANT_BUYS[m.buys]}${m.beer ? " · 1 beer barrel" : ""}`}</title>
+      <title>{t("board.merchant_tile", { buys: MERCHANT_BUYS[m.buys], beer: m.beer ? "yes" : "no" })}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill={m.buys === "blank" ? "#cfc7b8" : "#f4ecd8"} stroke="#5a4a32" />
       <text x={b.x + b.w / 2} y={b.y + 17} class="merchant-buys">{label}</text>
       {m.beer && <circle cx={b.x + b.w / 2} cy={b.y + b.h - 11} r={7} fill="#b5651d" stroke="#fff" stroke-width={1.2} />}
@@ -188,7 +208,7 @@ export function Board(p: BoardProps): JSX.Element {
   const hover = (i: Info) => (p.onInfo ? (on: boolean) => p.onInfo!(on ? i : null, false) : undefined);
 
   return (
-    <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="group" aria-label="Board"
+    <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="group" aria-label={t("board.label")}
       onClick={() => p.onInfo?.(null, true)}>
       <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" />
       {/* links */}
@@ -200,12 +220,14 @@ export function Board(p: BoardProps): JSX.Element {
           const sel = S.links?.has(l.id);
           const cls = `link${l.canal ? " canal-ok" : ""}${l.rail ? " rail-ok" : ""}${target ? " target" : ""}${sel ? " selected" : ""}${b ? " built" : ""}`;
           const d = `M${g.a[0]},${g.a[1]} L${g.b[0]},${g.b[1]}` + (g.spur ? ` M${g.mid[0]},${g.mid[1]} L${g.spur[0]},${g.spur[1]}` : "");
-          const only = !l.canal ? "rail only" : !l.rail ? "canal only" : "canal or rail";
           const it: Info = { kind: "link", id: l.id };
           return (
             <g class={cls} data-link={l.id} key={l.id} onClick={(e) => { e.stopPropagation(); (target && p.onLink ? () => p.onLink!(l.id) : info(it))(); }}
               onPointerEnter={(e) => e.pointerType === "mouse" && hover(it)?.(true)} onPointerLeave={(e) => e.pointerType === "mouse" && hover(it)?.(false)}>
-              <title>{`${linkName(l.id)} (${only})${b ? ` · ${PLAYER_NAMES[b.owner]}'s ${b.kind}` : ""}`}</title>
+              <title>{t("board.link_title", {
+                link: linkName(l.id), allowed: !l.canal ? "rail" : !l.rail ? "canal" : "both",
+                built: b ? b.kind : "no", owner: b ? PLAYER_NAMES[b.owner] : "",
+              })}</title>
               <path d={d} class="link-hit" />
               {b ? (
                 <>
@@ -218,8 +240,8 @@ export function Board(p: BoardProps): JSX.Element {
                 <path d={d} class={`link-free ${!l.canal ? "rail-only" : !l.rail ? "canal-only" : "both"}`} />
               )}
               {R.links?.has(l.id) && !target && !sel && <circle cx={g.seenMid[0]} cy={g.seenMid[1]} r={11} class="recent-marker" />}
-              {!b && !l.canal && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only">R</text>}
-              {!b && !l.rail && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only canal">C</text>}
+              {!b && !l.canal && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only">{t("board.rail_letter")}</text>}
+              {!b && !l.rail && !target && !sel && <text x={g.seenMid[0]} y={g.seenMid[1] + 4} class="link-only canal">{t("board.canal_letter")}</text>}
             </g>
           );
         })}
@@ -237,13 +259,13 @@ export function Board(p: BoardProps): JSX.Element {
               data-location={l.id} {...press(target, p.onMerchant && (() => p.onMerchant!(l.id)), info(it), hover(it))}>
               <rect x={b.x - 4} y={b.y - 4} width={b.w + 8} height={b.h + 8} rx={8} class="merchant-box" />
               <g>
-                <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{l.name}</text>
+                <text x={b.x + b.w / 2} y={b.y - 10} class="loc-name">{locationName(l.id)}</text>
                 <text x={b.x + b.w / 2} y={b.y + b.h + 18} class="merchant-bonus">{bonusText(l.bonus)}</text>
                 {Array.from({ length: l.merchantSlots }, (_, i) => (
                   <MerchantTile key={i} m={active ? merchants.get(key(l.id, i)) : undefined} b={slotBox(l.id, i)} />
                 ))}
               </g>
-              <Focus on={target} label={`Sell to ${l.name}`} act={p.onMerchant && (() => p.onMerchant!(l.id))}
+              <Focus on={target} label={t("board.sell_to", { merchant: locationName(l.id) })} act={p.onMerchant && (() => p.onMerchant!(l.id))}
                 b={{ x: b.x - 4, y: b.y - 4, w: b.w + 8, h: b.h + 8 }} />
             </g>
           );
@@ -253,7 +275,7 @@ export function Board(p: BoardProps): JSX.Element {
             onClick={p.onTown ? (e) => { e.stopPropagation(); p.onTown!(l.id); p.onInfo?.(null, true); } : undefined}>
             <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={6} class={l.kind === "farm" ? "farm-box" : "town-box"} />
             <text x={b.x + b.w / 2} y={b.y - 6} class={l.kind === "farm" ? "loc-name farm-name" : "loc-name"}>
-              {l.kind === "farm" ? "Farm Brewery" : l.name}
+              {l.kind === "farm" ? t("board.farm") : locationName(l.id)}
             </text>
             {l.slots.map((accepts, i) => {
               const sb = slotBox(l.id, i);
@@ -262,9 +284,7 @@ export function Board(p: BoardProps): JSX.Element {
               const target = T.slots?.has(k) || T.tiles?.has(k);
               const sel = S.slots?.has(k) || S.tiles?.has(k);
               const it: Info = { kind: "slot", location: l.id, slot: i };
-              const label = t
-                ? `${T.tiles?.has(k) ? "Sell " : ""}${PLAYER_NAMES[t.owner]}'s ${tileName(t.industry, t.level)} in ${locationName(l.id)}`
-                : `${locationName(l.id)} slot ${i + 1}: ${accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}`;
+              const label = t ? tileLabel(t, !!T.tiles?.has(k)) : slotLabel(l.id, i);
               return (
                 <g key={i} class={`slot${target ? " target" : ""}${sel ? " selected" : ""}`} data-slot={k}
                   {...press(target, p.onSlot && (() => p.onSlot!(l.id, i)), info(it), hover(it))}>
@@ -293,7 +313,7 @@ export function Board(p: BoardProps): JSX.Element {
               {...press(target, p.onLink && (() => p.onLink!(l.id)), info({ kind: "link", id: l.id }))}>
               <path d={`M${a[0]},${a[1]} L${b[0]},${b[1]}`} class="link-hit" />
               <circle cx={g.seenMid[0]} cy={g.seenMid[1]} r={11} class="link-marker" />
-              <Focus on={target} circle label={`Link ${linkName(l.id)}`} act={p.onLink && (() => p.onLink!(l.id))}
+              <Focus on={target} circle label={t("board.link_label", { link: linkName(l.id) })} act={p.onLink && (() => p.onLink!(l.id))}
                 b={{ x: g.seenMid[0] - 13, y: g.seenMid[1] - 13, w: 26, h: 26 }} />
             </g>
           );
@@ -311,7 +331,7 @@ export function Board(p: BoardProps): JSX.Element {
 
 /** The order of the moves since the player's last turn that touched this place. */
 function OrderBadge({ x, y, n }: { x: number; y: number; n: number[] }) {
-  const text = n.join(",");
+  const text = n.map(i18n.num).join(",");
   const w = 10 + text.length * 8;
   return (
     <g class="order-badge" aria-hidden="true">
@@ -328,33 +348,21 @@ function Legend() {
     <g class="legend" aria-hidden="true">
       <rect x={x - 10} y={y - 22} width={200} height={116} rx={8} fill="#f7efdc" stroke="#b9a57f" />
       <path d={`M${x},${y} h40`} class="link-free both" />
-      <text x={x + 50} y={y + 4}>canal or rail</text>
+      <text x={x + 50} y={y + 4}>{t("board.legend_both")}</text>
       <path d={`M${x},${y + 22} h40`} class="link-free rail-only" />
-      <text x={x + 50} y={y + 26}>rail only (R)</text>
+      <text x={x + 50} y={y + 26}>{t("board.legend_rail", { letter: t("board.rail_letter") })}</text>
       <path d={`M${x},${y + 44} h40`} class="link-free canal-only" />
-      <text x={x + 50} y={y + 48}>canal only (C)</text>
+      <text x={x + 50} y={y + 48}>{t("board.legend_canal", { letter: t("board.canal_letter") })}</text>
       <path d={`M${x},${y + 66} h40`} class="link-built canal" stroke="#888" />
       <path d={`M${x},${y + 66} h40`} class="canal-water" />
       <path d={`M${x + 100},${y + 66} h40`} class="link-built rail" stroke="#888" />
       <path d={`M${x + 100},${y + 66} h40`} class="rail-ties" />
-      <text x={x + 20} y={y + 88} text-anchor="middle">canal</text>
-      <text x={x + 120} y={y + 88} text-anchor="middle">rail</text>
+      <text x={x + 20} y={y + 88} text-anchor="middle">{t("board.legend_canal_built")}</text>
+      <text x={x + 120} y={y + 88} text-anchor="middle">{t("board.legend_rail_built")}</text>
     </g>
   );
 }
 
 function bonusText(b?: { kind: string; amount: number }): string {
-  if (!b) return "";
-  switch (b.kind) {
-    case "vp":
-      return `beer: +${b.amount} VP`;
-    case "income":
-      return `beer: +${b.amount} income`;
-    case "money":
-      return `beer: +£${b.amount}`;
-    case "develop":
-      return "beer: free develop";
-    default:
-      return "";
-  }
+  return b ? t("board.bonus", { kind: b.kind, n: b.amount, money: money(b.amount) }) : "";
 }

@@ -4,12 +4,14 @@
 import IntlMessageFormat from "intl-messageformat";
 import { describe, expect, it } from "vitest";
 import { INDUSTRIES, LOCATIONS } from "../logic/names";
+import { BOT_LEVELS } from "../ui/Lobby";
 import { CATALOGUES, LANGUAGES } from "./index";
 import { ERROR_CODES, REFUSAL_CODES, SUBJECT_CODES } from "./refusals";
 
 const FAMILIES: Record<string, string[]> = {
   "industry.": INDUSTRIES,
   "industry_short.": INDUSTRIES,
+  "industry_letter.": INDUSTRIES,
   "player.": ["red", "yellow", "purple", "teal"],
   "town.": LOCATIONS.map((l) => l.id),
   "buys.": ["cotton", "manufacturer", "pottery", "all", "blank"],
@@ -21,6 +23,7 @@ const FAMILIES: Record<string, string[]> = {
   "action.": ["build", "network", "develop", "sell", "loan", "scout", "pass"],
   "conn.": ["connecting", "reconnecting", "closed"], // "open" shows nothing
   "status.": ["waiting", "running", "finished", "expired", "cancelled"],
+  "bot.": BOT_LEVELS,
 };
 
 // every source file of the client, as text (Vite's glob import), tests left out

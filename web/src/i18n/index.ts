@@ -121,6 +121,11 @@ export function money(n: number): string {
   return f.format(n).replace(/^-/, "−"); // a minus sign, not a hyphen
 }
 
+/** Money with its sign, paid or received: "+£5", "−£5" (zero: "£0"). */
+export function signedMoney(n: number): string {
+  return n > 0 ? `+${money(n)}` : money(n);
+}
+
 /** "a, b and c" (or "a, b or c") in the current language. */
 export function list(parts: string[], type: "conjunction" | "disjunction" = "conjunction"): string {
   return fmt(`list:${type}`, (l) => new Intl.ListFormat(l, { type })).format(parts);

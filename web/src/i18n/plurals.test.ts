@@ -5,6 +5,8 @@ import { drawWords } from "../logic/events";
 import { amountWords } from "../logic/words";
 import { isolate, type Lang, list, money, setLanguage, t } from "./index";
 import { errorText } from "./refusals";
+import { duration } from "../ui/Clocks";
+import { cubeWords } from "../logic/words";
 
 const draw = (count: number) => drawWords({ type: "draw", seat: 0, count } as never);
 
@@ -77,5 +79,37 @@ describe("a refusal in each language, from the server's reason and params", () =
     expect(errorText({ code: "not_your_turn", message: "It is seat 1's turn" })).toBe("To nie twoja kolej (It is seat 1's turn)");
     await setLanguage("en");
     expect(errorText({ code: "not_your_turn", message: "It is seat 1's turn" })).toBe("It is seat 1's turn");
+  });
+});
+
+describe("the panels' words in each language", () => {
+  it("Polish counts on the panels: 1, 2, 5", async () => {
+    await setLanguage("pl");
+    expect([1, 2, 5].map((n) => t("panel.cards", { n }))).toEqual(["1 karta", "2 karty", "5 kart"]);
+    expect([1, 3, 5].map((n) => cubeWords("coal", n))).toEqual(["1 znacznik węgla", "3 znaczniki węgla", "5 znaczników węgla"]);
+  });
+  it("times on the clocks, with each language's digits and units", async () => {
+    const seen: Record<string, string[]> = {};
+    for (const l of ["en", "fa", "ko"] as Lang[]) {
+      await setLanguage(l);
+      seen[l] = [duration(65), duration(12000), duration(2 * 86400 + 4 * 3600)];
+    }
+    expect(seen.en).toEqual(["1:05", "3 h 20 min", "2 d 4 h"]);
+    expect(seen.fa).toEqual(["۱:۰۵", "۳ ساعت ۲۰ دقیقه", "۲ روز ۴ ساعت"]);
+    expect(seen.ko).toEqual(["1:05", "3시간 20분", "2일 4시간"]);
+  });
+  it("signs and percentages through Intl", async () => {
+    await setLanguage("en");
+    expect(t("panel.income", { level: 0 })).toBe("income +0");
+    expect(t("panel.income", { level: -3 })).toBe("income -3");
+    expect(t("analysis.win", { who: "Red", p: 0.426 })).toBe("Red 43%");
+    await setLanguage("fa");
+    expect(t("analysis.win", { who: "قرمز", p: 0.426 })).toBe("قرمز ۴۳٪");
+  });
+  it("a network failure is named in every language, English included", async () => {
+    await setLanguage("en");
+    expect(errorText({ code: "network", message: "" })).toBe("Cannot reach the server");
+    await setLanguage("th");
+    expect(errorText({ code: "network", message: "" })).toBe("ติดต่อเซิร์ฟเวอร์ไม่ได้");
   });
 });

@@ -80,7 +80,7 @@ export function errorText(body: ErrorBody): string {
     const raw = body.code === "malformed" && !["no_such_slot", "not_a_merchant"].includes(body.reason);
     return t(`refusal.${body.reason}`, raw ? params : display(params));
   }
-  if (lang() === "en") return body.message;
+  if (lang() === "en" && body.message) return body.message;
   const named = has(`error.${body.code}`) ? t(`error.${body.code}`) : t("error.internal");
   return body.message ? t("error.with_message", { named, message: isolate(body.message) }) : named;
 }

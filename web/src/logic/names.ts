@@ -6,6 +6,7 @@ import board from "../../../data/board.json";
 import linksData from "../../../data/links.json";
 import tilesData from "../../../data/tiles.json";
 import type { Industry } from "../api/types";
+import { PLAYER_SYMBOL } from "../board/symbols";
 import { isolate, list, money as formatMoney, t } from "../i18n";
 
 /** A read-only table whose entries are catalogue messages `prefix + key`. */
@@ -20,14 +21,8 @@ export const INDUSTRIES: Industry[] = ["cotton", "manufacturer", "pottery", "coa
 export const INDUSTRY_NAME: Record<string, string> = translated("industry.");
 /** Short name used in "their mine in Leek". */
 export const INDUSTRY_SHORT: Record<string, string> = translated("industry_short.");
-export const INDUSTRY_LETTER: Record<string, string> = {
-  cotton: "Ct",
-  manufacturer: "Mf",
-  pottery: "Pt",
-  coal: "Co",
-  iron: "Ir",
-  brewery: "Br",
-};
+/** The industry's letters on a tile or a slot ("Ct", "Mf"…; each language its own). */
+export const INDUSTRY_LETTER: Record<string, string> = translated("industry_letter.");
 export const INDUSTRY_COLOUR: Record<string, string> = {
   cotton: "#e8d7b0",
   manufacturer: "#9fb7d0",
@@ -49,6 +44,18 @@ export const PLAYER_TEXT = ["#fff", "#222", "#fff", "#fff"];
 export function playerName(seat: number, names?: (string | null | undefined)[]): string {
   const n = names?.[seat];
   return n ? t("player.named", { colour: PLAYER_NAMES[seat], name: n }) : PLAYER_NAMES[seat];
+}
+
+/** "Alice (Red ●)": a seat's player by name, with the seat's colour and symbol (the colour
+ * alone when nobody sits there by name). */
+export function seatWithSymbol(seat: number, names?: (string | null | undefined)[]): string {
+  return t("player.with_symbol", { name: isolate(names?.[seat] ?? PLAYER_NAMES[seat]), colour: PLAYER_NAMES[seat], symbol: PLAYER_SYMBOL[seat] });
+}
+
+/** A seat's player's name as the page shows it: a bot the server named by default ("Bot 2") is
+ * named in the player's language; any other name is the player's own. */
+export function seatName(s: { seat: number; name?: string | null; bot?: boolean }): string | null {
+  return s.bot && s.name === `Bot ${s.seat + 1}` ? t("player.bot", { n: s.seat + 1 }) : s.name ?? null;
 }
 
 const ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII"];
@@ -114,6 +121,12 @@ export function locationName(id: string): string {
   return LOCATION[id] ? t(`town.${id}`) : id;
 }
 
+/** A place's name with the English name printed on the board beside it, where the two differ
+ * (Persian, Korean): a card, a details card's title. */
+export function placeName(id: string): string {
+  return t("card.location", { name: locationName(id), english: isolate(englishName(id)) });
+}
+
 /** The English name printed on the board, beside the translated one where they differ. */
 export function englishName(id: string): string {
   return LOCATION[id]?.name ?? id;
@@ -127,7 +140,7 @@ export function cardName(card: string): string {
   const [kind, what] = card.split(":");
   if (kind === "wild") return what === "location" ? t("card.wild_location") : t("card.wild_industry");
   // a town card with the name printed on the board beside it where the two differ (fa, ko)
-  if (kind === "location") return t("card.location", { name: locationName(what), english: isolate(englishName(what)) });
+  if (kind === "location") return placeName(what);
   if (what === "cotton_manufacturer") return t("card.cotton_manufacturer");
   return INDUSTRY_NAME[what] ?? what;
 }

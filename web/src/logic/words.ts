@@ -58,3 +58,15 @@ export function quoteLines(q: Quote, actor: number | null): string[] {
     for (const s of list) lines.push(supplyWords(res, s, actor));
   return lines;
 }
+
+/** "2 coal cubes", "1 beer barrel": what lies on a tile, by the tile's industry or resource. */
+export function cubeWords(what: string, count: number): string {
+  const resource = what === "brewery" || what === "beer" ? "beer" : what === "iron" ? "iron" : "coal";
+  return t("unit.cubes", { resource, count });
+}
+
+/** "1 coal + 1 iron" (what a tile needs to be built), or "no coal or iron". */
+export function needsWords(spec: { coal: number; iron: number }): string {
+  const parts = [spec.coal ? amountWords("coal", spec.coal) : "", spec.iron ? amountWords("iron", spec.iron) : ""].filter(Boolean);
+  return parts.length ? parts.join(" + ") : t("unit.no_coal_iron");
+}

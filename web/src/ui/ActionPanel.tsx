@@ -45,17 +45,17 @@ export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | nul
       if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
-      if (c.picks.length === 0) return `Click a highlighted link on the board${needCard ? " (or choose a card first)" : ""}.`;
-      if (opts.size) return needCard ? "Click a second link, or choose the card to discard." : "Click a second link, or confirm just this one.";
+      if (c.picks.length === 0) return t("hint.network_link", { needCard: String(needCard) });
+      if (opts.size) return t("hint.network_second", { needCard: String(needCard) });
       break;
     case "develop":
-      if (c.picks.length === 0) return "Choose an industry to develop (its lowest tile leaves your mat).";
-      if (opts.size) return needCard ? "Choose a second industry to develop, or the card to discard." : "Choose a second industry to develop, or confirm.";
+      if (c.picks.length === 0) return t("hint.develop");
+      if (opts.size) return t("hint.develop_second", { needCard: String(needCard) });
       break;
     case "sell":
-      if (pendingTile) return "Click the merchant to sell to.";
-      if (c.picks.length === 0) return "Click one of your highlighted tiles to sell.";
-      if (opts.size) return needCard ? "Click another tile to sell, or choose the card to discard." : "Click another tile to sell, or confirm.";
+      if (pendingTile) return t("hint.sell_merchant");
+      if (c.picks.length === 0) return t("hint.sell_tile");
+      if (opts.size) return t("hint.sell_more", { needCard: String(needCard) });
       break;
     case "scout":
       if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
@@ -98,7 +98,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
           {c.kind !== "scout" && (
             <div class="card-choice">
-              Card to discard:{" "}
+              {t("choose.card")}{" "}
               {c.card ? (
                 <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
                   {cardName(c.card)} ✕
@@ -145,7 +145,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             </div>
           )}
           {c.kind === "scout" && (
-            <div class="options" role="group" aria-label="Cards to discard">
+            <div class="options" role="group" aria-label={t("choose.scout_cards")}>
               {p.hand.map((card, i) => {
                 const chosenCount = c.picks.filter((x) => x === `card:${card}`).length;
                 const sel = chosenCount > p.hand.slice(0, i).filter((x) => x === card).length;
@@ -167,7 +167,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           )}
           {entry && (
             <div class="quote" data-testid="quote">
-              <div class="quote-title">What it does</div>
+              <div class="quote-title">{t("choose.what_it_does")}</div>
               {p.preview ? <EffectPreview effect={p.preview} player={p.player} /> : (
                 <ul data-testid="quote-lines">
                   {quoteLines(entry.quote, p.seat).map((l, i) => <li key={i}>{l}</li>)}
@@ -181,7 +181,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
         // the last child of the panel, so that on a phone it sticks to the sheet's bottom
         <div class="confirm-bar">
           <button type="button" class="confirm" data-testid="confirm" data-offer disabled={p.busy} onClick={() => p.onConfirm(entry)}>
-            Confirm {KIND_LABEL[c.kind]}
+            {t("choose.confirm", { action: KIND_LABEL[c.kind] })}
           </button>
         </div>
       )}

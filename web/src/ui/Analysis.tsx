@@ -7,6 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Action, Analysis } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
+import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import "./analysis.css";
 
@@ -22,21 +23,21 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
   }, [id]);
   useEffect(() => {
     if (analysis?.status !== "running") return;
-    const t = setTimeout(() => api.analysis(id).then(setAnalysis).catch((e) => setError(e.message)), 1000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => api.analysis(id).then(setAnalysis).catch((e) => setError(e.message)), 1000);
+    return () => clearTimeout(timer);
   }, [analysis]);
 
   const start = () => api.analyse(id).then(setAnalysis).catch((e) => setError(e.message));
   if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
-  if (!analysis) return <div class="panel analysis">Analysis…</div>;
+  if (!analysis) return <div class="panel analysis">{t("analysis.loading")}</div>;
   if (analysis.status !== "done") {
     return (
       <div class="panel analysis" data-testid="analysis">
-        <div class="panel-title">Analysis</div>
+        <div class="panel-title">{t("analysis.title")}</div>
         {analysis.status === "running"
-          ? <p data-testid="analysis-progress">The bot is judging the moves: {analysis.done} / {analysis.total}</p>
+          ? <p data-testid="analysis-progress">{t("analysis.progress", { done: analysis.done, total: analysis.total })}</p>
           : <button type="button" data-testid="analyse" onClick={start}>
-            {analysis.status === "failed" ? "The analysis failed: try again" : "Analyse this game"}</button>}
+            {analysis.status === "failed" ? t("analysis.failed") : t("analysis.start")}</button>}
       </div>
     );
   }
@@ -48,16 +49,16 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
   const y = (p: number) => H - p * H;
   return (
     <div class="panel analysis" data-testid="analysis">
-      <div class="panel-title">Analysis</div>
+      <div class="panel-title">{t("analysis.title")}</div>
       {here && (
         <p data-testid="analysis-move">
-          Move {here.seq}: {here.loss > 0
-            ? <>the bot preferred: {actionOnlyWords(here.preferred as Action, here.seat)} (judged {here.loss.toFixed(1)} VP better)</>
-            : <>the bot agrees with this move.</>}
+          {here.loss > 0
+            ? t("analysis.preferred", { n: here.seq, action: actionOnlyWords(here.preferred as Action, here.seat), loss: here.loss })
+            : t("analysis.agrees", { n: here.seq })}
         </p>
       )}
       <svg class="win-chart" viewBox={`0 0 ${W} ${H}`} data-testid="win-chart" role="img"
-        aria-label="each player's estimated chance of winning, move by move">
+        aria-label={t("analysis.chart")}>
         {Array.from({ length: seats }, (_, s) => (
           <polyline key={s} fill="none" stroke={PLAYER_COLOURS[s]} stroke-width="1.5"
             points={moves.map((m, i) => `${x(i).toFixed(1)},${y(m.win[s]).toFixed(1)}`).join(" ")} />
@@ -65,12 +66,12 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
         {n > 0 && <line x1={x(n - 1)} x2={x(n - 1)} y1={0} y2={H} class="now" />}
       </svg>
       <div class="win-legend">{Array.from({ length: seats }, (_, s) => (
-        <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{PLAYER_NAMES[s]} {here ? `${Math.round(here.win[s] * 100)}%` : ""}</span>
+        <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{here ? t("analysis.win", { who: PLAYER_NAMES[s], p: here.win[s] }) : PLAYER_NAMES[s]}</span>
       ))}</div>
-      {worst.length > 0 && <div class="mistakes">Biggest mistakes:
+      {worst.length > 0 && <div class="mistakes">{t("analysis.mistakes")}
         <ol data-testid="mistakes">{worst.map((m) => (
           <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
-            move {m.seq}, {PLAYER_NAMES[m.seat]}: −{m.loss.toFixed(1)} VP</button></li>
+            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: m.loss })}</button></li>
         ))}</ol>
       </div>}
     </div>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type GameSocket, seats } from "../api/client";
 import type { ChatMessage } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
+import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 
 export const MAX_CHARS = 300;
@@ -36,7 +37,7 @@ function Line({ m }: { m: ChatMessage }) {
   return (
     <li data-chat-id={m.id} class={m.spectator ? "spectator" : "player"}>
       {m.seat !== null && <span class="chat-seat" style={{ color: PLAYER_COLOURS[m.seat] }} aria-label={PLAYER_NAMES[m.seat]}>{PLAYER_SYMBOL[m.seat]} </span>}
-      <b class="chat-name">{m.name}</b>: <span class="chat-text">{m.text}</span>
+      <b class="chat-name"><bdi>{m.name}</bdi></b>: <bdi class="chat-text">{m.text}</bdi>
     </li>
   );
 }
@@ -61,22 +62,22 @@ export function ChatPanel({ messages, socket, spectator, upTo }: {
   }, [shown.length]);
   const send = (e: Event) => {
     e.preventDefault();
-    const t = text.trim();
-    if (!t || !socket) return;
-    if (socket.chat(t, spectator ? name.trim() || undefined : undefined)) setText("");
+    const said = text.trim();
+    if (!said || !socket) return;
+    if (socket.chat(said, spectator ? name.trim() || undefined : undefined)) setText("");
   };
   return (
-    <section class="chat panel" data-testid="chat" aria-label="Chat">
-      <div class="panel-title">Chat</div>
-      <div class="chat-lists" ref={list} tabIndex={0} role="log" aria-label="Messages">
-        <ul class="chat-players" data-testid="chat-players" aria-label="Players' messages">
-          {players.length === 0 && <li class="muted">No messages yet.</li>}
+    <section class="chat panel" data-testid="chat" aria-label={t("chat.title")}>
+      <div class="panel-title">{t("chat.title")}</div>
+      <div class="chat-lists" ref={list} tabIndex={0} role="log" aria-label={t("chat.messages")}>
+        <ul class="chat-players" data-testid="chat-players" aria-label={t("chat.players")}>
+          {players.length === 0 && <li class="muted">{t("chat.empty")}</li>}
           {players.map((m) => <Line key={m.id} m={m} />)}
         </ul>
         {watchers.length > 0 && (
           <>
-            <div class="chat-sub">Spectators</div>
-            <ul class="chat-spectators" data-testid="chat-spectators" aria-label="Spectators' messages">
+            <div class="chat-sub">{t("chat.spectators")}</div>
+            <ul class="chat-spectators" data-testid="chat-spectators" aria-label={t("chat.spectators_label")}>
               {watchers.map((m) => <Line key={m.id} m={m} />)}
             </ul>
           </>
@@ -85,12 +86,12 @@ export function ChatPanel({ messages, socket, spectator, upTo }: {
       {socket && (
         <form class="chat-form" onSubmit={send}>
           {spectator && (
-            <input name="chat-name" aria-label="Your name" placeholder="Your name" maxLength={40} value={name}
+            <input name="chat-name" aria-label={t("chat.your_name")} placeholder={t("chat.your_name")} maxLength={40} value={name}
               onInput={(e) => setName((e.target as HTMLInputElement).value)} />
           )}
-          <input name="chat-text" aria-label="Message" placeholder={spectator ? "Say something (as a spectator)" : "Say something"}
+          <input name="chat-text" aria-label={t("chat.message")} placeholder={spectator ? t("chat.say_spectator") : t("chat.say")}
             maxLength={MAX_CHARS} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-          <button type="submit" data-testid="chat-send" disabled={!text.trim()}>Send</button>
+          <button type="submit" data-testid="chat-send" disabled={!text.trim()}>{t("chat.send")}</button>
         </form>
       )}
     </section>

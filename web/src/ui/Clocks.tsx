@@ -6,6 +6,7 @@ import type { JSX } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type SeatToken } from "../api/client";
 import type { ClockChoice, ClockView, StateMessage } from "../api/types";
+import { isolate, t } from "../i18n";
 import { PLAYER_NAMES } from "../logic/names";
 import "./Clocks.css";
 import { useBusy } from "./useBusy";
@@ -13,22 +14,16 @@ import { useBusy } from "./useBusy";
 /** Seconds as a short duration: 1:05, 12:00, 3 h 20 min, 2 d 4 h. */
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
-  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  if (s >= 86400) return t("clock.days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t("clock.hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+  return t("clock.minutes", { m: Math.floor(s / 60), s: s % 60 });
 }
 
 export function clockText(c: ClockChoice | ClockView): string {
-  if (c.kind === "live") return `live, ${duration(c.reserve ?? 0)} each + ${duration(c.increment ?? 0)} a turn`;
-  if (c.kind === "correspondence") return `${duration(c.per_turn ?? 0)} per turn`;
-  return c.handoff_after ? `none (an idle seat may go to a bot after ${duration(c.handoff_after)})` : "none";
+  if (c.kind === "live") return t("clock.live", { reserve: duration(c.reserve ?? 0), increment: duration(c.increment ?? 0) });
+  if (c.kind === "correspondence") return t("clock.correspondence", { per: duration(c.per_turn ?? 0) });
+  return c.handoff_after ? t("clock.none_handoff", { after: duration(c.handoff_after) }) : t("clock.none");
 }
-
-const STAND_IN: Record<string, string> = {
-  timeout: "ran out of time",
-  resigned: "resigned",
-  handover: "was away",
-};
 
 export const NO_CLOCK: ClockChoice = { kind: "none", reserve: 0, increment: 0, per_turn: 0, handoff_after: 0 };
 
@@ -38,27 +33,27 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
   const num = (e: Event) => Number((e.target as HTMLInputElement).value) * 60;
   return (
     <fieldset class="clock-picker" data-testid="clock-picker">
-      <legend>Turn clock</legend>
-      <select name="clock" aria-label="Turn clock" value={value.kind} onChange={(e) => {
+      <legend>{t("clock.legend")}</legend>
+      <select name="clock" aria-label={t("clock.legend")} value={value.kind} onChange={(e) => {
         const kind = (e.target as HTMLSelectElement).value as ClockChoice["kind"];
         onChange(kind === "live" ? { ...NO_CLOCK, kind, reserve: 1800, increment: 30 }
           : kind === "correspondence" ? { ...NO_CLOCK, kind, per_turn: 86400 } : NO_CLOCK);
       }}>
-        <option value="none">No clock</option>
-        <option value="live">Live: a reserve each, plus time per turn</option>
-        <option value="correspondence">Correspondence: time per turn</option>
+        <option value="none">{t("clock.no_clock")}</option>
+        <option value="live">{t("clock.live_choice")}</option>
+        <option value="correspondence">{t("clock.correspondence_choice")}</option>
       </select>
       {value.kind === "live" && <>
-        <label>Reserve (min) <input type="number" name="reserve" min="0" step="any" value={minutes(value.reserve)}
+        <label>{t("clock.reserve")} <input type="number" name="reserve" min="0" step="any" value={minutes(value.reserve)}
           onInput={(e) => onChange({ ...value, reserve: num(e) })} /></label>
-        <label>+ per turn (min) <input type="number" name="increment" min="0" step="any" value={minutes(value.increment)}
+        <label>{t("clock.increment")} <input type="number" name="increment" min="0" step="any" value={minutes(value.increment)}
           onInput={(e) => onChange({ ...value, increment: num(e) })} /></label>
       </>}
       {value.kind === "correspondence" &&
-        <label>Per turn (min) <input type="number" name="per-turn" min="0" step="any" value={minutes(value.per_turn)}
+        <label>{t("clock.per_turn")} <input type="number" name="per-turn" min="0" step="any" value={minutes(value.per_turn)}
           onInput={(e) => onChange({ ...value, per_turn: num(e) })} /></label>}
       {value.kind === "none" &&
-        <label>Hand an idle seat to a bot after (min, 0: never) <input type="number" name="handoff-after" min="0" step="any"
+        <label>{t("clock.handoff_after")} <input type="number" name="handoff-after" min="0" step="any"
           value={minutes(value.handoff_after)} onInput={(e) => onChange({ ...value, handoff_after: num(e) })} /></label>}
     </fieldset>
   );
@@ -69,8 +64,8 @@ function useServerNow(st: StateMessage): number {
   const received = useMemo(() => Date.now() / 1000, [st]);
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setTick((k) => k + 1), 250);
-    return () => clearInterval(t);
+    const timer = setInterval(() => setTick((k) => k + 1), 250);
+    return () => clearInterval(timer);
   }, []);
   void tick;
   return st.server_time + (Date.now() / 1000 - received);
@@ -110,18 +105,18 @@ export function Clocks({ id, st, mine, names }: {
     <div class="panel clocks" data-testid="clocks" data-clock={clock.kind}>
       <ul>
         {seats.map((s) => {
-          const t = time(s.seat);
+          const left = time(s.seat);
           const low = s.seat === mover && clock.deadline !== null && clock.deadline - now < 10;
           return (
             <li key={s.seat} class={s.seat === mover ? "moving" : ""} data-testid={`clock-${s.seat}`}>
               <span class="who">{names[s.seat] ?? PLAYER_NAMES[s.seat]}</span>
-              {t !== null && <span class={`time${low ? " low" : ""}`}>{t}</span>}
+              {left !== null && <span class={`time${low ? " low" : ""}`}><bdi>{left}</bdi></span>}
               {s.stand_in && <span class="stand-in" data-testid={`stand-in-${s.seat}`}>
-                a bot plays for {names[s.seat] ?? PLAYER_NAMES[s.seat]} ({STAND_IN[s.stand_in] ?? s.stand_in})</span>}
+                {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
               {token && me !== null && s.seat === mover && s.seat !== me && idle !== null && !s.bot && !s.stand_in &&
                 idle >= clock.handoff_after && (
                 <button type="button" class="small" disabled={busy} data-testid={`hand-over-${s.seat}`}
-                  onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>Let a bot play for them</button>
+                  onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>{t("clock.hand_over")}</button>
               )}
             </li>
           );
@@ -129,12 +124,12 @@ export function Clocks({ id, st, mine, names }: {
       </ul>
       {running && token && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
         <button type="button" disabled={busy} data-testid="take-over" onClick={() => run(() => api.takeOver(id, token))}>
-          I'm back: take my seat</button>
+          {t("clock.take_over")}</button>
       )}
       {running && token && mySeat && !mySeat.stand_in && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
-          onClick={() => confirm("Resign? A bot plays your seat to the end.") && run(() => api.resign(id, token, st.version))}>
-          Resign</button>
+          onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token, st.version))}>
+          {t("clock.resign")}</button>
       )}
       {error && <div class="message bad">{error}</div>}
     </div>

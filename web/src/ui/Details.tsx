@@ -4,61 +4,49 @@
 import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Info } from "../board/Board";
-import { PLAYER_SYMBOL } from "../board/symbols";
-import { INDUSTRY_NAME, linkName, LINKS, LOCATION, MERCHANT_BUYS, money, PLAYER_NAMES, roman, tileSpec } from "../logic/names";
-import { plural } from "./Preview";
-
-function needs(spec: { coal: number; iron: number }): string {
-  const parts = [spec.coal ? `${spec.coal} coal` : "", spec.iron ? `${spec.iron} iron` : ""].filter(Boolean);
-  return parts.length ? parts.join(" + ") : "no coal or iron";
-}
-
-function eraWords(era: string): string {
-  return era === "canal" ? "canal era only" : era === "rail" ? "rail era only" : "either era";
-}
+import { list, money, t } from "../i18n";
+import { INDUSTRY_NAME, linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS, placeName, seatWithSymbol, tileName, tileSpec } from "../logic/names";
+import { amountWords, cubeWords, needsWords } from "../logic/words";
 
 /** The lines of a details card (a title, then facts). */
 export function detailLines(view: View, info: Info, names: (string | null)[] = []): { title: string; lines: string[] } {
-  const who = (seat: number) => `${names[seat] ?? PLAYER_NAMES[seat]} (${PLAYER_NAMES[seat]} ${PLAYER_SYMBOL[seat]})`;
+  const who = (seat: number) => seatWithSymbol(seat, names);
   if (info.kind === "slot") {
     const l = LOCATION[info.location];
-    const t = view.industries.find((x) => x.location === info.location && x.slot === info.slot);
-    if (!t) {
+    const tile = view.industries.find((x) => x.location === info.location && x.slot === info.slot);
+    if (!tile) {
       const accepts = l.slots[info.slot] ?? [];
       return {
-        title: `${l.name}, slot ${info.slot + 1}`,
-        lines: [`Empty: takes ${accepts.map((a) => INDUSTRY_NAME[a]).join(" or ")}`],
+        title: t("details.slot_title", { location: placeName(l.id), slot: info.slot + 1 }),
+        lines: [t("details.empty", { industries: list(accepts.map((a) => INDUSTRY_NAME[a]), "disjunction") })],
       };
     }
-    const spec = tileSpec(t.industry, t.level);
-    const lines = [`Owner: ${who(t.owner)}`, t.flipped ? "Flipped: it scores at the end of each era" : "Not flipped yet"];
-    if (t.resources > 0) lines.push(`On it: ${plural(t.resources, t.industry === "brewery" ? "beer barrel" : `${t.industry} cube`)}`);
+    const spec = tileSpec(tile.industry, tile.level);
+    const lines = [t("details.owner", { who: who(tile.owner) }), tile.flipped ? t("details.flipped") : t("details.not_flipped")];
+    if (tile.resources > 0) lines.push(t("details.on_it", { what: cubeWords(tile.industry, tile.resources) }));
     if (spec) {
-      lines.push(`Worth: ${spec.vp} VP when flipped, +${plural(spec.income, "income space")} on flipping`);
-      lines.push(`Link icons: ${spec.link_icons} (each adjacent link scores them)`);
-      lines.push(`Built for ${money(spec.cost)} and ${needs(spec)}; ${eraWords(spec.era)}`);
-      if (spec.beer) lines.push(`Selling it needs ${plural(spec.beer, "beer")}`);
+      lines.push(t("details.worth", { vp: spec.vp, income: spec.income }));
+      lines.push(t("details.link_icons", { n: spec.link_icons }));
+      lines.push(t("details.built_for", { cost: money(spec.cost), needs: needsWords(spec), era: spec.era }));
+      if (spec.beer) lines.push(t("details.sell_needs", { beer: amountWords("beer", spec.beer) }));
     }
-    return { title: `${INDUSTRY_NAME[t.industry]} ${roman(t.level)} in ${l.name}`, lines };
+    return { title: t("log.tile_at", { tile: tileName(tile.industry, tile.level), location: placeName(l.id) }), lines };
   }
   if (info.kind === "link") {
     const l = LINKS.find((x) => x.id === info.id)!;
     const b = view.links.find((x) => x.id === info.id);
-    const lines = [`Allowed: ${l.canal && l.rail ? "canal or rail" : l.canal ? "canal only" : "rail only"}`];
-    if (l.also_connects?.length) lines.push(`Also connects: ${l.also_connects.map((c) => LOCATION[c]?.name ?? c).join(", ")}`);
-    lines.push(b ? `Built: ${who(b.owner)}'s ${b.kind}` : "Not built");
+    const lines = [t("details.allowed", { kind: l.canal && l.rail ? "both" : l.canal ? "canal" : "rail" })];
+    if (l.also_connects?.length) lines.push(t("details.also_connects", { places: list(l.also_connects.map(locationName)) }));
+    lines.push(b ? t("details.built", { owner: who(b.owner), kind: b.kind }) : t("details.not_built"));
     return { title: linkName(info.id), lines };
   }
   const l = LOCATION[info.location];
   const tiles = view.merchants.filter((m) => m.location === info.location);
-  const lines = [view.num_players >= l.minPlayers ? `In play (${l.minPlayers}+ players)` : `Not in play with ${view.num_players} players`];
-  for (const m of tiles) lines.push(`Tile ${m.slot + 1}: buys ${MERCHANT_BUYS[m.buys]}${m.beer ? ", 1 beer barrel" : ", no beer"}`);
-  if (l.bonus) {
-    const b = l.bonus;
-    const what = b.kind === "vp" ? `${b.amount} VP` : b.kind === "income" ? `+${plural(b.amount, "income space")}` : b.kind === "money" ? money(b.amount) : "a free develop";
-    lines.push(`Selling with its beer gives ${what}`);
-  }
-  return { title: `${l.name} (merchant)`, lines };
+  const lines = [view.num_players >= l.minPlayers ? t("details.in_play", { min: l.minPlayers })
+    : t("details.not_in_play", { n: view.num_players })];
+  for (const m of tiles) lines.push(t("details.merchant_tile", { n: m.slot + 1, buys: MERCHANT_BUYS[m.buys], beer: m.beer ? "yes" : "no" }));
+  if (l.bonus) lines.push(t("details.bonus", { kind: l.bonus.kind, n: l.bonus.amount, money: money(l.bonus.amount) }));
+  return { title: t("details.merchant", { name: placeName(l.id) }), lines };
 }
 
 export function DetailsCard({ view, info, names, onClose, pinned = true }: {
@@ -74,7 +62,7 @@ export function DetailsCard({ view, info, names, onClose, pinned = true }: {
     <div class={`details-card panel${pinned ? "" : " hovering"}`} data-testid="details" role={pinned ? "dialog" : "status"} aria-label={d.title}>
       <div class="details-head">
         <b>{d.title}</b>
-        <button type="button" class="close" aria-label="Close details" onClick={onClose}>✕</button>
+        <button type="button" class="close" aria-label={t("details.close")} onClick={onClose}>✕</button>
       </div>
       <ul>{d.lines.map((l, i) => <li key={i}>{l}</li>)}</ul>
     </div>

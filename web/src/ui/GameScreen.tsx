@@ -1,15 +1,15 @@
-import { t } from "../i18n";
+import { isolate, t } from "../i18n";
 // A game: the lobby while seats are free, then the board with panels, acting and the log. The
 // state comes from useGameState, the legal moves from useLegal, the choice from useChoosing;
 // this file only lays them out and sends the chosen move.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, newActionId, type SeatToken, seats } from "../api/client";
 import type { GameInfo, LegalEntry } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
 import { touched } from "../board/touched";
-import { PLAYER_NAMES } from "../logic/names";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
 import { Clocks } from "./Clocks";
 import { Lobby } from "./Lobby";
@@ -29,7 +29,7 @@ import { useGameState } from "./useGameState";
 import { useLegal } from "./useLegal";
 
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
-  return Array.from({ length: n }, (_, i) => info?.seats[i]?.name ?? null);
+  return Array.from({ length: n }, (_, i) => (info?.seats[i] ? seatName(info.seats[i]) : null));
 }
 
 type Message = { text: string; bad: boolean } | null;
@@ -61,11 +61,17 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   useEffect(() => setTown(null), [version, choiceState.choice.kind]);
   const onInfo = (what: Info | null, pinned: boolean) =>
     setCard((old) => (what ? (pinned || !old?.pinned ? { what, pinned } : old) : pinned || !old?.pinned ? null : old));
-  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind
+  // Escape goes back one step: the town open in the picker, the last pick, the card, the kind.
+  // The listener reads the state of the last render (a ref set while rendering): an effect
+  // registered per render runs after the paint, and a key pressed before it would undo a step
+  // of an older choice (the card, say, instead of the pick just made).
   const { choice: ch, setChoice: setCh, pendingTile, setPendingTile } = choosing;
+  const shown = useRef({ card, town, pendingTile, ch, setCh, setPendingTile });
+  shown.current = { card, town, pendingTile, ch, setCh, setPendingTile };
   useEffect(() => {
     const on = (e: KeyboardEvent) => {
       if (e.key !== "Escape") return;
+      const { card, town, pendingTile, ch, setCh, setPendingTile } = shown.current;
       if (card) setCard(null);
       else if (town) setTown(null);
       else if (pendingTile) setPendingTile(null);
@@ -77,7 +83,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     };
     addEventListener("keydown", on);
     return () => removeEventListener("keydown", on);
-  });
+  }, []);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
   useTurnAlert(myTurn, info?.name ?? "");
@@ -91,8 +97,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
   const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
-    document.title = myTurn ? "▶ Your turn — Brass" : info ? `${info.name} — Brass` : "Brass: Birmingham";
-  }, [myTurn, info?.name]);
+    document.title = myTurn ? t("game.title_turn", { app: t("app.short") })
+      : info ? t("game.title", { name: info.name, app: t("app.short") }) : t("app.title");
+  }); // every render: a language change renames the tab too
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
   if (!st) return <div class="page">{t("game.connecting")}</div>;
@@ -128,12 +135,12 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   return (
     <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
       <header class="game-head">
-        <a href="#/" class="home-link">Brass</a>
-        <span class="game-name">{info?.name}</span>
+        <a href="#/" class="home-link">{t("app.short")}</a>
+        <span class="game-name"><bdi>{info?.name}</bdi></span>
         <TurnBar view={view} names={names} />
         {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
-        {view.is_over && <a class="badge" href={`#/replay/${id}`}>Replay</a>}
+        {view.is_over && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
         <ScoreStrip view={view} names={names} />
@@ -147,7 +154,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           </PanZoom>
           {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
-        <aside class="side" tabIndex={0} aria-label="Game panels">
+        <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
@@ -167,13 +174,13 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           )}
           {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
-              Waiting for {names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]} ({PLAYER_NAMES[view.current_seat]})…
+              {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}
             </div>
           )}
           {myTurn && lastMine && (
-            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>Undo my last action</button>
+            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>{t("game.undo")}</button>
           )}
-          {hand && <Hand cards={hand} title="Your hand" playable={myTurn ? choosing.playable : new Set()}
+          {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} />

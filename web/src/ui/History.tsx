@@ -5,7 +5,8 @@ import type { JSX } from "preact";
 import type { LogEntry, View } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { entryLine } from "../logic/events";
-import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
+import { list, money, num, t } from "../i18n";
+import { PLAYER_COLOURS, PLAYER_NAMES, seatWithSymbol } from "../logic/names";
 
 export interface Point {
   vp: number[];
@@ -67,15 +68,15 @@ function Lines({ values, label, x, y, w, h, seats }: {
     <g>
       <text x={x} y={y - 6} class="graph-label">{label}</text>
       <line x1={x} y1={y + h} x2={x + w} y2={y + h} class="graph-axis" />
-      <text x={x - 4} y={py(hi) + 4} class="graph-tick">{hi}</text>
-      <text x={x - 4} y={py(lo) + 4} class="graph-tick">{lo}</text>
+      <text x={x - 4} y={py(hi) + 4} class="graph-tick">{num(hi)}</text>
+      <text x={x - 4} y={py(lo) + 4} class="graph-tick">{num(lo)}</text>
       {Array.from({ length: seats }, (_, s) => {
         const d = values.map((v, i) => `${i ? "L" : "M"}${px(i).toFixed(1)},${py(v[s]).toFixed(1)}`).join(" ");
         const last = values[values.length - 1][s];
         return (
           <g key={s}>
             <path d={d} class="graph-line" stroke={PLAYER_COLOURS[s]} stroke-dasharray={["", "6 3", "2 3", "10 3 2 3"][s]} />
-            <text x={px(n) + 4} y={py(last) + 4} class="graph-end" fill={PLAYER_COLOURS[s]}>{PLAYER_SYMBOL[s]} {last}</text>
+            <text x={px(n) + 4} y={py(last) + 4} class="graph-end" fill={PLAYER_COLOURS[s]}>{PLAYER_SYMBOL[s]} {num(last)}</text>
           </g>
         );
       })}
@@ -99,17 +100,20 @@ export function ScoreGraph({ points, log, names, upTo }: {
   return (
     <figure class="graph panel" data-testid="score-graph"
       data-final={final.vp.map((v, s) => `${s}:${v}:${final.money[s]}`).join(",")}>
-      <figcaption class="panel-title">How the game went</figcaption>
+      <figcaption class="panel-title">{t("history.title")}</figcaption>
       <svg viewBox={`0 0 ${W + 60} 250`} role="img"
-        aria-label={`VP and money over ${shown.length - 1} moves: ${final.vp.map((v, s) => `${names[s] ?? PLAYER_NAMES[s]} ${v} VP, £${final.money[s]}`).join("; ")}`}>
+        aria-label={t("history.graph_label", {
+          n: shown.length - 1,
+          players: final.vp.map((v, s) => t("history.graph_player", { name: names[s] ?? PLAYER_NAMES[s], vp: v, money: money(final.money[s]) })).join(t("list.separator")),
+        })}>
         {rail && rail.at <= n && (
           <g>
             <line x1={30 + (rail.at / n) * W} y1={10} x2={30 + (rail.at / n) * W} y2={240} class="graph-era" />
-            <text x={30 + (rail.at / n) * W + 3} y={20} class="graph-tick" text-anchor="start">rail era</text>
+            <text x={30 + (rail.at / n) * W + 3} y={20} class="graph-tick" text-anchor="start">{t("history.rail_era")}</text>
           </g>
         )}
-        <Lines values={shown.map((p) => p.vp)} label="VP" x={30} y={24} w={W} h={90} seats={seats} />
-        <Lines values={shown.map((p) => p.money)} label="Money (£)" x={30} y={146} w={W} h={90} seats={seats} />
+        <Lines values={shown.map((p) => p.vp)} label={t("log.col_vp")} x={30} y={24} w={W} h={90} seats={seats} />
+        <Lines values={shown.map((p) => p.money)} label={t("history.money_axis")} x={30} y={146} w={W} h={90} seats={seats} />
       </svg>
       <div class="graph-key">
         {Array.from({ length: seats }, (_, s) => (
@@ -123,11 +127,11 @@ export function ScoreGraph({ points, log, names, upTo }: {
 /** "Alice (Red ●) wins with 132 VP", or who shares first place. */
 export function winnerLine(view: View, names: (string | null)[]): string | null {
   if (!view.is_over || !view.winner_order || !view.ranks) return null;
-  const who = (s: number) => `${names[s] ?? PLAYER_NAMES[s]} (${PLAYER_NAMES[s]} ${PLAYER_SYMBOL[s]})`;
+  const who = (s: number) => seatWithSymbol(s, names);
   const first = view.winner_order.filter((s) => view.ranks![s] === 1);
   const vp = view.players[first[0]].vp;
-  if (first.length > 1) return `${first.map(who).join(" and ")} share first place with ${vp} VP`;
-  return `${who(first[0])} wins with ${vp} VP`;
+  if (first.length > 1) return t("history.winners", { who: list(first.map(who)), vp });
+  return t("history.winner", { who: who(first[0]), vp });
 }
 
 export function WinnerLine({ view, names }: { view: View; names: (string | null)[] }): JSX.Element | null {
@@ -140,19 +144,19 @@ export function MoveList({ log, current, onJump }: { log: LogEntry[]; current: n
   const marks = roundMarks(log);
   const heads = new Map(marks.map((m) => [m.at, m]));
   return (
-    <nav class="move-list panel" data-testid="move-list" aria-label="Moves">
-      <div class="panel-title">Moves</div>
+    <nav class="move-list panel" data-testid="move-list" aria-label={t("history.moves")}>
+      <div class="panel-title">{t("history.moves")}</div>
       <button type="button" class={`move${current === 0 ? " current" : ""}`} onClick={() => onJump(0)} aria-current={current === 0 ? "step" : undefined}>
-        Start
+        {t("history.start")}
       </button>
       {log.map((e, i) => (
         <div key={e.seq}>
           {heads.has(i) && (
-            <div class="move-round" data-round-mark>{heads.get(i)!.era === "canal" ? "Canal" : "Rail"} era · round {heads.get(i)!.round}</div>
+            <div class="move-round" data-round-mark>{t("history.round_mark", { era: heads.get(i)!.era, round: heads.get(i)!.round })}</div>
           )}
           <button type="button" class={`move${current === i + 1 ? " current" : ""}`} data-move={i + 1}
             aria-current={current === i + 1 ? "step" : undefined} onClick={() => onJump(i + 1)}>
-            <span class="move-n">{i + 1}.</span> <span style={{ color: PLAYER_COLOURS[e.seat] }}>{PLAYER_SYMBOL[e.seat]}</span> {entryLine(e)}
+            <span class="move-n">{num(i + 1)}.</span> <span style={{ color: PLAYER_COLOURS[e.seat] }}>{PLAYER_SYMBOL[e.seat]}</span> {entryLine(e)}
           </button>
         </div>
       ))}

@@ -6,6 +6,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, seats } from "../api/client";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
+import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
 
 const POLL_MS = 5000;
@@ -53,7 +54,7 @@ function MyGames(): JSX.Element | null {
       <ul>
         {ordered.map((g) => (
           <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
-            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}>{g.name}</a>{" "}
+            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
             <span class="muted">{t(`status.${g.status}`)}</span>
             {turn(g) && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
           </li>
@@ -74,6 +75,9 @@ export function Home(): JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const changes = useRef<string | null>(null);
+  useEffect(() => {
+    document.title = t("app.title"); // every render: a language change renames the tab too
+  });
 
   useEffect(() => {
     let stop = false;
@@ -113,7 +117,7 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || "Brass game", listed, { clock, shared_screen: shared });
+      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed, { clock, shared_screen: shared });
       seats.setHostToken(c.id, c.host_token);
       seats.setInvite(c.id, c.invite);
       location.hash = `#/game/${c.id}`;
@@ -125,7 +129,7 @@ export function Home(): JSX.Element {
 
   return (
     <div class="page home" data-testid="home">
-      <h1>Brass: Birmingham</h1>
+      <h1>{t("app.title")}</h1>
       <form class="create panel" onSubmit={create}>
         <h2>{t("home.new_game")}</h2>
         <label>{t("home.name")} <input name="game-name" value={name} maxLength={40} placeholder={t("home.default_name")} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
@@ -139,15 +143,15 @@ export function Home(): JSX.Element {
           {t("home.listed")}
         </label>
         <ClockPicker value={clock} onChange={setClock} />
-        <label title="Several players may take seats from this one browser">
+        <label title={t("home.shared_title")}>
           <input type="checkbox" name="shared-screen" checked={shared} onChange={(e) => setShared((e.target as HTMLInputElement).checked)} />{" "}
-          Players share one screen
+          {t("home.shared")}
         </label>
-        <button type="submit" disabled={busy} data-testid="create">Create game</button>
+        <button type="submit" disabled={busy} data-testid="create">{t("home.create")}</button>
       </form>
       {error && <div class="message bad">{error}</div>}
       <MyGames />
-      <h2>Games on this server</h2>
+      <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">
           <thead><tr><th>{t("home.col_game")}</th><th>{t("home.players")}</th><th>{t("home.col_status")}</th><th></th></tr></thead>
@@ -158,7 +162,7 @@ export function Home(): JSX.Element {
               return (
                 <tr key={g.id} data-game={g.id}>
                   <td><bdi>{g.name}</bdi></td>
-                  <td>{g.seats.map((s) => s.name ?? "—").join(t("list.separator"))}</td>
+                  <td>{g.seats.map((s) => seatName(s) ?? "—").join(t("list.separator"))}</td>
                   <td>{t("home.status", { status: t(`status.${g.status}`), waiting: String(g.status === "waiting"), running: String(g.status === "running"), free, move: g.version })}</td>
                   <td class="actions">
                     {g.status === "waiting" && <a href={`#/game/${g.id}`}>{mine ? t("home.open") : t("home.join")}</a>}

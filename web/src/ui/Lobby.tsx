@@ -5,10 +5,14 @@ import { useState } from "preact/hooks";
 import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
 import type { BotLevel, GameInfo } from "../api/types";
 import { seatLink } from "../logic/links";
-import { PLAYER_NAMES } from "../logic/names";
+import { t } from "../i18n";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { clockText } from "./Clocks";
 import { Chip } from "./Panels";
 import { useBusy } from "./useBusy";
+
+/** The bots' levels, easiest first (the server's BotLevel). */
+export const BOT_LEVELS: BotLevel[] = ["easy", "medium", "hard"];
 
 /** The link that lets someone join: with the invite secret if this browser knows it (a listed
  * game needs none: its plain link is enough). */
@@ -47,7 +51,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
     });
   }
   const setListed = (listed: boolean) => host && hostDo(() => api.setListed(id, host, listed));
-  const renewInvite = () => host && confirm("Make a new invite link? The old one stops working.") &&
+  const renewInvite = () => host && confirm(t("lobby.confirm_renew")) &&
     hostDo(async () => seats.setInvite(id, (await api.renewInvite(id, host)).invite));
   async function copy() {
     try {
@@ -62,64 +66,65 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
 
   return (
     <div class="page lobby" data-testid="lobby">
-      <a href="#/">← All games</a>
-      <h1>{info?.name ?? "Game"}</h1>
+      <a href="#/">{t("lobby.all_games")}</a>
+      <h1><bdi>{info?.name ?? t("lobby.untitled")}</bdi></h1>
       {closed ? <p class="message bad" data-testid="closed">
-        {expired ? "This game expired: nobody joined it in time." : "The host called this game off."}</p> : (
+        {expired ? t("lobby.expired") : t("lobby.cancelled")}</p> : (
         <p>
-          Waiting for players: {free} seat{free === 1 ? "" : "s"} free. The game starts when every seat is taken.
-          {conn === "reconnecting" && <span class="conn"> Reconnecting…</span>}
+          {t("lobby.waiting", { free })}
+          {conn === "reconnecting" && <span class="conn"> {t("conn.reconnecting")}</span>}
         </p>
       )}
-      {info && <p class="muted" data-testid="clock-setting">Clock: {clockText(info.clock)}{info.shared_screen ? " · one screen may hold several seats" : ""}</p>}
+      {info && <p class="muted" data-testid="clock-setting">
+        {t("lobby.clock", { clock: clockText(info.clock) })}{info.shared_screen ? t("lobby.shared") : ""}</p>}
       {(invite || info?.listed) && <div class="invite">
-        <label>Invite link: <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
-        <button type="button" onClick={copy} data-testid="copy-invite">{copied ? "Copied ✓" : "Copy invite link"}</button>
+        <label>{t("lobby.invite_link")} <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
+        <button type="button" onClick={copy} data-testid="copy-invite">{copied ? t("links.copied") : t("lobby.copy_invite")}</button>
       </div>}
       {host && !closed && (
         <button type="button" class="small" disabled={busy} onClick={renewInvite} data-testid="renew-invite">
-          {invite ? "Renew the invite link" : "Make an invite link"}</button>
+          {invite ? t("lobby.renew_invite") : t("lobby.make_invite")}</button>
       )}
       {!invite && !host && !info?.listed && !held && !closed &&
-        <p class="muted" data-testid="needs-invite">This game is joined with its invite link: ask the host for it.</p>}
+        <p class="muted" data-testid="needs-invite">{t("lobby.needs_invite")}</p>}
       <ul class="seats" data-testid="seats">
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
-            {s.taken ? <b>{s.name}{s.bot ? " (bot)" : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {s.bot_level ?? "easy"}</span>}{held?.seat === s.seat ? " — you" : ""}</b> : <i>free</i>}
+            {s.taken ? <b><bdi>{seatName(s)}</bdi>{s.bot ? t("lobby.bot") : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {t(`bot.${s.bot_level ?? "easy"}`)}</span>}{held?.seat === s.seat ? t("lobby.you") : ""}</b> : <i>{t("lobby.free")}</i>}
             {host && s.taken && !closed && (
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
-                onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>Remove</button>
+                onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>{t("lobby.remove")}</button>
             )}
           </li>
         ))}
       </ul>
       {!held && free > 0 && !closed && (invite || info?.listed) && (
         <form onSubmit={join} class="join">
-          <label>Your name: <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-          <button type="submit" disabled={busy || !name.trim()} data-testid="join">Join</button>
+          <label>{t("lobby.your_name")} <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+          <button type="submit" disabled={busy || !name.trim()} data-testid="join">{t("home.join")}</button>
         </form>
       )}
-      {held && <p>You are seated as {PLAYER_NAMES[held.seat]} ({held.name}).</p>}
+      {held && <p>{t("lobby.seated", { colour: PLAYER_NAMES[held.seat], name: held.name })}</p>}
       {host && free > 0 && !closed && (
         <label class="listed">
           <input type="checkbox" checked={info?.listed ?? false} disabled={busy} data-testid="listed"
             onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
-          Listed on this server's home page
+          {t("lobby.listed")}
         </label>
       )}
       {host && free > 0 && !closed && (
         <span class="add-bot">
-          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">Add a bot</button>{" "}
-          <label>level <select value={level} disabled={busy} data-testid="bot-level"
+          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">{t("lobby.add_bot")}</button>{" "}
+          <label>{t("lobby.level")} <select value={level} disabled={busy} data-testid="bot-level"
             onChange={(e) => setLevel((e.target as HTMLSelectElement).value as BotLevel)}>
-            <option value="easy">easy</option><option value="medium">medium</option><option value="hard">hard</option>
+            {BOT_LEVELS.map((l) => <option key={l} value={l}>{t(`bot.${l}`)}</option>)}
           </select></label>
         </span>
       )}
       {host && !closed && (
         <button type="button" disabled={busy} data-testid="cancel-game"
-          onClick={() => confirm("Call this game off? Nobody will be able to join it.") && hostDo(() => api.cancel(id, host))}>Cancel the game</button>
+          onClick={() => confirm(t("lobby.confirm_cancel")) && hostDo(() => api.cancel(id, host))}>{t("lobby.cancel")}</button>
       )}
       {error && <div class="message bad">{error}</div>}
     </div>

@@ -1,4 +1,4 @@
-import { isolate, t } from "../i18n";
+import { isolate, num, t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
 import type { PlayerView, View } from "../api/types";
@@ -16,6 +16,7 @@ import {
   tileSpec,
 } from "../logic/names";
 import { PLAYER_SYMBOL } from "../board/symbols";
+import { amountWords } from "../logic/words";
 
 export function TurnBar({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
   return (
@@ -46,7 +47,7 @@ export function ScoreStrip({ view, names }: { view: View; names: (string | null)
     <div class="score-strip" data-testid="score-strip">
       {view.players.map((p) => (
         <span key={p.seat} class="score" data-testid={`score-${p.seat}`}>
-          <Chip seat={p.seat} /> {names[p.seat] ?? PLAYER_NAMES[p.seat]}: <b>{p.vp} VP</b> · income {p.income_level >= 0 ? "+" : ""}{p.income_level} · {money(p.money)}
+          <Chip seat={p.seat} /> <bdi>{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
         </span>
       ))}
     </div>
@@ -63,11 +64,11 @@ export function Chip({ seat }: { seat: number }): JSX.Element {
 }
 
 /** A market's cubes and the price of the next one, as the server's view gives them. */
-function Market({ label, cubes, colour, price }: { label: string; cubes: number; colour: string; price: number }) {
+function Market({ resource, cubes, colour, price }: { resource: "coal" | "iron"; cubes: number; colour: string; price: number }) {
   return (
-    <div class="market" data-testid={`market-${label.toLowerCase()}`}>
+    <div class="market" data-testid={`market-${resource}`}>
       <div class="market-head">
-        {t("panel.market", { resource: label.toLowerCase(), n: cubes, price: money(price) })}
+        {t("panel.market", { resource, n: cubes, price: money(price) })}
       </div>
       <div class="market-row">
         {Array.from({ length: cubes }, (_, i) => (
@@ -81,8 +82,8 @@ function Market({ label, cubes, colour, price }: { label: string; cubes: number;
 export function Markets({ view }: { view: View }): JSX.Element {
   return (
     <div class="markets panel">
-      <Market label="Coal" cubes={view.coal_market} colour="#222" price={view.coal_price} />
-      <Market label="Iron" cubes={view.iron_market} colour="#e67e22" price={view.iron_price} />
+      <Market resource="coal" cubes={view.coal_market} colour="#222" price={view.coal_price} />
+      <Market resource="iron" cubes={view.iron_market} colour="#e67e22" price={view.iron_price} />
       <div class="wilds">
         {t("panel.wilds", { location: view.wild_location_left, industry: view.wild_industry_left })}
       </div>
@@ -90,7 +91,7 @@ export function Markets({ view }: { view: View }): JSX.Element {
   );
 }
 
-export function Players({ view, names, viewerLabel = "you" }: { view: View; names: (string | null)[]; viewerLabel?: string }): JSX.Element {
+export function Players({ view, names, viewerLabel = t("panel.you") }: { view: View; names: (string | null)[]; viewerLabel?: string }): JSX.Element {
   const order = [...view.turn_order, ...view.players.map((p) => p.seat).filter((s) => !view.turn_order.includes(s))];
   return (
     <div class="players">
@@ -101,20 +102,21 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
           <div key={seat} class={`player panel${current ? " current" : ""}${view.viewer === seat ? " me" : ""}`}
             data-testid={`player-${seat}`} style={{ borderInlineStartColor: PLAYER_COLOURS[seat] }}>
             <div class="player-head">
-              <Chip seat={seat} /> <b>{names[seat] ?? PLAYER_NAMES[seat]}</b>
+              <Chip seat={seat} /> <b><bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi></b>
               {view.viewer === seat && <span class="you"> ({viewerLabel})</span>}
               {current && <span class="moving"> {t("panel.moving")}</span>}
             </div>
             <div class="stats">
-              <span title="Money" data-testid="money">{money(p.money)}</span>
-              <span title={`Income track space ${p.income_space}`} data-testid="income">income {p.income_level >= 0 ? "+" : ""}{p.income_level} (space {p.income_space})</span>
-              <span title="Victory points" data-testid="vp">{p.vp} VP</span>
-              <span title="Spent this round">spent {money(p.spent)}</span>
-              <span title="Link tiles left">{p.links_left} links</span>
-              <span title="Cards in hand">{p.hand_size} cards</span>
+              <span title={t("log.col_money")} data-testid="money">{money(p.money)}</span>
+              <span title={t("panel.income_title", { space: p.income_space })} data-testid="income">
+                {t("panel.income_space", { level: p.income_level, space: p.income_space })}</span>
+              <span title={t("panel.vp_title")} data-testid="vp">{t("panel.vp", { n: p.vp })}</span>
+              <span title={t("panel.spent_title")}>{t("panel.spent", { money: money(p.spent) })}</span>
+              <span title={t("panel.links_title")}>{t("panel.links", { n: p.links_left })}</span>
+              <span title={t("panel.cards_title")}>{t("panel.cards", { n: p.hand_size })}</span>
             </div>
             <div class="discard">
-              Discard: {p.discard_top ? cardName(p.discard_top) : "—"}
+              {t("panel.discard", { card: p.discard_top ? cardName(p.discard_top) : "—" })}
             </div>
             <Mat mat={p.mat} seat={seat} />
           </div>
@@ -129,15 +131,19 @@ export function Players({ view, names, viewerLabel = "you" }: { view: View; name
 export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JSX.Element {
   return (
     <table class="mat" data-testid={`mat-${seat}`}>
-      <caption class="sr-only">{PLAYER_NAMES[seat]}'s mat: the next tile of each industry</caption>
+      <caption class="sr-only">{t("mat.caption", { who: PLAYER_NAMES[seat] })}</caption>
       <thead>
-        <tr><th scope="col">Next tile</th><th scope="col">Cost</th><th scope="col">Needs</th><th scope="col">VP</th><th scope="col">Income</th><th scope="col">Left</th></tr>
+        <tr>
+          <th scope="col">{t("mat.next")}</th><th scope="col">{t("mat.cost")}</th><th scope="col">{t("mat.needs")}</th>
+          <th scope="col">{t("log.col_vp")}</th><th scope="col">{t("log.col_income")}</th><th scope="col">{t("mat.left")}</th>
+        </tr>
       </thead>
       <tbody>
         {INDUSTRIES.map((ind) => {
           const levels = mat[ind] ?? [];
           const spec = levels.length ? tileSpec(ind, levels[0]) : undefined;
-          const needs = spec ? [spec.coal ? `${spec.coal} coal` : "", spec.iron ? `${spec.iron} iron` : "", spec.beer ? `sell: ${spec.beer} beer` : ""].filter(Boolean).join(", ") : "";
+          const needs = spec ? [spec.coal ? amountWords("coal", spec.coal) : "", spec.iron ? amountWords("iron", spec.iron) : "",
+            spec.beer ? t("mat.sell_beer", { beer: amountWords("beer", spec.beer) }) : ""].filter(Boolean).join(t("list.separator")) : "";
           return (
             <tr key={ind} data-industry-row={ind}>
               <th scope="row">
@@ -148,9 +154,9 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
               </th>
               <td>{spec ? money(spec.cost) : ""}</td>
               <td>{needs || (spec ? "—" : "")}</td>
-              <td>{spec?.vp ?? ""}</td>
-              <td>{spec ? `+${spec.income}` : ""}</td>
-              <td>{levels.length}</td>
+              <td>{spec ? num(spec.vp) : ""}</td>
+              <td>{spec ? t("mat.income", { n: spec.income }) : ""}</td>
+              <td>{num(levels.length)}</td>
             </tr>
           );
         })}
@@ -159,7 +165,7 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
   );
 }
 
-export function Hand({ cards, playable, selected, onCard, title = "Your hand" }: {
+export function Hand({ cards, playable, selected, onCard, title = t("panel.your_hand") }: {
   cards: string[];
   /** whose hand it is */
   title?: string;

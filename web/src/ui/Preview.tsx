@@ -8,8 +8,9 @@ import { useEffect, useState } from "preact/hooks";
 import type { GameSocket } from "../api/client";
 import type { Action, MoveEvent, PlayerView } from "../api/types";
 import { actionKey } from "../logic/choose";
+import { isolate, signedMoney, t } from "../i18n";
 import { INDUSTRY_NAME, linkName, locationName, money, PLAYER_NAMES, tileName } from "../logic/names";
-import { supplyWords } from "../logic/words";
+import { amountWords, cubeWords, supplyWords } from "../logic/words";
 
 /** The preview of `action` at `version`, asked over the socket; null until it arrives. */
 export function usePreview(socket: GameSocket | null, action: Action | null, version: number): MoveEvent | null {
@@ -26,11 +27,6 @@ export function usePreview(socket: GameSocket | null, action: Action | null, ver
     if (socket && action) socket.preview(action, version);
   }, [socket, key, version]);
   return got && got.key === key && got.version === version ? got.effect : null;
-}
-
-/** "1 coal cube", "3 coal cubes": this panel's words are English until the catalogues have them. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 export interface MoneyLine {
@@ -51,19 +47,12 @@ export interface PreviewText {
   gains: string[];
 }
 
-const COST_LABEL: Record<string, string> = {
-  build: "Cost of the tile",
-  network: "Cost of the link",
-  develop: "Cost of developing",
-  sell: "Cost",
-  loan: "Cost",
-  scout: "Cost",
-  pass: "Cost",
-};
-
-function whose(owner: number, seat: number): string {
-  return owner === seat ? "your" : `${PLAYER_NAMES[owner]}'s`;
+/** "your Brewery I" or "Yellow's Brewery I", for `select` in the messages. */
+function whose(owner: number, seat: number): { owner: string; ownerName: string } {
+  return owner === seat ? { owner: "self", ownerName: "" } : { owner: "other", ownerName: isolate(PLAYER_NAMES[owner]) };
 }
+
+const place = (id: string) => isolate(locationName(id));
 
 /** The preview in words and figures, from the engine's move event. */
 export function previewText(e: MoveEvent): PreviewText {
@@ -72,32 +61,30 @@ export function previewText(e: MoveEvent): PreviewText {
   const gains: string[] = [];
   const p = e.placed;
   if (p) {
-    what.push(`${tileName(p.industry, p.level)} in ${locationName(p.location)} (slot ${p.slot + 1})`);
-    what.push(`When flipped: ${p.vp} VP, +${plural(p.income, "income space")}; ${plural(p.link_icons, "link icon")} for adjacent links`);
-    if (p.resources > 0) {
-      const res = p.industry === "brewery" ? "beer barrel" : p.industry === "iron" ? "iron cube" : "coal cube";
-      what.push(`Places ${plural(p.resources, res)} on it`);
-    }
+    what.push(t("preview.placed", { tile: tileName(p.industry, p.level), location: place(p.location), slot: p.slot + 1 }));
+    what.push(t("preview.worth", { vp: p.vp, income: p.income, links: p.link_icons }));
+    if (p.resources > 0) what.push(t("preview.places", { cubes: cubeWords(p.industry, p.resources) }));
   }
-  for (const r of e.removed) what.push(`Replaces ${whose(r.owner, e.seat)} ${tileName(r.industry, r.level)}`);
+  for (const r of e.removed) what.push(t("preview.replaces", { tile: tileName(r.industry, r.level), ...whose(r.owner, e.seat) }));
   if (e.to_market)
-    what.push(`Sells ${e.to_market.count} ${e.to_market.resource} to the market at once for ${money(e.to_market.received)}`);
-  for (const l of e.links) what.push(`${l.kind === "rail" ? "Rail" : "Canal"} link ${linkName(l.id)}`);
-  for (const d of e.developed) what.push(`Develops away ${tileName(d.industry, d.level)} from your mat`);
+    what.push(t("preview.to_market", { amount: amountWords(e.to_market.resource, e.to_market.count), money: money(e.to_market.received) }));
+  for (const l of e.links) what.push(t("preview.link", { kind: l.kind, link: isolate(linkName(l.id)) }));
+  for (const d of e.developed) what.push(t("preview.develops", { tile: tileName(d.industry, d.level) }));
   for (const s of e.sales) {
-    let line = `Sells ${tileName(s.industry, s.level)} in ${locationName(s.location)} to ${locationName(s.merchant)}`;
     const b = s.bonus;
-    if (b?.kind === "income") line += ` · merchant bonus +${plural(b.amount, "income space")}`;
-    else if (b?.kind === "vp") line += ` · merchant bonus ${b.amount} VP`;
-    else if (b?.kind === "money") line += ` · merchant bonus ${money(b.amount)}`;
-    else if (b?.kind === "develop") line += b.develop ? ` · merchant bonus: develop ${INDUSTRY_NAME[b.develop]}` : " · merchant bonus declined";
-    what.push(line);
+    what.push(t("preview.sale", {
+      tile: tileName(s.industry, s.level), location: place(s.location), merchant: place(s.merchant),
+      bonus: t("preview.sale_bonus", {
+        kind: b ? (b.kind === "develop" && !b.develop ? "declined" : b.kind) : "none",
+        n: b?.amount ?? 0, money: money(b?.amount ?? 0), industry: b?.develop ? INDUSTRY_NAME[b.develop] : "",
+      }),
+    }));
   }
   for (const f of e.flipped)
-    what.push(`Flips ${whose(f.owner, e.seat)} ${tileName(f.industry, f.level)} in ${locationName(f.location)}: +${plural(f.income, "income space")} for ${f.owner === e.seat ? "you" : PLAYER_NAMES[f.owner]}`);
-  if (a.kind === "pass") what.push("Pass (discard a card)");
-  if (a.kind === "loan") what.push(`Take a loan of ${money(e.received)} (your income drops)`);
-  if (a.kind === "scout") what.push("Discard 3 cards, take a wild location and a wild industry card");
+    what.push(t("preview.flips", { tile: tileName(f.industry, f.level), location: place(f.location), n: f.income, ...whose(f.owner, e.seat) }));
+  if (a.kind === "pass") what.push(t("preview.pass"));
+  if (a.kind === "loan") what.push(t("preview.loan", { money: money(e.received) }));
+  if (a.kind === "scout") what.push(t("preview.scout"));
 
   const resources = e.supplies.map((s) => supplyWords(s.resource, s, e.seat));
 
@@ -105,62 +92,61 @@ export function previewText(e: MoveEvent): PreviewText {
   const market = e.supplies.filter((s) => s.source === "market");
   const marketCost = market.reduce((sum, s) => sum + (s.source === "market" ? s.cost : 0), 0);
   const own = e.paid - marketCost;
-  if (own > 0) lines.push({ label: COST_LABEL[a.kind], amount: -own });
+  if (own > 0) lines.push({ label: t("preview.cost", { kind: a.kind }), amount: -own });
   for (const s of market)
-    if (s.source === "market") lines.push({ label: `${s.count} ${s.resource} from the market`, amount: -s.cost });
+    if (s.source === "market") lines.push({ label: t("preview.from_market", { amount: amountWords(s.resource, s.count) }), amount: -s.cost });
   let received = e.received;
   if (e.to_market) {
-    lines.push({ label: `${e.to_market.count} ${e.to_market.resource} sold to the market`, amount: e.to_market.received });
+    lines.push({ label: t("preview.sold_to_market", { amount: amountWords(e.to_market.resource, e.to_market.count) }), amount: e.to_market.received });
     received -= e.to_market.received;
   }
   for (const s of e.sales)
     if (s.bonus?.kind === "money") {
-      lines.push({ label: `${locationName(s.merchant)} merchant bonus`, amount: s.bonus.amount });
+      lines.push({ label: t("preview.merchant_bonus", { merchant: place(s.merchant) }), amount: s.bonus.amount });
       received -= s.bonus.amount;
     }
-  if (received > 0) lines.push({ label: a.kind === "loan" ? "Loan" : "Received", amount: received });
+  if (received > 0) lines.push({ label: t("preview.received", { kind: a.kind }), amount: received });
   const total = lines.reduce((sum, l) => sum + l.amount, 0);
 
   const me = e.players.find((d) => d.seat === e.seat);
-  if (me?.vp) gains.push(`${me.vp > 0 ? "+" : ""}${me.vp} VP`);
-  if (me?.income_space)
-    gains.push(`income ${me.income_space > 0 ? "+" : ""}${plural(me.income_space, "space")} (level ${me.income_level >= 0 ? "+" : ""}${me.income_level})`);
+  if (me?.vp) gains.push(t("preview.gain_vp", { n: me.vp }));
+  if (me?.income_space) gains.push(t("preview.gain_income", { n: me.income_space, level: me.income_level }));
   for (const d of e.players)
-    if (d.seat !== e.seat && (d.vp || d.income_space))
-      gains.push(`${PLAYER_NAMES[d.seat]}: ${[d.vp ? `${d.vp} VP` : "", d.income_space ? `income +${d.income_space}` : ""].filter(Boolean).join(", ")}`);
+    if (d.seat !== e.seat && (d.vp || d.income_space)) {
+      const parts = [d.vp ? t("preview.other_vp", { n: d.vp }) : "", d.income_space ? t("preview.other_income", { n: d.income_space }) : ""];
+      gains.push(t("preview.other_gains", { who: isolate(PLAYER_NAMES[d.seat]), gains: parts.filter(Boolean).join(t("list.separator")) }));
+    }
   return { what, resources, money: lines, total, gains };
 }
 
-const signed = (n: number) => (n < 0 ? `−${money(-n)}` : `+${money(n)}`);
-
 export function EffectPreview({ effect, player }: { effect: MoveEvent; player: PlayerView }): JSX.Element {
-  const t = previewText(effect);
-  const after = player.money + t.total;
+  const p = previewText(effect);
+  const after = player.money + p.total;
   return (
     <div class="preview" data-testid="preview">
-      {t.what.length > 0 && <ul class="preview-what">{t.what.map((w, i) => <li key={i}>{w}</li>)}</ul>}
-      {t.resources.length > 0 && (
+      {p.what.length > 0 && <ul class="preview-what">{p.what.map((w, i) => <li key={i}>{w}</li>)}</ul>}
+      {p.resources.length > 0 && (
         <div class="preview-block">
-          <div class="preview-head">Resources</div>
-          <ul>{t.resources.map((w, i) => <li key={i}>{w}</li>)}</ul>
+          <div class="preview-head">{t("preview.resources")}</div>
+          <ul>{p.resources.map((w, i) => <li key={i}>{w}</li>)}</ul>
         </div>
       )}
       <div class="preview-block">
-        <div class="preview-head">Money</div>
+        <div class="preview-head">{t("preview.money")}</div>
         <table class="preview-money">
           <tbody>
-            {t.money.map((l, i) => (
-              <tr key={i}><td>{l.label}</td><td class="amount">{signed(l.amount)}</td></tr>
+            {p.money.map((l, i) => (
+              <tr key={i}><td>{l.label}</td><td class="amount"><bdi>{signedMoney(l.amount)}</bdi></td></tr>
             ))}
             <tr class="total">
-              <td>Total</td>
-              <td class="amount" data-testid="preview-total" data-amount={t.total}>{t.money.length ? signed(t.total) : money(0)}</td>
+              <td>{t("preview.total")}</td>
+              <td class="amount" data-testid="preview-total" data-amount={p.total}><bdi>{signedMoney(p.total)}</bdi></td>
             </tr>
           </tbody>
         </table>
-        <div class="preview-after" data-testid="preview-after">Your money: {money(player.money)} → {money(after)}</div>
+        <div class="preview-after" data-testid="preview-after">{t("preview.after", { before: money(player.money), after: money(after) })}</div>
       </div>
-      {t.gains.length > 0 && <div class="preview-gains">Now: {t.gains.join(" · ")}</div>}
+      {p.gains.length > 0 && <div class="preview-gains">{t("preview.now", { gains: p.gains.join(" · ") })}</div>}
     </div>
   );
 }

@@ -2,13 +2,13 @@
 // is over, whose hand to show. The moves in words come from the log's effects; each frame (the
 // board after move n) from GET /replay/{n}.
 import type { JSX } from "preact";
-import { info, t } from "../i18n";
+import { info, isolate, t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { GameLog, View } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
-import { PLAYER_NAMES } from "../logic/names";
+import { PLAYER_NAMES, playerName, seatName } from "../logic/names";
 import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
 import { AnalysisPanel } from "./Analysis";
@@ -27,6 +27,9 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const cache = useRef(new Map<string, View>());
   const chat = useChat(id, null);
+  useEffect(() => {
+    document.title = log ? t("game.title", { name: t("replay.title", { name: log.name }), app: t("app.short") }) : t("app.title");
+  });
 
   useEffect(() => {
     api.log(id).then(setLog).catch((e) => setError(e.message));
@@ -86,7 +89,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
 
   if (error) return <div class="page"><div class="message bad">{error}</div><a href="#/">{t("replay.back")}</a></div>;
   if (!log || !view) return <div class="page">{t("replay.loading")}</div>;
-  const names = log.seats.map((s) => s.name ?? null);
+  const names = log.seats.map(seatName);
   const hand = seat !== null ? view.players[seat]?.hand : null;
   const last = n > 0 ? log.actions[n - 1] : null;
   const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
@@ -95,8 +98,8 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   return (
     <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
       <header class="game-head">
-        <a href="#/" class="home-link">Brass</a>
-        <span class="game-name">{t("replay.title", { name: log.name })}</span>
+        <a href="#/" class="home-link">{t("app.short")}</a>
+        <span class="game-name">{t("replay.title", { name: isolate(log.name) })}</span>
         <TurnBar view={view} names={names} />
       </header>
       <div class="replay-controls panel" data-testid="replay-controls">
@@ -104,8 +107,8 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title={t("replay.step_back")}>◀</button>
         <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? t("replay.pause") : t("replay.play")}>{playing ? t("replay.pause") : t("replay.play")}</button>
         <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
-        <button type="button" onClick={() => setN(total)} disabled={n >= total} title="End">▶|</button>
-        <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label="Move"
+        <button type="button" onClick={() => setN(total)} disabled={n >= total} title={t("replay.end")}>▶|</button>
+        <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label={t("replay.scrub")}
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">{t("replay.position", { n, total })}</span>
         {finished && (
@@ -113,7 +116,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
             <select value={seat === null ? "" : String(seat)} data-testid="hand-seat"
               onChange={(e) => { const v = (e.target as HTMLSelectElement).value; setSeat(v === "" ? null : Number(v)); }}>
               <option value="">{t("replay.no_hand")}</option>
-              {log.seats.map((s) => <option key={s.seat} value={s.seat}>{PLAYER_NAMES[s.seat]} ({s.name})</option>)}
+              {log.seats.map((s) => <option key={s.seat} value={s.seat}>{playerName(s.seat, names)}</option>)}
             </select>
           </label>
         )}
@@ -123,12 +126,12 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <section class="board-wrap">
           <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
         </section>
-        <aside class="side" tabIndex={0} aria-label="Game panels">
+        <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
           {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
-          {hand && seat !== null && <Hand cards={hand} title={`${names[seat] ?? PLAYER_NAMES[seat]}'s hand (${PLAYER_NAMES[seat]})`} />}
-          <Players view={view} names={names} viewerLabel="hand shown" />
+          {hand && seat !== null && <Hand cards={hand} title={t("replay.hand_of", { name: isolate(names[seat] ?? PLAYER_NAMES[seat]), colour: PLAYER_NAMES[seat] })} />}
+          <Players view={view} names={names} viewerLabel={t("replay.hand_shown")} />
           <Markets view={view} />
           <ChatPanel messages={chat} socket={null} spectator upTo={n} />
           <MoveList log={log.actions} current={n} onJump={setN} />

@@ -31,7 +31,7 @@ export function SeatLinks({ id, mine, host }: { id: string; mine: SeatToken | nu
     setCopied((await copyText(url)) ? role : null);
   }
   async function renew(role: LinkRole, token: string) {
-    if (!confirm(`Renew your ${role === "seat" ? "seat" : "host"} link? The old link stops working on every device.`)) return;
+    if (!confirm(t("links.confirm_renew", { role }))) return;
     setError(null);
     try {
       const r = await api.renew(id, token);

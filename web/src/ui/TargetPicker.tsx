@@ -5,8 +5,9 @@
 import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Targets } from "../board/Board";
-import { PLAYER_SYMBOL } from "../board/symbols";
-import { INDUSTRY_NAME, linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS, PLAYER_NAMES, tileName } from "../logic/names";
+import { slotLabel, tileLabel } from "../board/Board";
+import { list, num, t } from "../i18n";
+import { linkName, LINKS, locationName, MERCHANT_BUYS } from "../logic/names";
 
 export interface Target {
   key: string; // "slot:loc:i", "link:id", "merchant:loc"
@@ -16,29 +17,27 @@ export interface Target {
 }
 
 /** Every target of the step, labelled, with the towns it belongs to. */
-export function targetList(view: View, t: Targets, on: {
+export function targetList(view: View, targets: Targets, on: {
   onSlot: (location: string, slot: number) => void;
   onLink: (id: string) => void;
   onMerchant: (location: string) => void;
 }): Target[] {
   const out: Target[] = [];
-  const slots = [...(t.slots ?? []), ...(t.tiles ?? [])];
+  const slots = [...(targets.slots ?? []), ...(targets.tiles ?? [])];
   for (const k of slots) {
     const [loc, n] = k.split(":");
     const slot = Number(n);
     const tile = view.industries.find((x) => x.location === loc && x.slot === slot);
-    const label = tile
-      ? `${PLAYER_NAMES[tile.owner]} ${PLAYER_SYMBOL[tile.owner]} ${tileName(tile.industry, tile.level)} in ${locationName(loc)}`
-      : `${locationName(loc)} slot ${slot + 1}: ${(LOCATION[loc]?.slots[slot] ?? []).map((a) => INDUSTRY_NAME[a]).join(" or ")}`;
+    const label = tile ? tileLabel(tile, false) : slotLabel(loc, slot);
     out.push({ key: `slot:${k}`, label, groups: [loc], pick: () => on.onSlot(loc, slot) });
   }
-  for (const id of t.links ?? []) {
+  for (const id of targets.links ?? []) {
     const l = LINKS.find((x) => x.id === id);
-    out.push({ key: `link:${id}`, label: `Link ${linkName(id)}`, groups: l ? [...l.ends, ...(l.also_connects ?? [])] : [], pick: () => on.onLink(id) });
+    out.push({ key: `link:${id}`, label: t("board.link_label", { link: linkName(id) }), groups: l ? [...l.ends, ...(l.also_connects ?? [])] : [], pick: () => on.onLink(id) });
   }
-  for (const loc of t.merchants ?? []) {
+  for (const loc of targets.merchants ?? []) {
     const buys = [...new Set(view.merchants.filter((m) => m.location === loc).map((m) => MERCHANT_BUYS[m.buys]))];
-    out.push({ key: `merchant:${loc}`, label: `Sell to ${locationName(loc)} (buys ${buys.join(", ")})`, groups: [loc], pick: () => on.onMerchant(loc) });
+    out.push({ key: `merchant:${loc}`, label: t("picker.sell_to", { merchant: locationName(loc), buys: list(buys) }), groups: [loc], pick: () => on.onMerchant(loc) });
   }
   return out;
 }
@@ -57,14 +56,14 @@ export function TargetPicker({ targets, town, setTown }: {
   const open = grouped && town !== null && towns.includes(town) ? town : null;
   const items = !grouped ? targets : open ? targets.filter((t) => t.groups.includes(open)) : [];
   return (
-    <div class="picker" data-testid="picker" role="group" aria-label="Targets">
+    <div class="picker" data-testid="picker" role="group" aria-label={t("picker.label")}>
       {grouped && open === null && (
         <>
-          <div class="picker-title">Choose a town ({targets.length} places)</div>
+          <div class="picker-title">{t("picker.choose_town", { n: targets.length })}</div>
           <div class="picker-grid">
             {towns.map((loc) => (
               <button key={loc} type="button" class="picker-button" data-offer data-pick-town={loc} onClick={() => setTown(loc)}>
-                {locationName(loc)} <span class="count">{targets.filter((t) => t.groups.includes(loc)).length}</span>
+                {locationName(loc)} <span class="count">{num(targets.filter((t) => t.groups.includes(loc)).length)}</span>
               </button>
             ))}
           </div>
@@ -72,7 +71,7 @@ export function TargetPicker({ targets, town, setTown }: {
       )}
       {open && (
         <div class="picker-title">
-          <button type="button" class="picker-back" data-offer data-testid="picker-back" onClick={() => setTown(null)}>◀ Towns</button>
+          <button type="button" class="picker-back" data-offer data-testid="picker-back" onClick={() => setTown(null)}>{t("picker.towns")}</button>
           <span>{locationName(open)}</span>
         </div>
       )}

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { LogEntry } from "../api/types";
 import type { Targets } from "../board/Board";
 import { touched } from "../board/touched";
+import { t } from "../i18n";
 import { entryLine } from "../logic/events";
 
 const MUTE_KEY = "brass.mute";
@@ -60,7 +61,7 @@ export function useTurnAlert(myTurn: boolean, gameName: string): void {
     record("chime");
     if ("Notification" in window && Notification.permission === "granted") {
       try {
-        const n = new Notification("Your turn in Brass", { body: gameName, tag: "brass-turn" });
+        const n = new Notification(t("alert.notification"), { body: gameName, tag: "brass-turn" });
         n.onclick = () => { window.focus(); n.close(); };
         record("notification");
       } catch {
@@ -81,8 +82,8 @@ export function MuteSwitch(): JSX.Element {
   };
   return (
     <button type="button" class="mute" data-testid="mute" aria-pressed={muted} onClick={toggle}
-      title={muted ? "Turn alerts are off" : "Sound and notification when your turn comes"}>
-      {muted ? "🔕 Alerts off" : "🔔 Alerts on"}
+      title={muted ? t("alert.off_title") : t("alert.on_title")}>
+      {muted ? `🔕 ${t("alert.off")}` : `🔔 ${t("alert.on")}`}
     </button>
   );
 }
@@ -111,8 +112,8 @@ export function SinceLastTurn({ entries, onClose }: { entries: LogEntry[]; onClo
   return (
     <div class="panel since" data-testid="since-last-turn" aria-live="polite">
       <div class="details-head">
-        <b>Since your last turn</b>
-        <button type="button" class="close" aria-label="Hide the summary" onClick={onClose}>✕</button>
+        <b>{t("alert.since")}</b>
+        <button type="button" class="close" aria-label={t("alert.hide_since")} onClick={onClose}>✕</button>
       </div>
       <ol>{entries.map((e) => <li key={e.seq}>{entryLine(e)}</li>)}</ol>
     </div>

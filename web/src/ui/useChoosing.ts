@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { LegalEntry } from "../api/types";
 import type { Targets } from "../board/Board";
+import { t } from "../i18n";
 import { autoChoose, cardOptions, type Choice, EMPTY, parseSale, pickOptions, salesByTile } from "../logic/choose";
 
 /** Board targets for the current choice. */
@@ -100,7 +101,7 @@ export function useChoosing(
       setPendingTile(null);
     } else if (opts.length > 1) {
       // several develop choices (Gloucester): offered as buttons in the action panel
-      say("Choose what Gloucester's beer develops, in the action panel.");
+      say(t("choose.gloucester"));
     }
   };
   const onCard = (card: string) => {
