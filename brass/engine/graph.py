@@ -45,7 +45,7 @@ class Graph:
                         component[there] = start
                         stack.append(there)
         self.component: tuple[int, ...] = tuple(component)
-        self._distances: dict[int | tuple[int, ...], dict[int, int]] = {}
+        self._distances: dict[tuple[int, ...], dict[int, int]] = {}
         self._plus: dict[int, Graph] = {}
 
     def plus(self, link: int) -> Graph:
@@ -73,9 +73,8 @@ class Graph:
         return any(self.component[m] == c for m in _MERCHANTS)
 
     def distances_from(self, sources: tuple[int, ...]) -> dict[int, int]:
-        """Links to cross from the nearest of `sources` to every location connected to one."""
-        if len(sources) == 1:
-            return self.distances(sources[0])
+        """Links to cross from the nearest of `sources` to every location connected to one
+        (worked out once per graph and set of sources)."""
         found = self._distances.get(sources)
         if found is None:
             found = dict.fromkeys(sources, 0)
@@ -87,21 +86,6 @@ class Graph:
                         found[there] = found[here] + 1
                         queue.append(there)
             self._distances[sources] = found
-        return found
-
-    def distances(self, source: int) -> dict[int, int]:
-        """Links to cross from `source` to every location connected to it."""
-        found = self._distances.get(source)
-        if found is None:
-            found = {source: 0}
-            queue = deque([source])
-            while queue:
-                here = queue.popleft()
-                for there in self.neighbours[here]:
-                    if there not in found:
-                        found[there] = found[here] + 1
-                        queue.append(there)
-            self._distances[source] = found
         return found
 
 
