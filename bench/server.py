@@ -23,7 +23,8 @@ websocket. Measured, after a `--warmup` (the first moves of all games come in on
   with the games open, less that before the first game, divided by the games;
 - server CPU per action: the CPU time of every server process and its workers while
   measuring, divided by the actions (with several instances, the difference to one instance
-  is the cost of fan-out).
+  is the cost of fan-out); beside it, the CPU this load generator spends per action on the
+  same cores (its 5 sockets per game stand for five browsers elsewhere).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Bench:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     memory: list[tuple[int, int]] = field(default_factory=list)  # before, with the games
     cpu: list[float] = field(default_factory=list)  # server CPU seconds: start, end of measure
+    own_cpu: list[float] = field(default_factory=list)  # this load generator's, the same
     live: int = 0
     measuring: bool = False  # off during the warm-up
 
@@ -239,12 +241,14 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         await asyncio.sleep(warmup)
         bench.measuring = True
         bench.cpu.append(cpu_seconds(server_pids))
+        bench.own_cpu.append(time.process_time())
         began = time.perf_counter()
         while time.perf_counter() - began < seconds and not all(
                 game[2].finished for game in opened):
             await asyncio.sleep(0.5)
         played = time.perf_counter() - began
         bench.cpu.append(cpu_seconds(server_pids))
+        bench.own_cpu.append(time.process_time())
         bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
         bench.stop.set()
@@ -352,8 +356,12 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     if not lat or not legal:
         print("no action completed")
         return
+    per_action = 1000 / max(len(lat), 1)
+    server_ms = (bench.cpu[1] - bench.cpu[0]) * per_action
+    own_ms = (bench.own_cpu[1] - bench.own_cpu[0]) * per_action
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); server CPU "
-          f"{(bench.cpu[1] - bench.cpu[0]) / max(len(lat), 1) * 1000:.2f} ms per action")
+          f"{server_ms:.2f} ms per action; this load generator (on the same cores) "
+          f"{own_ms:.2f} ms")
     for what, values in [("round trip: submit -> all 5 sockets hold the new version", lat),
                          ("legal moves: submit -> the next seat holds its legal moves", legal)]:
         print(f"{what} (ms): median {statistics.median(values):.1f}  "

@@ -825,15 +825,18 @@ class GameService:
         rt.rendered = {}
         rt.changed.set()
         mover, version = self._mover(rt), rt.record.version
-        waiting, early = [], None
+        waiting: list[Subscriber] = []
+        # rendered once per seat for this send only: kept, five texts would stay in memory
+        # for the whole turn, and a later subscriber renders its own
+        texts: dict[int | None, str] = {}
         for sub in list(rt.subscribers):
+            text = texts.get(sub.seat)
+            if text is None:  # the mover's is incomplete (no legal moves) and not cached
+                text = texts[sub.seat] = outbound.stamped(outbound.state_text(rt, sub.seat,
+                                                                              None))
+            sub.send(text)
             if mover is not None and sub.seat == mover:
-                early = early or outbound.stamped(  # not cached: incomplete
-                    outbound.state_text(rt, mover, None))
-                sub.send(early)
                 waiting.append(sub)
-            else:
-                sub.send(self._render_now(rt, sub.seat))
         if not waiting:
             return None
         task = asyncio.create_task(self._send_when_ready(rt, version, mover, waiting))
