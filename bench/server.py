@@ -35,6 +35,7 @@ import gc
 import json
 import os
 import random
+import re
 import secrets
 import socket
 import statistics
@@ -48,6 +49,7 @@ import httpx
 import orjson
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -75,9 +77,11 @@ class Bench:
     worst: list[tuple[float, float]] = field(default_factory=list)  # (latency, when)
     errors: dict[str, int] = field(default_factory=dict)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every game is open
     memory: list[tuple[int, int]] = field(default_factory=list)  # before, with the games
     cpu: list[float] = field(default_factory=list)  # server CPU seconds: start, end of measure
     own_cpu: list[float] = field(default_factory=list)  # this load generator's, the same
+    db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
     live: int = 0
     measuring: bool = False  # off during the warm-up
 
@@ -108,42 +112,59 @@ def note_legal(bench: Bench, clock: GameClock, version: int) -> None:
         bench.legal.append(time.perf_counter() - sent)
 
 
+# A state message's head names its type, status and version, and its view's current seat
+# comes before any other "current_seat"; only the seat to move needs the whole message (its
+# legal moves and money). Reading the others' heads only keeps this load generator's CPU, which
+# stands for five browsers elsewhere, off the cores the server is measured on.
+HEAD = re.compile(rb'^\{"type":"state","game":"[^"]*","status":"(\w+)","version":(\d+),')
+CURRENT = re.compile(rb'"view":(?:null|\{[^{}\[]*?"current_seat":(\d+|null))')
+NO_LEGAL = b',"legal":null,'
+
+
 async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: GameClock,
                     bench: Bench, think: float) -> None:
     rng = random.Random(f"{base}:{seat}")
     acted_at = seen = -1
-    async for raw in ws:
-        msg = orjson.loads(raw)  # the load generator's CPU is this machine's too
-        if msg["type"] == "error":
-            bench.errors[msg["code"]] = bench.errors.get(msg["code"], 0) + 1
-            acted_at = -1
-            await ws.send('{"type":"sync"}')
-            continue
-        if msg["type"] != "state" or msg["view"] is None:
-            continue
-        version = msg["version"]
+    while True:
+        try:
+            raw = await ws.recv(decode=False)  # bytes: no UTF-8 decoding of what is skipped
+        except ConnectionClosed:
+            return
+        head = HEAD.match(raw)
+        if head is None:
+            if raw.startswith(b'{"type":"error"'):
+                msg = orjson.loads(raw)
+                bench.errors[msg["code"]] = bench.errors.get(msg["code"], 0) + 1
+                acted_at = -1
+                await ws.send('{"type":"sync"}')
+            continue  # an ack, a chat message
+        current = CURRENT.search(raw, 0, 2000)
+        if current is None or current.group(1) is None:
+            continue  # no view yet
+        version = int(head.group(2))
         if version != seen:  # the seat to move gets a version twice: at once, then with moves
             seen = version
             note_arrival(bench, clock, version)
-        if msg["status"] == "finished":
+        if head.group(1) == b"finished":
             clock.finished = True
             return
-        if seat is None or msg["view"]["current_seat"] != seat or version <= acted_at:
-            continue
-        entries = msg.get("legal")
-        if entries is None:
-            continue  # the same version follows with the legal moves
+        if (seat is None or current.group(1) != str(seat).encode() or version <= acted_at
+                or raw.rfind(NO_LEGAL) != -1):
+            continue  # not to move, or the same version follows with the legal moves
+        msg = orjson.loads(raw)
+        entries = msg["legal"]
         acted_at = version
         note_legal(bench, clock, version)
         if bench.stop.is_set():
             return
+        await bench.go.wait()  # no game plays before all are open: all are live when measured
         await asyncio.sleep(think * (0.5 + rng.random()))
         pick = choose_entry(entries, rng, msg["view"]["players"][seat]["money"])
         # the time of sending is keyed by the version this action will make
         clock.sent[version + 1] = clock.moved[version + 1] = time.perf_counter()
-        await ws.send(json.dumps({"type": "action", "action": pick["action"],
-                                  "expected_version": version,
-                                  "action_id": secrets.token_hex(8)}))
+        await ws.send(orjson.dumps({"type": "action", "action": pick["action"],
+                                    "expected_version": version,
+                                    "action_id": secrets.token_hex(8)}).decode())
 
 
 async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench: Bench,
@@ -199,6 +220,21 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu() -> float:
+    """User + system CPU seconds of every live Postgres process on this machine (the bench's
+    database is the only busy one; a backend that ended meanwhile is not counted)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, rest = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        if head.endswith("(postgres"):
+            fields = rest.split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def rss_all(pids: list[int]) -> tuple[int, int]:
     found = [rss_kb(p) for p in pids]
     return sum(f[0] for f in found), sum(f[1] for f in found)
@@ -236,12 +272,14 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         # not be measured as server latency: no collections in this bounded run
         gc.freeze()
         gc.disable()
+        bench.go.set()
         print(f"{games} games, {5 * games} sockets open; warming up for {warmup:.0f} s, "
               f"then measuring for {seconds:.0f} s", flush=True)
         await asyncio.sleep(warmup)
         bench.measuring = True
         bench.cpu.append(cpu_seconds(server_pids))
         bench.own_cpu.append(time.process_time())
+        bench.db_cpu.append(postgres_cpu())
         began = time.perf_counter()
         while time.perf_counter() - began < seconds and not all(
                 game[2].finished for game in opened):
@@ -249,6 +287,7 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         played = time.perf_counter() - began
         bench.cpu.append(cpu_seconds(server_pids))
         bench.own_cpu.append(time.process_time())
+        bench.db_cpu.append(postgres_cpu())
         bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
         bench.stop.set()
@@ -359,9 +398,10 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     per_action = 1000 / max(len(lat), 1)
     server_ms = (bench.cpu[1] - bench.cpu[0]) * per_action
     own_ms = (bench.own_cpu[1] - bench.own_cpu[0]) * per_action
-    print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); server CPU "
-          f"{server_ms:.2f} ms per action; this load generator (on the same cores) "
-          f"{own_ms:.2f} ms")
+    db_ms = (bench.db_cpu[1] - bench.db_cpu[0]) * per_action
+    print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); CPU per action: server "
+          f"{server_ms:.2f} ms, Postgres {db_ms:.2f} ms, this load generator (on the same "
+          f"cores) {own_ms:.2f} ms")
     for what, values in [("round trip: submit -> all 5 sockets hold the new version", lat),
                          ("legal moves: submit -> the next seat holds its legal moves", legal)]:
         print(f"{what} (ms): median {statistics.median(values):.1f}  "

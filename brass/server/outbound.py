@@ -70,19 +70,33 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None) -> str:
     """The state message for one seat (None: a spectator): the view, what changed since the
     previous version (`log`: the entry that made this version; `undone`: the seqs this
     version took back) and, for the seat to move only, its legal moves (`legal`, JSON text
-    from `legal`; null for everyone else)."""
-    record, game = rt.record, rt.game
+    from `legal`; null for everyone else). Only the view differs between seats: the rest is
+    rendered once per publish (`state_parts`)."""
+    if rt.parts is None:
+        rt.parts = state_parts(rt)
+    head, tail = rt.parts
+    game = rt.game
+    shown = "null" if game is None else dumps(view(game, seat))
+    return (f'{head}"seat":{"null" if seat is None else seat},"view":{shown},{tail},'
+            f'"legal":{legal or "null"}}}')
+
+
+def state_parts(rt: Runtime) -> tuple[str, str]:
+    """The parts of the state message that every seat gets alike, as JSON text: the head
+    (type, game, status, version: in that order, first, so a client may read them without
+    parsing the rest) and the tail (everything else but the seat, its view and its legal
+    moves)."""
+    record = rt.record
     last = rt.actions[-1] if rt.actions else None
     new = [log_entry(last)] if last is not None and last.seq == record.version else []
     undone = rt.undone[1] if rt.undone[0] == record.version else []
     changes = [seat_change(c) for c in rt.seat_changes[-1:] if c.version == record.version]
     head = dumps({"type": "state", "game": record.id, "status": record.status,
-                  "version": record.version, "seat": seat,
-                  "older_engine": record.engine_version != ENGINE_VERSION,
-                  "view": None if game is None else view(game, seat), "undone": undone,
+                  "version": record.version})
+    tail = dumps({"older_engine": record.engine_version != ENGINE_VERSION, "undone": undone,
                   "seats": [s.model_dump() for s in seats(record)],
                   "clock": clock(record).model_dump(), "seat_changes": changes})
-    return f'{head[:-1]},"log":[{",".join(new)}],"legal":{legal or "null"}}}'
+    return f"{head[:-1]},", f'{tail[1:-1]},"log":[{",".join(new)}]'
 
 
 def stamped(text: str) -> str:

@@ -44,6 +44,7 @@ class Runtime:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     behind: bool = False  # another instance wrote this game: catch up before the next read
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
+    parts: tuple[str, str] | None = None  # outbound.state_parts, until the next publish
     # the legal moves of the seat to move at a version, computed once (a worker's future)
     legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
 

@@ -822,7 +822,7 @@ class GameService:
         its legal moves (`legal` null), then again at the same version with them, as soon as
         they are computed (a newer state makes that message needless): the task that sends
         it. So a slow list of moves never delays the new version on any screen."""
-        rt.rendered = {}
+        rt.rendered, rt.parts = {}, None
         rt.changed.set()
         mover, version = self._mover(rt), rt.record.version
         waiting: list[Subscriber] = []
