@@ -79,7 +79,8 @@ class Bench:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every game is open
     memory: list[tuple[int, int]] = field(default_factory=list)  # before, with the games
-    cpu: list[float] = field(default_factory=list)  # server CPU seconds: start, end of measure
+    cpu: list[tuple[float, float, float]] = field(default_factory=list)  # cpu_seconds:
+    # at the start and the end of the measure
     own_cpu: list[float] = field(default_factory=list)  # this load generator's, the same
     db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
     live: int = 0
@@ -207,9 +208,10 @@ def kids_of(pid: int) -> list[int]:
     return kids
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of the processes `pids` and their child processes."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> tuple[float, float, float]:
+    """CPU seconds of the processes `pids` and their child processes: in all, the parents'
+    user time, the parents' system time (their sockets' sends and receives are in it)."""
+    total = user = system = 0
     for pid in pids:
         for p in [pid, *kids_of(pid)]:
             try:
@@ -217,7 +219,10 @@ def cpu_seconds(pids: list[int]) -> float:
             except OSError:
                 continue
             total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+            if p == pid:
+                user, system = user + int(fields[11]), system + int(fields[12])
+    tick = os.sysconf("SC_CLK_TCK")
+    return total / tick, user / tick, system / tick
 
 
 def postgres_cpu() -> float:
@@ -396,12 +401,16 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
         print("no action completed")
         return
     per_action = 1000 / max(len(lat), 1)
-    server_ms = (bench.cpu[1] - bench.cpu[0]) * per_action
+    (all0, user0, sys0), (all1, user1, sys1) = bench.cpu
+    server_ms = (all1 - all0) * per_action
     own_ms = (bench.own_cpu[1] - bench.own_cpu[0]) * per_action
     db_ms = (bench.db_cpu[1] - bench.db_cpu[0]) * per_action
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); CPU per action: server "
           f"{server_ms:.2f} ms, Postgres {db_ms:.2f} ms, this load generator (on the same "
           f"cores) {own_ms:.2f} ms")
+    print(f"server CPU per action by part: server process user {(user1 - user0) * per_action:.2f} "
+          f"ms, system {(sys1 - sys0) * per_action:.2f} ms; its workers "
+          f"{(all1 - all0 - user1 + user0 - sys1 + sys0) * per_action:.2f} ms")
     for what, values in [("round trip: submit -> all 5 sockets hold the new version", lat),
                          ("legal moves: submit -> the next seat holds its legal moves", legal)]:
         print(f"{what} (ms): median {statistics.median(values):.1f}  "

@@ -42,7 +42,7 @@ from .replay import replay
 from .rules import apply_action, play, quote
 from .setup import new_game
 from .state import Game, MerchantTile, PlayerState, Tile
-from .view import view
+from .view import view, views
 
 ENGINE_VERSION = "1"
 
@@ -86,5 +86,6 @@ __all__ = [
     "quote",
     "replay",
     "view",
+    "views",
 ]
 __all__ += ["Move", "extensions", "legal_moves"]

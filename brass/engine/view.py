@@ -1,11 +1,13 @@
 """`view`: what one seat (or a spectator) may see of a game (RULES.md §10).
 
 The view is built from public parts only, by listing what to show (deny by default). The
-viewer's own hand is the single private item added, and only for that seat.
+viewer's own hand is the single private item added, and only for that seat (`_seen_by`).
+`views` gives several seats' views at once, the public part built once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .data import DATA, INDUSTRIES
@@ -13,11 +15,36 @@ from .state import Game
 
 
 def view(game: Game, seat: int | None) -> dict[str, Any]:
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.num_players):
+    return _seen_by(_public(game), game, seat)
+
+
+def views(game: Game, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """`view(game, seat)` for each of `seats`, the public part built once (a server sends
+    every seat and the spectators their view after each move). The views share their public
+    parts: treat them as read-only."""
+    public = _public(game)
+    return {seat: _seen_by(public, game, seat) for seat in set(seats)}
+
+
+def _seen_by(public: dict[str, Any], game: Game, seat: int | None) -> dict[str, Any]:
+    """The public view as `seat` sees it: itself as the viewer and, for a seat, its own hand
+    (the one private item)."""
+    if seat is None:
+        return public
+    if not (isinstance(seat, int) and 0 <= seat < game.num_players):
         raise ValueError(f"No seat {seat!r} in a {game.num_players}-player game")
+    players = list(public["players"])
+    for i, p in enumerate(game.players):
+        if p.seat == seat:
+            players[i] = {**players[i], "hand": list(p.hand)}
+    return {**public, "viewer": seat, "players": players}
+
+
+def _public(game: Game) -> dict[str, Any]:
+    """What everyone may see: the spectator's view."""
     return {
         "num_players": game.num_players,
-        "viewer": seat,
+        "viewer": None,
         "era": game.era,
         "round": game.round,
         "current_seat": game.current_seat,
@@ -44,7 +71,7 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
             "spent": p.spent,
             "links_left": p.links_left,
             "hand_size": len(p.hand),
-            "hand": list(p.hand) if p.seat == seat else None,
+            "hand": None,
             "discard_top": p.discard[-1] if p.discard else None,
             "discard_size": len(p.discard) + len(p.face_down),
             "mat": {industry: p.mat_levels(industry) for industry in INDUSTRIES},

@@ -30,6 +30,7 @@ from brass.engine import (
     play,
     public_events,
     view,
+    views,
 )
 from brass.engine import extensions as engine_extensions
 
@@ -58,27 +59,43 @@ def error(code: str, message: str, action_id: str | None = None, reason: str | N
 
 
 def ws_error(code: str, message: str, action_id: str | None = None, reason: str | None = None,
-             params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": "error", **error(code, message, action_id, reason, params)}
+             params: dict[str, Any] | None = None,
+             version: int | None = None) -> dict[str, Any]:
+    """A `WsError`; `version`: the version a refused extend or preview asked about."""
+    out = {"type": "error", **error(code, message, action_id, reason, params)}
+    if version is not None:
+        out["version"] = version
+    return out
 
 
 def ws_ack(action_id: str | None, version: int) -> dict[str, Any]:
     return {"type": "ack", "action_id": action_id, "version": version}
 
 
-def state_text(rt: Runtime, seat: int | None, legal: str | None) -> str:
+def state_text(rt: Runtime, seat: int | None, legal: str | None,
+               shown: dict[str, Any] | None = None) -> str:
     """The state message for one seat (None: a spectator): the view, what changed since the
     previous version (`log`: the entry that made this version; `undone`: the seqs this
     version took back) and, for the seat to move only, its legal moves (`legal`, JSON text
     from `legal`; null for everyone else). Only the view differs between seats: the rest is
-    rendered once per publish (`state_parts`)."""
+    rendered once per publish (`state_parts`). `shown`: the seat's view if already built
+    (`views` builds every seat's at once)."""
     if rt.parts is None:
         rt.parts = state_parts(rt)
     head, tail = rt.parts
     game = rt.game
-    shown = "null" if game is None else dumps(view(game, seat))
-    return (f'{head}"seat":{"null" if seat is None else seat},"view":{shown},{tail},'
-            f'"legal":{legal or "null"}}}')
+    if shown is None and game is not None:
+        shown = view(game, seat)
+    who = "null" if seat is None else seat
+    return f'{head}"seat":{who},"view":{jsontext.dumps(shown)},{tail},"legal":{legal or "null"}}}'
+
+
+
+def state_texts(rt: Runtime, seats: set[int | None]) -> dict[int | None, str]:
+    """`state_text` without legal moves for each of `seats`, their views built at once."""
+    game = rt.game
+    shown = {} if game is None else views(game, seats)
+    return {seat: state_text(rt, seat, None, shown.get(seat)) for seat in seats}
 
 
 def state_parts(rt: Runtime) -> tuple[str, str]:

@@ -542,6 +542,10 @@ class WsError(BaseModel):
     action_id: str | None = None
     reason: str | None = Field(default=None, description=REASON)
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
+    version: int | None = Field(default=None, description=(
+        "Only when it refuses an `extend` or a `preview`: the version that request asked "
+        "about (the game's version then, if it named none), so a client can drop a refusal "
+        "that answers an older version than the one it shows."))
 
 
 class Extensions(BaseModel):

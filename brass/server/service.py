@@ -720,12 +720,11 @@ class GameService:
         """The `Extensions` message (JSON text) for a legal Sell or Network of the seat to
         move: each legal move made of it and one more sale, or its second link."""
         action = checked(partial)
-        game = _movers_game(rt, seat, version)
+        game, at = _movers_game(rt, seat, version), rt.record.version  # before any wait
         if not isinstance(action, Sell | Network):
             raise ApiError("malformed", "Only a sell or a network action has extensions")
         try:
-            return await self.workers.compute(outbound.extensions, game, action,
-                                              rt.record.version)
+            return await self.workers.compute(outbound.extensions, game, action, at)
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
 
@@ -734,10 +733,9 @@ class GameService:
         """The `Preview` message (JSON text): the whole effect of a legal move of the seat to
         move, from the engine's `move` event, before it is confirmed."""
         checked_action = checked(action)
-        game = _movers_game(rt, seat, version)
+        game, at = _movers_game(rt, seat, version), rt.record.version  # before any wait
         try:
-            return await self.workers.compute(outbound.preview, game, checked_action,
-                                              rt.record.version)
+            return await self.workers.compute(outbound.preview, game, checked_action, at)
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
 
@@ -828,13 +826,12 @@ class GameService:
         waiting: list[Subscriber] = []
         # rendered once per seat for this send only: kept, five texts would stay in memory
         # for the whole turn, and a later subscriber renders its own
-        texts: dict[int | None, str] = {}
-        for sub in list(rt.subscribers):
-            text = texts.get(sub.seat)
-            if text is None:  # the mover's is incomplete (no legal moves) and not cached
-                text = texts[sub.seat] = outbound.stamped(outbound.state_text(rt, sub.seat,
-                                                                              None))
-            sub.send(text)
+        # (the mover's is incomplete, without its legal moves)
+        subscribers = list(rt.subscribers)
+        texts = {seat: outbound.stamped(text) for seat, text in
+                 outbound.state_texts(rt, {sub.seat for sub in subscribers}).items()}
+        for sub in subscribers:
+            sub.send(texts[sub.seat])
             if mover is not None and sub.seat == mover:
                 waiting.append(sub)
         if not waiting:

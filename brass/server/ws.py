@@ -177,7 +177,7 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
         if text is None:
             data = message.get("bytes") or b""
             text = data.decode("utf-8", errors="replace")
-        action_id = None
+        action_id = asked = None  # asked: the version an extend or a preview is about
         try:
             msg = parse_message(text)
             if isinstance(msg, WsHello):
@@ -208,12 +208,14 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
                 version = await service.undo_as(rt, conn.seat, msg.expected_version)
                 conn.send_json(outbound.ws_ack(None, version))
             elif isinstance(msg, WsExtend):
+                asked = rt.record.version if msg.version is None else msg.version
                 conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
             elif isinstance(msg, WsPreview):
+                asked = rt.record.version if msg.version is None else msg.version
                 conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
         except ApiError as exc:
             conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
-                                             exc.params))
+                                             exc.params, asked))
         except Exception:  # a bug: say so, keep the connection
             log.exception("unexpected error on the websocket of game %s", rt.id)
             conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))

@@ -68,6 +68,7 @@ from brass.engine import (
     quote,
     replay,
     view,
+    views,
 )
 from brass.engine.selfplay import choose
 from brass.engine.setup import full_deck
@@ -431,6 +432,7 @@ def check_public_parts(game: Game, v: dict[str, Any]) -> None:
 
 
 def check_views(game: Game, rng: random.Random) -> None:
+    together = views(game, [None, *range(game.num_players)])
     for seat in (None, *range(game.num_players)):
         v = view(game, seat)
         text = json.dumps(v)
@@ -458,6 +460,7 @@ def check_views(game: Game, rng: random.Random) -> None:
             v["players"][seat]["hand"] = list(game.players[seat].hand)
         assert view(redeal_secrets(game, seat, rng), seat) == v, (
             f"the view for {seat} changes with secrets it may not see")
+        assert together[seat] == v, f"views() differs from view() for {seat}"
 
 
 # -- a whole game --------------------------------------------------------------------------------

@@ -138,6 +138,10 @@ def test_a_bad_partial_action_gets_a_typed_error(http: httpx.Client, server: Liv
         assert (refusal["reason"], refusal["params"]["location"]) == (
             "sell_already_sold", sale["location"])
         WsError.model_validate(refusal)
+        assert refusal["version"] == 0  # the version it answers (the request named none)
+        stale = expect_error(mine, json.dumps({"type": "extend", "action": sell, "version": 7}),
+                             "stale_version")
+        assert stale["version"] == 7
         expect_error(mine, json.dumps({"type": "extend", "action": loan}), "malformed")
         expect_error(mine, json.dumps({"type": "extend", "action": {"kind": "sell"}}),
                      "malformed")

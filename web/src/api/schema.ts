@@ -1890,6 +1890,11 @@ export interface components {
              * @enum {string}
              */
             type: "error";
+            /**
+             * Version
+             * @description Only when it refuses an `extend` or a `preview`: the version that request asked about (the game's version then, if it named none), so a client can drop a refusal that answers an older version than the one it shows.
+             */
+            version?: number | null;
         };
     };
     responses: never;

@@ -78,6 +78,8 @@ export function useGameState(id: string, token: string | null): GameState {
       onStatus: setConn,
       onMessage: (m) => {
         if (m.type !== "error") return;
+        // a refused extend or preview of a version the game has left: nothing to show
+        if (m.version != null && m.version < latest.current) return;
         if (m.code === "not_found") setNotFound(true);
         else setError({ text: errorText(m), at: Date.now() }); // in the player's language
       },
