@@ -90,12 +90,15 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None,
     return f'{head}"seat":{who},"view":{jsontext.dumps(shown)},{tail},"legal":{legal or "null"}}}'
 
 
-
-def state_texts(rt: Runtime, seats: set[int | None]) -> dict[int | None, str]:
-    """`state_text` without legal moves for each of `seats`, their views built at once."""
+def state_texts(rt: Runtime, seats: set[int | None], mover: int | None = None,
+                legal: str | None = None) -> dict[int | None, str]:
+    """`state_text` for each of `seats`, their views built at once; `legal`: the legal moves
+    of `mover` (None: not computed yet, the mover's message has none)."""
     game = rt.game
     shown = {} if game is None else views(game, seats)
-    return {seat: state_text(rt, seat, None, shown.get(seat)) for seat in seats}
+    return {seat: state_text(rt, seat, legal if seat is not None and seat == mover else None,
+                             shown.get(seat))
+            for seat in seats}
 
 
 def state_parts(rt: Runtime) -> tuple[str, str]:

@@ -819,21 +819,24 @@ class GameService:
         """Send the new state to every client at once; the seat to move gets it first without
         its legal moves (`legal` null), then again at the same version with them, as soon as
         they are computed (a newer state makes that message needless): the task that sends
-        it. So a slow list of moves never delays the new version on any screen."""
+        it. So a slow list of moves never delays the new version on any screen. If they are
+        ready already (computed while the move was written), the mover gets one message."""
         rt.rendered, rt.parts = {}, None
         rt.changed.set()
         mover, version = self._mover(rt), rt.record.version
+        ready = self._legal_ready(rt, version, mover)
         waiting: list[Subscriber] = []
         # rendered once per seat for this send only: kept, five texts would stay in memory
         # for the whole turn, and a later subscriber renders its own
-        # (the mover's is incomplete, without its legal moves)
         subscribers = list(rt.subscribers)
-        texts = {seat: outbound.stamped(text) for seat, text in
-                 outbound.state_texts(rt, {sub.seat for sub in subscribers}).items()}
+        texts = {seat: outbound.stamped(text) for seat, text in outbound.state_texts(
+            rt, {sub.seat for sub in subscribers}, mover, ready).items()}
         for sub in subscribers:
             sub.send(texts[sub.seat])
-            if mover is not None and sub.seat == mover:
+            if mover is not None and sub.seat == mover and ready is None:
                 waiting.append(sub)
+        if ready is not None:
+            self._forget_legal(rt, version, mover)
         if not waiting:
             return None
         task = asyncio.create_task(self._send_when_ready(rt, version, mover, waiting))
@@ -867,6 +870,17 @@ class GameService:
             if sub in rt.subscribers:
                 sub.send(text)
         self._forget_legal(rt, version, seat)
+
+    @staticmethod
+    def _legal_ready(rt: Runtime, version: int, seat: int | None) -> str | None:
+        """The legal moves of `seat` at `version` if they are computed already, else None."""
+        cached = rt.legal_cache
+        if seat is None or cached is None or cached[:2] != (version, seat):
+            return None
+        future = cached[2]
+        if not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()
 
     @staticmethod
     def _forget_legal(rt: Runtime, version: int, seat: int | None) -> None:
