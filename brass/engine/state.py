@@ -8,6 +8,8 @@ found by index, not by search.
 
 from __future__ import annotations
 
+import copyreg
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -231,3 +233,19 @@ def _plain(value: Any) -> Any:
 
 def _tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
+
+
+def _pickled_positionally(cls: type[Any]) -> None:
+    """Pickle `cls` as its positional constructor and its fields' values. A server sends a
+    `Game` to a worker process with every move; a slotted dataclass's own pickling reads and
+    sets each slot in Python (3x slower both ways, measured on a 4-player game)."""
+    make = constructor(cls)
+    make.__name__ = make.__qualname__ = f"_make_{cls.__name__}"
+    make.__module__ = __name__
+    globals()[make.__name__] = make  # found by this name when unpickled
+    values = operator.attrgetter(*(f.name for f in fields(cls)))
+    copyreg.pickle(cls, lambda obj: (make, values(obj)))
+
+
+for _cls in (Tile, MerchantTile, PlayerState, Game):
+    _pickled_positionally(_cls)
