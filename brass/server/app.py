@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
+    app.add_middleware(ws.DirectSocket)  # innermost: a game's socket skips the router
     app.add_middleware(BodyLimit)
     app.add_middleware(metrics.OpenSockets)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id

@@ -46,7 +46,7 @@ from brass.engine import (
     public_events,
 )
 
-from . import chat, clocks, logs, metrics, outbound
+from . import chat, clocks, logs, memory, metrics, outbound
 from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
@@ -96,6 +96,7 @@ class GameService:
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
         self._sweeper: asyncio.Task[None] | None = None
+        self._trimmer: asyncio.Task[None] | None = None
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
@@ -116,6 +117,7 @@ class GameService:
         work, rebuilds them from their logs and lets their bots play on)."""
         await self.workers.start()
         await self.steward.start()
+        self._trimmer = asyncio.create_task(memory.trim_forever(), name="trim-memory")
         if self.waiting_expiry > 0:
             self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting")
 
@@ -133,8 +135,7 @@ class GameService:
         self._closing = True
         await self.steward.close()
         tasks = [*self._sends, *self._following.values()]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._trimmer) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
