@@ -222,12 +222,28 @@ def preview(game: Game, action: Action, version: int) -> str:
             f'"effect":{dumps(dict(move))}}}')
 
 
+ACTION_TEXTS = 10_000  # actions whose JSON a process keeps (a few MB); then it starts again
+_action_texts: dict[Action, str] = {}
+
+
 def _moves_text(moves: list[Move]) -> str:
-    prices: dict[int, dict[str, Any]] = {}  # moves that differ only by the card share one Quote
+    """The `LegalEntry` list as JSON text, assembled from the text of each action and price:
+    moves that differ only by the card share one `Quote`, and an action listed before (the
+    same builds and links come up move after move) is encoded once per process."""
+    prices: dict[int, str] = {}
     entries = []
     for move in moves:
         price = prices.get(id(move.quote))
         if price is None:
-            price = prices[id(move.quote)] = move.quote.to_json()
-        entries.append({"action": move.action.to_json(), "quote": price})
-    return jsontext.dumps(entries)
+            price = prices[id(move.quote)] = dumps(move.quote.to_json())
+        entries.append(f'{{"action":{_action_text(move.action)},"quote":{price}}}')
+    return f'[{",".join(entries)}]'
+
+
+def _action_text(action: Action) -> str:
+    text = _action_texts.get(action)
+    if text is None:
+        if len(_action_texts) >= ACTION_TEXTS:
+            _action_texts.clear()
+        text = _action_texts[action] = dumps(action.to_json())
+    return text

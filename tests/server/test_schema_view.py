@@ -15,7 +15,15 @@ import httpx
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from brass.engine import Action, Game, apply_action, legal_actions, new_game, view
+from brass.engine import (
+    Action,
+    Game,
+    apply_action,
+    legal_actions,
+    legal_moves,
+    new_game,
+    view,
+)
 from brass.server import create_app, outbound
 from brass.server.schemas import LegalEntry, ReplayFrame, StateMessage, View
 
@@ -67,6 +75,9 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
             if game.is_over:
                 continue
             wire = outbound.legal(game, game.current_seat)  # GET /legal's body, as sent
+            assert json.loads(wire) == [  # assembled from kept texts: the engine's moves
+                {"action": m.action.to_json(), "quote": m.quote.to_json()}
+                for m in legal_moves(game)]
             entries = LEGAL.validate_json(wire, strict=True)
             assert json.loads(LEGAL.dump_json(entries)) == json.loads(wire)
             for entry in json.loads(wire):
@@ -74,6 +85,16 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                             for s in entry["quote"][r]}
     assert eras == {"canal", "rail"}
     assert sources == {"tile", "market", "merchant"}
+
+
+def test_the_kept_action_texts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbound, "ACTION_TEXTS", 5)
+    monkeypatch.setattr(outbound, "_action_texts", {})
+    game = new_game(4, 9)
+    wire = json.loads(outbound.legal(game, game.current_seat))
+    assert len(wire) > 5 and len(outbound._action_texts) <= 5
+    assert wire == [{"action": m.action.to_json(), "quote": m.quote.to_json()}
+                    for m in legal_moves(game)]
 
 
 def test_a_new_view_key_fails() -> None:
