@@ -14,8 +14,10 @@ Each seat plays like a bot: on its turn
 it takes its legal moves from the state message (the new version comes at once without them,
 then again with them), waits `--think` seconds on average (uniform between 0.5 and 1.5
 times that: a player thinking), picks with the bot heuristic and sends the action over its
-websocket. Measured, after a `--warmup` (the first moves of all games come in one burst), for
-`--seconds` (or until every game is over):
+websocket. No game moves before every game is open, so all of them are live when measured
+(a game opened early would otherwise be over before the last one opens). Measured, after a
+`--warmup` (the first moves of all games come in one burst), for `--seconds` (or until every
+game is over):
 - round trip: from sending an action until all five sockets of the game hold the new version;
 - legal moves: from sending an action until the seat to move next holds its legal moves;
 - actions per second, and errors by code;
@@ -23,8 +25,10 @@ websocket. Measured, after a `--warmup` (the first moves of all games come in on
   with the games open, less that before the first game, divided by the games;
 - server CPU per action: the CPU time of every server process and its workers while
   measuring, divided by the actions (with several instances, the difference to one instance
-  is the cost of fan-out); beside it, the CPU this load generator spends per action on the
-  same cores (its 5 sockets per game stand for five browsers elsewhere).
+  is the cost of fan-out), split into the server process's user and system time and its
+  workers'; beside it, Postgres's CPU per action and the CPU this load generator spends per
+  action on the same cores (its 5 sockets per game stand for five browsers elsewhere: it
+  reads only the head of a state message, and the whole of it only when it is to move).
 """
 
 from __future__ import annotations

@@ -51,6 +51,7 @@ from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .errors import ApiError
+from .movewrite import MoveWriter
 from .runtime import Runtime, Subscriber, advance, ends_round, rebuild, same_turn, step
 from .schemas import ReplayFrame
 from .steward import Steward
@@ -100,6 +101,8 @@ class GameService:
         self.games: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
+        # a move's one-statement write runs on the event loop (Postgres)
+        self.writer = MoveWriter(storage) if storage.postgres else None
         self.workers = Workers(workers)
         self.analyses = Analyses(storage, self.workers, self._db, analysis_budget)
         self._closing = False
@@ -140,6 +143,8 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.analyses.close()
+        if self.writer is not None:
+            await self.writer.close()
         self._pool.shutdown(wait=True)
         self.workers.close()
 
@@ -456,10 +461,13 @@ class GameService:
             snapshot = (count, after.to_json()) if ends_round(game, after) else None
             legal = self._legal_ahead(rt, after)  # in a worker while the row is written
             turn = None if same_turn(game, after, seat) else self._turn_start(rt, seat, after)
+            args = (rt.id, expected_version, seat, action.to_json(), action_id, effects,
+                    scores, snapshot, turn, stand_in)
+            quick = None if self.writer is None else self.storage.plan_append(*args)
             try:
-                row, timing = await self._written(rt, self._db(
-                    self.storage.append_turn, rt.id, expected_version, seat, action.to_json(),
-                    action_id, effects, scores, snapshot, turn, stand_in))
+                row, timing = await self._written(rt, self._db(self.storage.append_turn, *args)
+                                                  if quick is None or self.writer is None else
+                                                  self.writer.append(rt.id, quick))
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None

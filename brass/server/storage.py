@@ -352,10 +352,11 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    # as many kept connections as the server's database threads (service.py: 16) and its
-    # steward: a pool smaller than its users opens and closes a connection (a Postgres
-    # process) per overflowing write under load
-    return create_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True, **JSON_CODEC)
+    # as many kept connections as the server's database threads (service.py: 16): a pool
+    # smaller than its users opens and closes a connection (a Postgres process) per
+    # overflowing write under load. With the move writer's 4 and the listener, an instance
+    # uses at most 25 (HOSTING.md)
+    return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **JSON_CODEC)
 
 
 def _utc(stamp: dt.datetime) -> dt.datetime:
@@ -423,6 +424,17 @@ class Changes:
     rows: list[ActionRecord]
     marks: list[int] | None
     seat_changes: list[SeatChange] = field(default_factory=list)  # made after the version
+
+
+@dataclass(frozen=True)
+class QuickAppend:
+    """A move's write as one statement (`Storage.quick_append`): the statement and its
+    parameters (it returns a row if it wrote), the log row and the times it stores."""
+
+    sql: str
+    params: dict[str, Any]
+    record: ActionRecord
+    timing: Timing | None
 
 
 CHANNEL = "brass_games"  # LISTEN/NOTIFY channel: "game_id version instance" per commit
@@ -788,23 +800,19 @@ class Storage:
         """`append_action`, and, when the action ends a turn (`turn`), the ended seat's
         reserve and the next turn's deadline, in the same transaction (so deadlines survive a
         restart). `stand_in`: a bot played the action for the seat's player."""
-        record = ActionRecord(seq=expected_version + 1, seat=seat, action=action,
-                              action_id=action_id, created_at=now(), effects=_text(effects),
-                              stand_in=stand_in)
-        values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
-        if scores is not None:
-            values.update(status="finished", scores=scores, finished_at=record.created_at,
-                          deadline=None)
+        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
+                                       scores, stand_in)
+        quick = self.quick_append(record, game_id, expected_version, values, turn, snapshot)
+        if quick is not None:
+            with self._autocommit.connect() as conn:
+                try:
+                    found = conn.exec_driver_sql(quick.sql, quick.params).first()
+                except IntegrityError as exc:
+                    raise self.refused(game_id, action_id) from exc
+            if found is None:
+                raise StaleVersion(game_id)
+            return record, quick.timing
         timing = None
-        if (self.postgres and snapshot is None
-                and (turn is None or not _timed(turn.clock))):
-            if turn is not None:
-                timing = _turn_timing(turn, now())
-                values.update(deadline=None if scores is not None else timing.deadline,
-                              turn_started_at=timing.turn_started_at)
-            if timing is None or not timing.reserves:
-                self._append_at_once(game_id, expected_version, record, values, effects)
-                return record, timing
         try:
             with self._tx() as conn:
                 if turn is not None:
@@ -832,17 +840,35 @@ class Storage:
                         seq=record.seq, actions=snapshot[0], state=snapshot[1]))
                 self._notify(conn, game_id, record.seq)
         except IntegrityError as exc:
-            if self.find_action(game_id, action_id) is not None:
-                raise DuplicateActionId(action_id) from exc
-            raise StaleVersion(game_id) from exc
+            raise self.refused(game_id, action_id) from exc
         return record, timing
 
-    def _append_at_once(self, game_id: str, expected_version: int, record: ActionRecord,
-                        values: dict[str, Any], effects: list[Any] | None) -> None:
-        """`append_turn`'s common case on Postgres (no snapshot, no reserve to store) as one
-        statement in its own transaction: the versioned update of the game, the log row and
-        the notification, in one round trip instead of five (most of a move's database
-        cost). Raises `StaleVersion` or `DuplicateActionId` as the general path does."""
+    def plan_append(self, game_id: str, expected_version: int, seat: int,
+                    action: dict[str, Any], action_id: str, effects: list[Any] | None,
+                    scores: list[int] | None, snapshot: tuple[int, dict[str, Any]] | None,
+                    turn: TurnStart | None, stand_in: str | None) -> QuickAppend | None:
+        """`append_turn` with these arguments as one statement (`quick_append`), for a
+        caller that runs it itself (movewrite.py); None if it does not fit one."""
+        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
+                                       scores, stand_in)
+        return self.quick_append(record, game_id, expected_version, values, turn, snapshot)
+
+    def quick_append(self, record: ActionRecord, game_id: str, expected_version: int,
+                     values: dict[str, Any], turn: TurnStart | None,
+                     snapshot: tuple[int, dict[str, Any]] | None) -> QuickAppend | None:
+        """`append_turn`'s common case on Postgres (no snapshot, no reserve to store, no
+        deadline by the database's clock) as one statement in its own transaction: the
+        versioned update of the game, the log row and the notification, in one round trip
+        instead of five (most of a move's database cost). None if the write does not fit."""
+        if not self.postgres or snapshot is not None or (turn is not None and _timed(turn.clock)):
+            return None
+        timing = None
+        if turn is not None:
+            timing = _turn_timing(turn, now())
+            if timing.reserves:
+                return None
+            values = {**values, "deadline": None if "scores" in values else timing.deadline,
+                      "turn_started_at": timing.turn_started_at}
         columns = tuple(values)
         sql = _APPEND_SQL.get(columns)
         if sql is None:
@@ -853,17 +879,15 @@ class Storage:
                   "seat": record.seat, "action": jsontext.dumps(record.action),
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
-                  "channel": CHANNEL,
-                  "payload": f"{game_id} {record.seq} {self.instance}"}
-        try:
-            with self._autocommit.connect() as conn:
-                found = conn.exec_driver_sql(sql, params).first()
-        except IntegrityError as exc:
-            if self.find_action(game_id, record.action_id) is not None:
-                raise DuplicateActionId(record.action_id) from exc
-            raise StaleVersion(game_id) from exc
-        if found is None:
-            raise StaleVersion(game_id)
+                  "channel": CHANNEL, "payload": f"{game_id} {record.seq} {self.instance}"}
+        return QuickAppend(sql, params, record, timing)
+
+    def refused(self, game_id: str, action_id: str) -> DuplicateActionId | StaleVersion:
+        """Why a write of `action_id` broke a unique constraint: that id is in the log
+        already, or another write took the version first."""
+        if self.find_action(game_id, action_id) is not None:
+            return DuplicateActionId(action_id)
+        return StaleVersion(game_id)
 
     def undo_actions(self, game_id: str, expected_version: int, seqs: list[int]) -> int:
         """Mark the given action rows undone and move the version on; returns the version."""
@@ -911,11 +935,25 @@ def _db_now(conn: Connection) -> dt.datetime:
     return now()
 
 
+def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], action_id: str,
+                  effects: list[Any] | None, scores: list[int] | None,
+                  stand_in: str | None) -> tuple[ActionRecord, dict[str, Any]]:
+    """A move's log row, and the game's columns it sets (without the turn's times)."""
+    record = ActionRecord(seq=expected_version + 1, seat=seat, action=action,
+                          action_id=action_id, created_at=now(), effects=_text(effects),
+                          stand_in=stand_in)
+    values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
+    if scores is not None:
+        values.update(status="finished", scores=scores, finished_at=record.created_at,
+                      deadline=None)
+    return record, values
+
+
 _APPEND_SQL: dict[tuple[str, ...], str] = {}  # by the game columns a move sets
 
 
 def _append_sql(columns: tuple[str, ...]) -> str:
-    """The one statement of `Storage._append_at_once` for a move that sets `columns` of its
+    """The one statement of `Storage.quick_append` for a move that sets `columns` of its
     game (its data-modifying parts always run to completion, in the statement's transaction;
     it returns one row if the game was at the expected version, none otherwise)."""
     cast = {"scores": "::json"}

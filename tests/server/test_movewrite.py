@@ -1,0 +1,54 @@
+"""A move's one-statement write on Postgres runs on the event loop over connections of its
+own (movewrite.py). Those connections can break (Postgres restarted, a backend killed): the
+next move still lands, exactly once."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from .conftest import LiveServer, act, info, legal, make_game
+
+
+def test_a_move_lands_after_the_writers_connections_are_killed(
+        http: httpx.Client, server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+    url = server.settings.database_url
+    if not url.startswith("postgresql"):
+        pytest.skip("the event-loop writer is for Postgres")
+    table = make_game(http, players=2, humans=2)
+    for version in range(2):
+        seat = info(http, table)["current_seat"]
+        reply = act(http, table, seat, legal(http, table, seat)[0]["action"], version)
+        assert reply.status_code == 200, reply.text
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            killed = conn.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                "datname = current_database() AND application_name LIKE 'brass-moves %'"
+            )).scalars().all()
+            assert killed and all(killed)
+            for _ in range(200):  # until the killed backends are gone
+                left = conn.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND application_name LIKE 'brass-moves %'")).scalar_one()
+                if left == 0:
+                    break
+                conn.execute(text("SELECT pg_sleep(0.05)"))
+            assert left == 0
+    finally:
+        admin.dispose()
+    seat = info(http, table)["current_seat"]
+    entry = legal(http, table, seat)[0]
+    with caplog.at_level(logging.WARNING, logger="brass.server"):
+        reply = act(http, table, seat, entry["action"], 2, action_id="after-the-break")
+    assert reply.status_code == 200, reply.text
+    assert any("connection broke" in r.getMessage() for r in caplog.records)  # and retried
+    assert reply.json()["version"] == 3
+    again = act(http, table, seat, entry["action"], 2, action_id="after-the-break")
+    assert again.status_code == 200 and again.json()["version"] == 3  # a retry: not twice
+    log = http.get(table.url("/log")).json()["actions"]
+    assert [e["seq"] for e in log] == [1, 2, 3]
