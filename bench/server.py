@@ -421,11 +421,13 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
               f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
               f"max {max(values):.1f}")
     print(f"errors: {bench.errors or 'none'}")
-    if bench.worst:
+    if bench.worst:  # when they came: bursts (a stall) or spread (a saturated machine)
         start = min(when for _, when in bench.worst)
-        print(f"round trips over 100 ms: {len(bench.worst)}, at (s after the first): " +
-              ", ".join(f"{when - start:.1f}"
-                        for _, when in sorted(bench.worst, key=lambda w: w[1])[:20]))
+        per_second: dict[int, int] = {}
+        for _, when in bench.worst:
+            per_second[int(when - start)] = per_second.get(int(when - start), 0) + 1
+        print(f"round trips over 100 ms: {len(bench.worst)}; per second after the first: " +
+              " ".join(f"{s}s:{n}" for s, n in sorted(per_second.items())))
     print(flush=True)
 
 
