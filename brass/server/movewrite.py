@@ -1,4 +1,4 @@
-"""A move's one-statement write (`Storage.quick_append`) on Postgres, run on the event loop
+"""A move's one-statement write (`Storage.plan_append`) on Postgres, run on the event loop
 over a few connections of its own, so the commonest write pays no thread hop and no
 SQLAlchemy layers (they were about a tenth of the server process's CPU per move). Any other
 write, and every write on SQLite, goes through `Storage` in a database thread."""

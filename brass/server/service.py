@@ -464,10 +464,10 @@ class GameService:
             args = (rt.id, expected_version, seat, action.to_json(), action_id, effects,
                     scores, snapshot, turn, stand_in)
             quick = None if self.writer is None else self.storage.plan_append(*args)
+            write = (self._db(self.storage.append_turn, *args) if quick is None
+                     or self.writer is None else self.writer.append(rt.id, quick))
             try:
-                row, timing = await self._written(rt, self._db(self.storage.append_turn, *args)
-                                                  if quick is None or self.writer is None else
-                                                  self.writer.append(rt.id, quick))
+                row, timing = await self._written(rt, write)
             except DuplicateActionId:
                 found = await self._db(self.storage.find_action, rt.id, action_id)
                 assert found is not None

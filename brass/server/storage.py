@@ -428,7 +428,7 @@ class Changes:
 
 @dataclass(frozen=True)
 class QuickAppend:
-    """A move's write as one statement (`Storage.quick_append`): the statement and its
+    """A move's write as one statement (`Storage.plan_append`): the statement and its
     parameters (it returns a row if it wrote), the log row and the times it stores."""
 
     sql: str
@@ -450,8 +450,6 @@ class Storage:
         self.engine = make_engine(url)
         self.instance = instance
         self.postgres = self.engine.dialect.name == "postgresql"
-        # the same pool, each statement its own transaction (a move's one-statement write)
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:
         """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
@@ -802,16 +800,6 @@ class Storage:
         restart). `stand_in`: a bot played the action for the seat's player."""
         record, values = _row_and_game(expected_version, seat, action, action_id, effects,
                                        scores, stand_in)
-        quick = self.quick_append(record, game_id, expected_version, values, turn, snapshot)
-        if quick is not None:
-            with self._autocommit.connect() as conn:
-                try:
-                    found = conn.exec_driver_sql(quick.sql, quick.params).first()
-                except IntegrityError as exc:
-                    raise self.refused(game_id, action_id) from exc
-            if found is None:
-                raise StaleVersion(game_id)
-            return record, quick.timing
         timing = None
         try:
             with self._tx() as conn:
@@ -847,28 +835,22 @@ class Storage:
                     action: dict[str, Any], action_id: str, effects: list[Any] | None,
                     scores: list[int] | None, snapshot: tuple[int, dict[str, Any]] | None,
                     turn: TurnStart | None, stand_in: str | None) -> QuickAppend | None:
-        """`append_turn` with these arguments as one statement (`quick_append`), for a
-        caller that runs it itself (movewrite.py); None if it does not fit one."""
-        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
-                                       scores, stand_in)
-        return self.quick_append(record, game_id, expected_version, values, turn, snapshot)
-
-    def quick_append(self, record: ActionRecord, game_id: str, expected_version: int,
-                     values: dict[str, Any], turn: TurnStart | None,
-                     snapshot: tuple[int, dict[str, Any]] | None) -> QuickAppend | None:
-        """`append_turn`'s common case on Postgres (no snapshot, no reserve to store, no
-        deadline by the database's clock) as one statement in its own transaction: the
-        versioned update of the game, the log row and the notification, in one round trip
-        instead of five (most of a move's database cost). None if the write does not fit."""
+        """`append_turn` with these arguments as one statement in its own transaction, for
+        movewrite.py to run on the event loop: the versioned update of the game, the log row
+        and the notification, in one round trip instead of five (most of a move's database
+        cost). None if the write does not fit one: not Postgres, a snapshot, a reserve to
+        store or a deadline by the database's clock (`append_turn` writes those)."""
         if not self.postgres or snapshot is not None or (turn is not None and _timed(turn.clock)):
             return None
+        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
+                                       scores, stand_in)
         timing = None
         if turn is not None:
             timing = _turn_timing(turn, now())
             if timing.reserves:
                 return None
-            values = {**values, "deadline": None if "scores" in values else timing.deadline,
-                      "turn_started_at": timing.turn_started_at}
+            values.update(deadline=None if scores is not None else timing.deadline,
+                          turn_started_at=timing.turn_started_at)
         columns = tuple(values)
         sql = _APPEND_SQL.get(columns)
         if sql is None:
@@ -953,7 +935,7 @@ _APPEND_SQL: dict[tuple[str, ...], str] = {}  # by the game columns a move sets
 
 
 def _append_sql(columns: tuple[str, ...]) -> str:
-    """The one statement of `Storage.quick_append` for a move that sets `columns` of its
+    """The one statement of `Storage.plan_append` for a move that sets `columns` of its
     game (its data-modifying parts always run to completion, in the statement's transaction;
     it returns one row if the game was at the expected version, none otherwise)."""
     cast = {"scores": "::json"}
