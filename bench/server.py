@@ -22,7 +22,8 @@ game is over):
 - legal moves: from sending an action until the seat to move next holds its legal moves;
 - actions per second, and errors by code;
 - server memory per live game: the resident memory of the server process and its workers
-  with the games open, less that before the first game, divided by the games;
+  with the games open, less that before the first game, divided by the games, and how many
+  moves into their game they are (a live game keeps its log: storage.ActionRecord);
 - server CPU per action: the CPU time of every server process and its workers while
   measuring, divided by the actions (with several instances, the difference to one instance
   is the cost of fan-out), split into the server process's user and system time and its
@@ -72,6 +73,7 @@ class GameClock:
     moved: dict[int, float] = field(default_factory=dict)  # for the legal-moves latency
     holding: dict[int, int] = field(default_factory=dict)
     finished: bool = False
+    version: int = 0  # the newest version seen: the moves played (a live game's log grows)
 
 
 @dataclass
@@ -88,6 +90,7 @@ class Bench:
     own_cpu: list[float] = field(default_factory=list)  # this load generator's, the same
     db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
     live: int = 0
+    moves: float = 0.0  # mean moves played by the live games at the end
     measuring: bool = False  # off during the warm-up
 
 
@@ -99,6 +102,7 @@ def free_port() -> int:
 
 
 def note_arrival(bench: Bench, clock: GameClock, version: int) -> None:
+    clock.version = max(clock.version, version)
     count = clock.holding.get(version, 0) + 1
     clock.holding[version] = count
     if count == clock.sockets:
@@ -299,6 +303,8 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         bench.db_cpu.append(postgres_cpu())
         bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
+        bench.moves = statistics.fmean([g[2].version for g in opened if not g[2].finished]
+                                       or [0])
         bench.stop.set()
         for _, tasks, _ in opened:
             for task in tasks:
@@ -398,7 +404,8 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
     (own0, all0), (own1, all1) = bench.memory
-    print(f"memory per live game ({bench.live} live at the end): server process "
+    print(f"memory per live game ({bench.live} live at the end, {bench.moves:.0f} moves into "
+          f"their game on average; a 4-seat game has about 120): server process "
           f"{(own1 - own0) / games:.0f} KB, with its workers {(all1 - all0) / games:.0f} KB "
           f"(server {own1 // 1024} MB, with workers {all1 // 1024} MB)")
     if not lat or not legal:

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, metrics, migrate, ops, outbound, routes, ws
+from . import guard, logs, migrate, ops, outbound, routes, ws
 from .errors import ApiError
 from .fanout import Fanout
 from .ratelimit import RateLimiter
@@ -61,6 +61,21 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+class BrassApp(FastAPI):
+    """The FastAPI application, but a game's websocket goes straight to `ws.enter`, past
+    every middleware and the router (why: see there). Plain HTTP at the same path reaches
+    the router as usual (a 426 documented in the schema)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            found = ws.SOCKET_PATH.fullmatch(scope["path"])
+            if found is not None:
+                scope["app"] = self  # what Starlette would set: WebSocket.app reads it
+                await ws.enter(scope, receive, send, found[1])  # the path is decoded
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -102,12 +117,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.close()
             storage.close()
 
-    app = FastAPI(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
+    app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
-    app.add_middleware(ws.DirectSocket)  # innermost: a game's socket skips the router
     app.add_middleware(BodyLimit)
-    app.add_middleware(metrics.OpenSockets)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
     app.include_router(ws.router)

@@ -77,31 +77,36 @@ def with_headers(scope: Scope, send: Send) -> Send:
 
 
 class SocketCap:
-    """At most `limit` open websockets per client address (0: no limit)."""
+    """At most `limit` open websockets per client address (0: no limit). Not a middleware: a
+    game's socket enters through `ws.enter`, before any (see there), which asks `admit` and
+    calls `release` when the socket ends."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
+    def __init__(self, limit: int) -> None:
         self.limit = limit
         self.open: Counter[str] = Counter()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket" or self.limit <= 0:
-            await self.app(scope, receive, send)
-            return
+    @staticmethod
+    def address(scope: Scope) -> str:
         client = scope.get("client")
-        address = client[0] if client else "unknown"
-        if self.open[address] >= self.limit:
-            await self._refuse(scope, receive, send)
-            return
-        self.open[address] += 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.open[address] -= 1
-            if self.open[address] <= 0:
-                del self.open[address]
+        return client[0] if client else "unknown"
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def admit(self, address: str) -> bool:
+        """Count one more socket from `address`, unless it has `limit` open already."""
+        if self.limit <= 0:
+            return True
+        if self.open[address] >= self.limit:
+            return False
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        if self.limit <= 0:
+            return
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+    async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"Too many open websockets from this address (at most {self.limit})"
         if "websocket.http.response" in scope.get("extensions", {}):
             refusal = JSONResponse(outbound.error("too_many_sockets", message), status_code=429,
@@ -128,5 +133,5 @@ def install(app: FastAPI, settings: Settings) -> None:
     """Add the hardening to `app` (before the web client's catch-all mount)."""
     app.state.hello_timeout = settings.hello_timeout
     docs.install(app)
-    app.add_middleware(SocketCap, limit=settings.sockets_per_address)
+    app.state.socket_cap = SocketCap(settings.sockets_per_address)
     app.add_middleware(SecurityHeaders)

@@ -4,7 +4,7 @@ They count what this server process does (with several server processes, each ha
 the worker processes report nothing themselves, their work is timed here). The call sites are
 one line each: `MOVES.labels(kind).inc()`, `@timed(MOVE_SECONDS)`, `with LEGAL_SECONDS.time()`,
 `with WORKER_QUEUE.track_inprogress()`, `ERRORS.labels(code).inc()`; the gauges of games and
-sockets are read when scraped (`observe`) or kept by the `OpenSockets` middleware.
+sockets are read when scraped (`observe`) or kept by `ws.enter` (`OPEN_SOCKETS`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -61,29 +60,3 @@ def observe(service: GameService) -> None:
     """Set the gauges that are read from the service (called when /metrics is scraped)."""
     LIVE_GAMES.set(sum(1 for rt in list(service.games.values())
                        if rt.record.status == "running"))
-
-
-class OpenSockets:
-    """ASGI middleware: counts the websockets accepted and not yet closed."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket":
-            await self.app(scope, receive, send)
-            return
-        accepted = False
-
-        async def counting(message: Message) -> None:
-            nonlocal accepted
-            await send(message)
-            if message["type"] == "websocket.accept" and not accepted:
-                accepted = True
-                OPEN_SOCKETS.inc()
-
-        try:
-            await self.app(scope, receive, counting)
-        finally:
-            if accepted:
-                OPEN_SOCKETS.dec()

@@ -162,7 +162,7 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
 
 def log_entry(a: ActionRecord) -> str:
     """One `LogEntry` as JSON text: the action and its stored public effects."""
-    return (f'{{"seq":{a.seq},"seat":{a.seat},"action":{dumps(a.action)},'
+    return (f'{{"seq":{a.seq},"seat":{a.seat},"action":{a.action_text},'
             f'"time":{jsontext.dumps(a.created_at.isoformat())},"effects":{a.effects or "null"},'
             f'"stand_in":{jsontext.dumps(a.stand_in)}}}')
 

@@ -267,20 +267,27 @@ class ListQuery:
     finished_since: dt.datetime | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionRecord:
-    """A log row. `effects` is its public events as JSON text (kept as text in memory: a live
-    game holds every row), None for a row stored before effects were."""
+    """A log row. A live game holds every row of its log, so a row is kept small (slots, and
+    JSON text where it would otherwise be a tree of dicts: about 1.2 KB a move so, 0.9 KB
+    as text): `action_text` is the action, `action` parses it on demand; `effects` is its
+    public events, None for a row stored before effects were."""
 
     seq: int
     seat: int
-    action: dict[str, Any]
+    action_text: str
     action_id: str
     created_at: dt.datetime
     undone: bool = False
     effects: str | None = None
     undone_at: int | None = None
     stand_in: str | None = None  # a bot played it for the seat's player (why)
+
+    @property
+    def action(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = jsontext.loads(self.action_text)
+        return parsed
 
 
 @dataclass(frozen=True)
@@ -398,7 +405,8 @@ def _text(document: Any) -> str | None:
 
 
 def _action_record(row: Any) -> ActionRecord:
-    return ActionRecord(seq=row.seq, seat=row.seat, action=row.action, action_id=row.action_id,
+    return ActionRecord(seq=row.seq, seat=row.seat, action_text=jsontext.dumps(row.action),
+                        action_id=row.action_id,
                         created_at=_utc(row.created_at), undone=row.undone,
                         effects=_text(row.effects), undone_at=row.undone_at,
                         stand_in=row.stand_in)
@@ -858,7 +866,7 @@ class Storage:
         params = {**{f"v_{c}": (jsontext.dumps(v) if c == "scores" else v)
                      for c, v in values.items()},
                   "id": game_id, "expected": expected_version, "seq": record.seq,
-                  "seat": record.seat, "action": jsontext.dumps(record.action),
+                  "seat": record.seat, "action": record.action_text,
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
                   "channel": CHANNEL, "payload": f"{game_id} {record.seq} {self.instance}"}
@@ -921,7 +929,8 @@ def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], acti
                   effects: list[Any] | None, scores: list[int] | None,
                   stand_in: str | None) -> tuple[ActionRecord, dict[str, Any]]:
     """A move's log row, and the game's columns it sets (without the turn's times)."""
-    record = ActionRecord(seq=expected_version + 1, seat=seat, action=action,
+    record = ActionRecord(seq=expected_version + 1, seat=seat,
+                          action_text=jsontext.dumps(action),
                           action_id=action_id, created_at=now(), effects=_text(effects),
                           stand_in=stand_in)
     values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}

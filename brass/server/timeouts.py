@@ -28,6 +28,7 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .settings import Settings
+from .socketproto import LeanWebSocketProtocol
 
 MAX_HEAD = 16 * 1024
 log = logging.getLogger("brass.server")
@@ -124,6 +125,7 @@ def http_protocol(request_timeout: float, impl: str = "auto") -> type[asyncio.Pr
 def uvicorn_options(settings: Settings, impl: str = "auto") -> dict[str, Any]:
     """The keyword arguments of `uvicorn.run` / `uvicorn.Config` for this server."""
     return {"http": http_protocol(settings.request_timeout, impl),
+            "ws": LeanWebSocketProtocol,
             "h11_max_incomplete_event_size": MAX_HEAD,
             "ws_max_size": 1024 * 1024, "ws_per_message_deflate": False,
             # forwarded headers only from the proxy, and only when one is said to be there

@@ -10,16 +10,16 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections import deque
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Response, WebSocket
 from pydantic import Field, TypeAdapter, ValidationError
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from . import chat, jsontext, outbound
+from . import chat, jsontext, logs, metrics, outbound
 from .errors import ApiError
+from .guard import SocketCap
 from .runtime import Runtime
 from .schemas import (
     ServerMessage,
@@ -45,34 +45,37 @@ router = APIRouter()
 SOCKET_PATH = re.compile(r"/ws/games/([^/]+)")
 
 
-class DirectSocket:
-    """ASGI middleware, the innermost: a game's websocket goes straight to `game_socket`,
-    past FastAPI's router, exception and dependency layers (the route below stays for the
-    schema and for plain HTTP). Those layers hold about 10 KB of frames and exit stacks per
-    open socket for its whole life, and wrap every message it sends; a live game has five
-    sockets. The handler answers every error itself, so the layers had nothing to do."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            found = SOCKET_PATH.fullmatch(scope["path"])
-            if found is not None:
-                await game_socket(WebSocket(scope, receive, send), found[1])  # decoded
-                return
-        await self.app(scope, receive, send)
+async def enter(scope: Scope, receive: Receive, send: Send, game_id: str) -> None:
+    """A game's websocket enters here, before every middleware (`app.BrassApp`): FastAPI's
+    and Starlette's layers and ours would each hold a suspended frame (about 4 KB in all)
+    per open socket for its whole life, and wrap every message it sends; a live game has
+    five sockets. So what those layers do for a socket is done here once: the cap per
+    client address (guard.py), the request id (logs.py: in the log lines and echoed on the
+    handshake), the open-sockets gauge. `game_socket` answers every error itself."""
+    cap: SocketCap = scope["app"].state.socket_cap
+    address = cap.address(scope)
+    if not cap.admit(address):
+        await cap.refuse(scope, receive, send)
+        return
+    rid = logs.request_id_from(scope.get("headers", []))
+    logs.REQUEST_ID.set(rid)  # each socket is its own task: the value ends with it
+    try:
+        await game_socket(WebSocket(scope, receive, send), game_id,
+                          [(logs.HEADER, rid.encode("latin-1"))])
+    finally:
+        cap.release(address)
 
 
 class Connection:
     """One client socket; `send` queues (never blocks), a writer task drains the queue. The
-    queue is a bare deque and one future to wake the writer: an `asyncio.Queue` costs 2.5 KB
-    per socket, and a live game has five."""
+    queue is a bare list (short: a client `MAX_QUEUED` behind is dropped) and one future to
+    wake the writer: an `asyncio.Queue` costs 2.5 KB per socket, a deque 0.7 KB, and a live
+    game has five."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: int | None = None
-        self.pending: deque[str | None] = deque()  # None: the writer stops there
+        self.pending: list[str | None] = []  # None: the writer stops there
         self._wake: asyncio.Future[None] | None = None
         self.dropped = False
         self.chat = chat.Bucket()  # a spectator's own; a seat's is shared by its sockets
@@ -103,7 +106,7 @@ class Connection:
             while not self.pending:
                 self._wake = asyncio.get_running_loop().create_future()
                 await self._wake
-            text = self.pending.popleft()
+            text = self.pending.pop(0)
             if text is None:
                 break
             await self.ws.send_text(text)
@@ -151,12 +154,14 @@ class Goodbye(Exception):
         self.error, self.close_code = error, close_code
 
 
-@router.websocket("/ws/games/{game_id}")
-async def game_socket(ws: WebSocket, game_id: str) -> None:
+async def game_socket(ws: WebSocket, game_id: str,
+                      headers: list[tuple[bytes, bytes]]) -> None:
+    """A game's socket from accept to close (`headers`: of the accept)."""
     service: GameService = ws.app.state.service
     wait: float = getattr(ws.app.state, "hello_timeout", 10.0)
     hello_by = asyncio.get_running_loop().time() + wait
-    await ws.accept()
+    await ws.accept(headers=headers)
+    metrics.OPEN_SOCKETS.inc()
     conn = Connection(ws)
     writer = asyncio.create_task(conn.writer())
     rt: Runtime | None = None
@@ -177,6 +182,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await writer
             await ws.close(code=bye.close_code, reason=bye.error.message[:120])
     finally:
+        metrics.OPEN_SOCKETS.dec()
         if rt is not None:
             service.unsubscribe(rt, conn)
         conn.finish()

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 from websockets.sync.client import connect
 
 from brass.server import Settings, migrate
+from brass.server.socketproto import LeanWebSocketProtocol
 
 from .conftest import LiveServer, auth, legal, make_game
 from .test_websocket import hello, open_socket, receive
@@ -133,6 +134,23 @@ def test_a_websocket_handshake_echoes_its_request_id(http: httpx.Client,
                  additional_headers={"X-Request-ID": "socket-7"}) as ws:
         assert ws.response is not None
         assert ws.response.headers["x-request-id"] == "socket-7"
+
+
+def test_an_open_socket_keeps_no_handshake(http: httpx.Client, server: LiveServer) -> None:
+    """socketproto.py: once accepted, a socket's protocol holds neither the handshake's
+    request and response nor the scope's headers, and the socket still plays."""
+    table = make_game(http, players=2, humans=0)
+    with connect(f"{server.ws_base}/ws/games/{table.id}", open_timeout=30,
+                 additional_headers={"X-Padding": "p" * 2000}) as ws:
+        assert hello(ws, None)["type"] == "state"
+        mine = [c for c in list(server.server.server_state.connections)
+                if isinstance(c, LeanWebSocketProtocol) and c.handshake_complete
+                and not c.close_sent and c.scope["path"] == f"/ws/games/{table.id}"]
+        assert len(mine) == 1
+        assert mine[0].request is None and mine[0].response is None
+        assert mine[0].scope["headers"] == []
+        ws.send('{"type": "sync"}')
+        assert receive(ws)["type"] == "state"
 
 
 def test_without_a_built_client_the_root_is_a_page_saying_so(
