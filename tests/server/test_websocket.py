@@ -191,7 +191,7 @@ def test_a_client_too_far_behind_is_dropped_and_its_queue_stays_bounded() -> Non
         for n in range(MAX_QUEUED + 100):
             conn.send(f'{{"n":{n}}}')
             await asyncio.sleep(0)
-        waiting = len(conn.pending)
+        waiting = conn.pending.qsize()
         peer.reading.set()
         await asyncio.wait_for(writer, timeout=10)
         return peer, conn, waiting
