@@ -14,7 +14,7 @@ from brass.bots.analysis import MoveAnalysis, analyse_log
 
 from .errors import ApiError
 from .runtime import Runtime
-from .storage import Storage
+from .storage import ActionRecord, Storage
 from .workers import Workers
 
 log = logging.getLogger("brass.server")
@@ -31,15 +31,16 @@ class Job:
 
 class Analyses:
     def __init__(self, storage: Storage, workers: Workers,
-                 db: Callable[..., Awaitable[Any]], budget: float) -> None:
-        self.storage, self.workers, self._db = storage, workers, db
+                 db: Callable[..., Awaitable[Any]], budget: float,
+                 log: Callable[[Runtime], Awaitable[list[ActionRecord]]]) -> None:
+        self.storage, self.workers, self._db, self._log = storage, workers, db, log
         self.budget = budget  # CPU seconds per move
         self.jobs: dict[str, Job] = {}
 
     async def status(self, rt: Runtime) -> dict[str, Any]:
         """`none` (not asked for), `running` (with the moves judged so far), `done` (all of
         them) or `failed` (the log does not replay on this engine; asking again retries)."""
-        total = len(rt.actions)
+        total = rt.count
         stored = await self._db(self.storage.load_analysis, rt.id)
         if stored is not None:
             return {"status": "done", "done": len(stored), "total": len(stored),
@@ -61,9 +62,9 @@ class Analyses:
         return current
 
     async def _run(self, rt: Runtime, job: Job) -> None:
-        actions = [r.action for r in rt.actions]
         record = rt.record
         try:
+            actions = [r.action for r in await self._log(rt)]
             for start in range(0, len(actions), MOVES_PER_CALL):
                 job.moves += await self.workers.compute(
                     analyse_log, record.players, record.seed, record.setup, actions, start,

@@ -132,7 +132,7 @@ async def post(service: Any, rt: Runtime, seat: int | None, name: str | None, te
     watching the game."""
     check_rate(bucket)
     message = await service._db(store, service.storage.engine, rt.id, seat,
-                                sender_name(rt, seat, name), text, len(rt.actions),
+                                sender_name(rt, seat, name), text, rt.count,
                                 service.storage.instance)
     broadcast(rt, message)
 

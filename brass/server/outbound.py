@@ -107,7 +107,7 @@ def state_parts(rt: Runtime) -> tuple[str, str]:
     parsing the rest) and the tail (everything else but the seat, its view and its legal
     moves)."""
     record = rt.record
-    last = rt.actions[-1] if rt.actions else None
+    last = rt.recent[-1] if rt.recent else None
     new = [log_entry(last)] if last is not None and last.seq == record.version else []
     undone = rt.undone[1] if rt.undone[0] == record.version else []
     changes = [seat_change(c) for c in rt.seat_changes[-1:] if c.version == record.version]

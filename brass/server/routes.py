@@ -247,7 +247,7 @@ async def undo(game_id: str, service: Service, token: Token,
 async def game_log(game_id: str, service: Service) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
     rt = await service.runtime(game_id)
-    return _json(outbound.log_text(rt.record, rt.actions, rt.seat_changes))
+    return _json(await service.log_text(rt))
 
 
 @router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)

@@ -4,6 +4,7 @@ and the log after it (they run in a worker process, never on the event loop)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,17 +23,26 @@ class Subscriber(Protocol):
     def send(self, text: str) -> None: ...
 
 
+RECENT = 4  # log rows a game keeps in memory: a turn has at most two, and undo reaches no further
+IDS_KEPT = 8  # action ids answered from memory when resent (older ones: from the database)
+
+
 @dataclass(eq=False)
 class Runtime:
-    """A game in memory: its record, its log without undone rows (`actions`) and the engine
-    states of the current turn (`turn`: the state the seat to move started its turn from, then
-    the state after each of its actions so far; the last is the current state, and undo steps
-    back along it). Older states are not kept: a replay frame is rebuilt from the nearest
-    snapshot (`snapshots`: how many actions each stored snapshot includes)."""
+    """A game in memory: its record, the end of its log and the engine states of the current
+    turn (`turn`: the state the seat to move started its turn from, then the state after each
+    of its actions so far; the last is the current state, and undo steps back along it). Older
+    states are not kept: a replay frame is rebuilt from the nearest snapshot (`snapshots`: how
+    many actions each stored snapshot includes). Nor is the whole log: `count` actions (undone
+    ones left out), of which the last `RECENT` rows are held (`recent`: undo, the state
+    message's newest entry) and the ids of the last written (`action_ids`: a resent action);
+    the log itself is read from the database when asked for (`GameService.log_rows`), so a
+    live game's memory does not grow with its length (about 0.9 KB a move otherwise)."""
 
     record: GameRecord
     turn: list[Game] = field(default_factory=list)
-    actions: list[ActionRecord] = field(default_factory=list)
+    count: int = 0
+    recent: list[ActionRecord] = field(default_factory=list)
     action_ids: dict[str, ActionRecord] = field(default_factory=dict)
     snapshots: list[int] = field(default_factory=list)
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
@@ -83,6 +93,14 @@ class Runtime:
     def bot_level(self, seat: int) -> str:
         """The level the bot playing `seat` plays at."""
         return self.record.seats[seat].level
+
+    def hold(self, rows: Iterable[ActionRecord]) -> None:
+        """Note rows written or changed (an undo): their ids, the newest `IDS_KEPT` kept."""
+        for row in rows:
+            self.action_ids.pop(row.action_id, None)
+            self.action_ids[row.action_id] = row
+        for old in list(self.action_ids)[:-IDS_KEPT]:
+            del self.action_ids[old]
 
 
 

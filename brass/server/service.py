@@ -52,7 +52,16 @@ from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .errors import ApiError
 from .movewrite import MoveWriter
-from .runtime import Runtime, Subscriber, advance, ends_round, rebuild, same_turn, step
+from .runtime import (
+    RECENT,
+    Runtime,
+    Subscriber,
+    advance,
+    ends_round,
+    rebuild,
+    same_turn,
+    step,
+)
 from .schemas import ReplayFrame
 from .steward import Steward
 from .storage import (
@@ -104,7 +113,8 @@ class GameService:
         # a move's one-statement write runs on the event loop (Postgres)
         self.writer = MoveWriter(storage) if storage.postgres else None
         self.workers = Workers(workers)
-        self.analyses = Analyses(storage, self.workers, self._db, analysis_budget)
+        self.analyses = Analyses(storage, self.workers, self._db, analysis_budget,
+                                 self.log_rows)
         self._closing = False
         self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._sends: set[asyncio.Task[None]] = set()  # states waiting for their legal moves
@@ -172,11 +182,9 @@ class GameService:
         # another instance may write between the reads: everything is cut at the version of
         # the record read first (a later catch-up brings the rest)
         at = record.version
-        everything = [a if a.undone_at is None or a.undone_at <= at else
-                      dataclasses.replace(a, undone=False, undone_at=None)
-                      for a in await self._db(self.storage.load_actions, game_id, True)
-                      if a.seq <= at]
-        rt = Runtime(record=record, action_ids={a.action_id: a for a in everything})
+        everything = await self._db(self.storage.actions_as_of, game_id, at)
+        rt = Runtime(record=record)
+        rt.hold(everything)
         rt.seat_changes = [c for c in await self._db(self.storage.load_seat_changes, game_id)
                            if c.version <= at]
         if record.status == "waiting":
@@ -184,10 +192,11 @@ class GameService:
         if rt.older_engine:
             log.warning("game %s was played with engine %s; this server has %s",
                         game_id, record.engine_version, ENGINE_VERSION)
-        rt.actions = [a for a in everything if not a.undone]
+        live = [a for a in everything if not a.undone]
+        rt.count, rt.recent = len(live), live[-RECENT:]
         rt.undone = (record.version, [a.seq for a in everything
                                       if a.undone_at == record.version])
-        count = len(rt.actions)
+        count = rt.count
         snapshot = await self._db(self.storage.load_snapshot, game_id, count)
         rt.snapshots = [m for m in await self._db(self.storage.snapshot_marks, game_id)
                         if m <= count]
@@ -196,7 +205,7 @@ class GameService:
             rt.turn = await self.workers.compute(
                 rebuild, record.players, record.seed, record.setup,
                 None if snapshot is None else snapshot.state,
-                [a.action for a in rt.actions[start:]])
+                [a.action for a in live[start:]])
         except Exception as exc:
             log.exception("game %s does not replay (engine %s, stored with %s)",
                           game_id, ENGINE_VERSION, record.engine_version)
@@ -442,6 +451,10 @@ class GameService:
                 earlier = rt.action_ids.get(action_id)
                 if earlier is not None:
                     return self._retried(earlier, seat, action)
+            if expected_version != rt.record.version:  # perhaps an older move resent
+                earlier = await self._db(self.storage.find_action, rt.id, action_id)
+                if earlier is not None:
+                    return self._retried(earlier, seat, action)
             game = rt.running_game()
             self._player_plays(rt, seat, stand_in)
             if expected_version != rt.record.version:
@@ -457,7 +470,7 @@ class GameService:
                 raise ApiError.refused(exc) from None
             effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
-            count = len(rt.actions) + 1
+            count = rt.count + 1
             snapshot = (count, after.to_json()) if ends_round(game, after) else None
             legal = self._legal_ahead(rt, after)  # in a worker while the row is written
             turn = None if same_turn(game, after, seat) else self._turn_start(rt, seat, after)
@@ -475,8 +488,8 @@ class GameService:
             except StaleVersion:
                 await self._catch_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
-            rt.actions.append(row)
-            rt.action_ids[action_id] = row
+            rt.count, rt.recent = count, [*rt.recent[1 - RECENT:], row]
+            rt.hold([row])
             rt.turn = step(rt.turn, after)
             if snapshot is not None:
                 rt.snapshots.append(count)
@@ -525,17 +538,18 @@ class GameService:
                 raise ApiError("stale_version", f"The game is at version {version}")
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
-            if len(rt.turn) < 2 or not rt.actions or rt.actions[-1].seat != seat:
+            if len(rt.turn) < 2 or not rt.recent or rt.recent[-1].seat != seat:
                 raise ApiError("illegal", "Nothing to undo in this turn")
-            last = rt.actions[-1]
+            last = rt.recent[-1]
             try:
                 version = await self._written(rt, self._db(
                     self.storage.undo_actions, rt.id, version, [last.seq]))
             except StaleVersion:
                 await self._catch_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
-            rt.actions.pop()
-            rt.action_ids[last.action_id] = dataclasses.replace(last, undone=True)
+            rt.recent.pop()
+            rt.count -= 1
+            rt.hold([dataclasses.replace(last, undone=True)])
             rt.turn = rt.turn[:-1]  # the state before the undone action
             rt.record.version = version
             rt.undone = (version, [last.seq])
@@ -616,8 +630,8 @@ class GameService:
             rt.record = changes.record
         else:
             fresh = await self._load(rt.id)
-            rt.record, rt.actions, rt.turn = fresh.record, fresh.actions, fresh.turn
-            rt.action_ids, rt.snapshots = fresh.action_ids, fresh.snapshots
+            rt.record, rt.count, rt.recent = fresh.record, fresh.count, fresh.recent
+            rt.turn, rt.action_ids, rt.snapshots = fresh.turn, fresh.action_ids, fresh.snapshots
             rt.undone, rt.seat_changes = fresh.undone, fresh.seat_changes
         if dataclasses.replace(rt.record, updated_at=old.updated_at) == old:
             return
@@ -644,33 +658,35 @@ class GameService:
         steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
         steps += [(c.version, "seat", c) for c in changes.seat_changes if c.version > since]
         steps.sort(key=lambda s: s[0])
-        held, moves, after = list(rt.actions), [], []
+        held, count, moves, after = list(rt.recent), rt.count, [], []
         undone, seat_changes = rt.undone, list(rt.seat_changes)
         for version, kind, what in steps:
             if kind == "play":
                 held.append(dataclasses.replace(what, undone=False, undone_at=None))
+                count += 1
                 moves.append(("play", what.action))
             elif kind == "seat":  # who plays a seat changed: the states stay as they are
                 seat_changes.append(what)
                 moves.append(("seat", None))
-            else:
-                if [a.seq for a in held[-len(what):]] != what:
+            else:  # undo reaches only the current turn: its rows are among the held ones
+                if len(held) < len(what) or [a.seq for a in held[-len(what):]] != what:
                     return False
                 del held[-len(what):]
+                count -= len(what)
                 moves.append(("undo", len(what)))
                 undone = (version, what)
-            after.append((version, list(held), undone, list(seat_changes)))
+            after.append((version, held[-RECENT:], count, undone, list(seat_changes)))
         try:
             turns = await self.workers.compute(advance, rt.turn, moves)
         except Exception:
             log.warning("game %s: cannot follow its new rows; reloading", rt.id, exc_info=True)
             return False
-        rt.action_ids.update({r.action_id: r for r in changes.rows})
+        rt.hold(changes.rows)
         rt.snapshots = changes.marks or rt.snapshots
         final = changes.record
-        for (version, held_then, undone_then, changes_then), turn in zip(after, turns,
-                                                                         strict=True):
-            rt.turn, rt.actions, rt.undone = turn, held_then, undone_then
+        for (version, held_then, count_then, undone_then, changes_then), turn in zip(
+                after, turns, strict=True):
+            rt.turn, rt.recent, rt.count, rt.undone = turn, held_then, count_then, undone_then
             rt.seat_changes = changes_then
             if version != final.version:
                 rt.record = dataclasses.replace(final, version=version, status="running",
@@ -748,11 +764,22 @@ class GameService:
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
 
+    async def log_rows(self, rt: Runtime) -> list[ActionRecord]:
+        """The game's log (undone rows left out) as of the version it is at when called, read
+        from the database: a game holds only the end of its log in memory."""
+        rows = await self._db(self.storage.actions_as_of, rt.id, rt.record.version)
+        return [a for a in rows if not a.undone]
+
+    async def log_text(self, rt: Runtime) -> str:
+        """`GET /log`: the log as of one version, with the record and seat changes of it."""
+        record, changes = dataclasses.replace(rt.record), list(rt.seat_changes)
+        return outbound.log_text(record, await self.log_rows(rt), changes)
+
     async def replay_frame(self, rt: Runtime, n: int, seat: int | None) -> ReplayFrame:
         """The view after the first `n` actions of the log: rebuilt in a worker from the
         latest snapshot at or before `n` (at most one round of replay). A game stored under
         another engine shows only the frames it has snapshots of."""
-        game, total = rt.game, len(rt.actions)
+        game, total = rt.game, rt.count
         if game is None:
             raise ApiError("game_not_running", "The game has not started")
         if not 0 <= n <= total:
@@ -765,10 +792,11 @@ class GameService:
             raise ApiError("not_found", f"Game {rt.id} was played with engine "
                            f"{rt.record.engine_version}: only the frames after "
                            f"{', '.join(map(str, rt.snapshots)) or 'no action'} are kept")
+        rows = await self.log_rows(rt)  # first: as of the version `total` was read at
         state = None if base is None else await self._snapshot(rt, base)
         return await self.workers.compute(
             outbound.rebuilt_frame, rt.record.players, rt.record.seed, rt.record.setup, state,
-            [a.action for a in rt.actions[base or 0:n]], n, total, seat)
+            [a.action for a in rows[base or 0:n]], n, total, seat)
 
     async def _snapshot(self, rt: Runtime, count: int) -> dict[str, Any]:
         """The stored state after `count` actions (a small cache over all games)."""
@@ -1032,9 +1060,9 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
+        log_ = [] if fallback else [r.effects for r in await self.log_rows(rt)]
         choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback,
-                                            rt.bot_level(seat), self.bot_budget,
-                                            [r.effects for r in rt.actions])
+                                            rt.bot_level(seat), self.bot_budget, log_)
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)

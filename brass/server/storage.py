@@ -269,10 +269,9 @@ class ListQuery:
 
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
-    """A log row. A live game holds every row of its log, so a row is kept small (slots, and
-    JSON text where it would otherwise be a tree of dicts: about 1.2 KB a move so, 0.9 KB
-    as text): `action_text` is the action, `action` parses it on demand; `effects` is its
-    public events, None for a row stored before effects were."""
+    """A log row, kept small (slots, and JSON text where it would otherwise be a tree of
+    dicts: about 1.2 KB so, 0.9 KB as text): `action_text` is the action, `action` parses it
+    on demand; `effects` is its public events, None for a row stored before effects were."""
 
     seq: int
     seat: int
@@ -780,6 +779,13 @@ class Storage:
             if not include_undone:
                 query = query.where(actions.c.undone.is_(False))
             return [_action_record(r) for r in conn.execute(query)]
+
+    def actions_as_of(self, game_id: str, at: int) -> list[ActionRecord]:
+        """Every log row, undone ones included, as it stood at version `at` (another instance
+        may have written since): rows after it left out, rows undone after it live again."""
+        return [a if a.undone_at is None or a.undone_at <= at else
+                dataclasses.replace(a, undone=False, undone_at=None)
+                for a in self.load_actions(game_id, True) if a.seq <= at]
 
     def find_action(self, game_id: str, action_id: str) -> ActionRecord | None:
         with self._tx() as conn:
