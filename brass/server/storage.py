@@ -852,9 +852,10 @@ class Storage:
         """`append_turn` with these arguments as one statement in its own transaction, for
         movewrite.py to run on the event loop: the versioned update of the game, the log row
         and the notification, in one round trip instead of five (most of a move's database
-        cost). None if the write does not fit one: not Postgres, a snapshot, a reserve to
-        store or a deadline by the database's clock (`append_turn` writes those)."""
-        if not self.postgres or snapshot is not None or (turn is not None and _timed(turn.clock)):
+        cost); a round's last move stores its snapshot in the same statement. None if the
+        write does not fit one: not Postgres, a reserve to store or a deadline by the
+        database's clock (`append_turn` writes those)."""
+        if not self.postgres or (turn is not None and _timed(turn.clock)):
             return None
         record, values = _row_and_game(expected_version, seat, action, action_id, effects,
                                        scores, stand_in)
@@ -865,10 +866,10 @@ class Storage:
                 return None
             values.update(deadline=None if scores is not None else timing.deadline,
                           turn_started_at=timing.turn_started_at)
-        columns = tuple(values)
-        sql = _APPEND_SQL.get(columns)
+        shape = (tuple(values), snapshot is not None)
+        sql = _APPEND_SQL.get(shape)
         if sql is None:
-            sql = _APPEND_SQL[columns] = _append_sql(columns)
+            sql = _APPEND_SQL[shape] = _append_sql(*shape)
         params = {**{f"v_{c}": (jsontext.dumps(v) if c == "scores" else v)
                      for c, v in values.items()},
                   "id": game_id, "expected": expected_version, "seq": record.seq,
@@ -876,6 +877,8 @@ class Storage:
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
                   "channel": CHANNEL, "payload": f"{game_id} {record.seq} {self.instance}"}
+        if snapshot is not None:
+            params.update(snap_actions=snapshot[0], snap_state=jsontext.dumps(snapshot[1]))
         return QuickAppend(sql, params, record, timing)
 
     def refused(self, game_id: str, action_id: str) -> DuplicateActionId | StaleVersion:
@@ -946,17 +949,22 @@ def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], acti
     return record, values
 
 
-_APPEND_SQL: dict[tuple[str, ...], str] = {}  # by the game columns a move sets
+_APPEND_SQL: dict[tuple[tuple[str, ...], bool], str] = {}  # by the game columns set, snapshot
 
 
-def _append_sql(columns: tuple[str, ...]) -> str:
+def _append_sql(columns: tuple[str, ...], snapshot: bool) -> str:
     """The one statement of `Storage.plan_append` for a move that sets `columns` of its
-    game (its data-modifying parts always run to completion, in the statement's transaction;
-    it returns one row if the game was at the expected version, none otherwise)."""
+    game, and with `snapshot` stores one (its data-modifying parts always run to completion,
+    in the statement's transaction, and only if the game was at the expected version; it
+    returns one row then, none otherwise)."""
     cast = {"scores": "::json"}
     sets = ", ".join(f"{c} = %(v_{c})s{cast.get(c, '')}" for c in columns)
+    snap = ("kept AS (INSERT INTO snapshots (game_id, seq, actions, state, created_at) "
+            "SELECT id, %(seq)s, %(snap_actions)s, %(snap_state)s::jsonb, %(at)s FROM moved), "
+            if snapshot else "")
     return (f"WITH moved AS (UPDATE games SET {sets} WHERE id = %(id)s AND "
             "version = %(expected)s AND status = 'running' RETURNING id), "
+            f"{snap}"
             "added AS (INSERT INTO actions (game_id, seq, seat, action, action_id, undone, "
             "created_at, effects, stand_in) SELECT id, %(seq)s, %(seat)s, %(action)s::json, "
             "%(action_id)s, false, %(at)s, %(effects)s::jsonb, %(stand_in)s FROM moved "
