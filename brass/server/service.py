@@ -196,10 +196,9 @@ class GameService:
         rt.count, rt.recent = len(live), live[-RECENT:]
         rt.undone = (record.version, [a.seq for a in everything
                                       if a.undone_at == record.version])
-        count = rt.count
-        snapshot = await self._db(self.storage.load_snapshot, game_id, count)
+        snapshot = await self._db(self.storage.load_snapshot, game_id, rt.count)
         rt.snapshots = [m for m in await self._db(self.storage.snapshot_marks, game_id)
-                        if m <= count]
+                        if m <= rt.count]
         start = 0 if snapshot is None else snapshot.actions
         try:
             rt.turn = await self.workers.compute(
@@ -1060,9 +1059,9 @@ class GameService:
         if game is None or game.current_seat is None:
             return
         seat = game.current_seat
-        log_ = [] if fallback else [r.effects for r in await self.log_rows(rt)]
+        public_log = [] if fallback else [r.effects for r in await self.log_rows(rt)]
         choice = await self.workers.compute(bot_choice, game, f"{rt.id}:{version}", fallback,
-                                            rt.bot_level(seat), self.bot_budget, log_)
+                                            rt.bot_level(seat), self.bot_budget, public_log)
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)
