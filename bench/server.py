@@ -89,6 +89,8 @@ class Bench:
     # at the start and the end of the measure
     own_cpu: list[float] = field(default_factory=list)  # this load generator's, the same
     db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
+    pauses: list[dict[str, tuple[float, float]]] = field(default_factory=list)  # gc_pauses:
+    # the same
     live: int = 0
     moves: float = 0.0  # mean moves played by the live games at the end
     measuring: bool = False  # off during the warm-up
@@ -195,8 +197,9 @@ async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench
     tasks = []
     for i, (seat, token) in enumerate(seats):
         port = ports[(index + i) % len(ports)]  # the game's sockets over every instance
+        # as a browser: no compression, no pings of its own (it answers the server's)
         ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", max_size=None,
-                           compression=None)
+                           compression=None, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sockets.append(ws)
         tasks.append(asyncio.create_task(
@@ -248,6 +251,20 @@ def postgres_cpu() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+GC_LINE = re.compile(r'^brass_gc_seconds_(count|sum)\{kind="(\w+)"\} (\S+)$', re.M)
+
+
+async def gc_pauses(http: httpx.AsyncClient, ports: list[int]) -> dict[str, tuple[float, float]]:
+    """The servers' garbage collection pauses so far (`brass_gc_seconds` at /metrics), by kind:
+    how many and their seconds in all."""
+    found: dict[str, list[float]] = {}
+    for port in ports:
+        page = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
+        for part, kind, value in GC_LINE.findall(page):
+            found.setdefault(kind, [0.0, 0.0])[part == "sum"] += float(value)
+    return {kind: (n, total) for kind, (n, total) in found.items()}
+
+
 def rss_all(pids: list[int]) -> tuple[int, int]:
     found = [rss_kb(p) for p in pids]
     return sum(f[0] for f in found), sum(f[1] for f in found)
@@ -293,6 +310,7 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         bench.cpu.append(cpu_seconds(server_pids))
         bench.own_cpu.append(time.process_time())
         bench.db_cpu.append(postgres_cpu())
+        bench.pauses.append(await gc_pauses(http, ports))
         began = time.perf_counter()
         while time.perf_counter() - began < seconds and not all(
                 game[2].finished for game in opened):
@@ -301,6 +319,7 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         bench.cpu.append(cpu_seconds(server_pids))
         bench.own_cpu.append(time.process_time())
         bench.db_cpu.append(postgres_cpu())
+        bench.pauses.append(await gc_pauses(http, ports))
         bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
         bench.moves = statistics.fmean([g[2].version for g in opened if not g[2].finished]
@@ -336,6 +355,13 @@ def main() -> int:
                              "after the other at the same load (default 1)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose server runs (default: this one)")
+    parser.add_argument("--synchronous-commit", choices=("on", "off"), default="on",
+                        help="the server's BRASS_SYNCHRONOUS_COMMIT: off answers a move "
+                             "before Postgres has flushed it to disk (default on)")
+    parser.add_argument("--gc-full-every", type=float, default=None,
+                        help="the server's BRASS_GC_FULL_EVERY, seconds between its full "
+                             "garbage collections (default: the server's, 900), to see "
+                             "one within the measure")
     args = parser.parse_args()
     try:
         import uvloop  # installed with uvicorn[standard]
@@ -345,23 +371,27 @@ def main() -> int:
         pass
     for games in args.games:
         for instances in args.instances:
+            options = {"BRASS_SYNCHRONOUS_COMMIT": args.synchronous_commit}
+            if args.gc_full_every is not None:
+                options["BRASS_GC_FULL_EVERY"] = str(args.gc_full_every)
             bench = bench_once(games, args.seconds, args.think, args.warmup,
-                               args.root.resolve(), instances)
-            report(bench, games, args.think, args.warmup, args.root, instances)
+                               args.root.resolve(), instances, options)
+            report(bench, games, args.think, args.warmup, args.root, instances, options)
     return 0
 
 
 def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
-               instances: int = 1) -> Bench:
+               instances: int = 1, options: dict[str, str] | None = None) -> Bench:
     """One run: a fresh Postgres database and `instances` server processes for `games`
-    games."""
+    games (`options`: more of the servers' settings, as environment variables)."""
     name = f"brass_bench_{os.getpid()}_{games}_{instances}"
     admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     env = {**os.environ, "DATABASE_URL": f"{POSTGRES}/{name}", "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
-           "BRASS_SOCKETS_PER_ADDRESS": "0"}  # 1000 sockets from one address
+           "BRASS_SOCKETS_PER_ADDRESS": "0",  # 1000 sockets from one address
+           **(options or {})}
     # as many worker processes in all as one instance has by default (CPUs - 1), shared out
     env["BRASS_WORKERS"] = str(max(1, ((os.cpu_count() or 2) - 1) // instances))
     ports = [free_port() for _ in range(instances)]
@@ -396,11 +426,12 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
 
 
 def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
-           instances: int = 1) -> None:
+           instances: int = 1, options: dict[str, str] | None = None) -> None:
     lat = [x * 1000 for x in bench.latencies]
     legal = [x * 1000 for x in bench.legal]
     played = bench.errors.pop("_seconds")
-    print(f"server: {root}; database: postgres (fresh); {instances} instance(s)")
+    print(f"server: {root}; database: postgres (fresh); {instances} instance(s); "
+          + "; ".join(f"{k}={v}" for k, v in (options or {}).items()))
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
     (own0, all0), (own1, all1) = bench.memory
@@ -427,6 +458,13 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
         print(f"{what} (ms): median {statistics.median(values):.1f}  "
               f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
               f"max {max(values):.1f}")
+    before, after = bench.pauses
+    pauses = []
+    for kind, (n, total) in sorted(after.items()):
+        n0, total0 = before.get(kind, (0, 0))
+        pauses.append(f"{kind} {n - n0:.0f} (mean {(total - total0) * 1000 / max(1, n - n0):.1f}"
+                      " ms)")
+    print(f"garbage collection pauses while measuring: {', '.join(pauses)}")
     print(f"errors: {bench.errors or 'none'}")
     if bench.worst:  # when they came: bursts (a stall) or spread (a saturated machine)
         start = min(when for _, when in bench.worst)

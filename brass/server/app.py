@@ -4,7 +4,6 @@ request ids (`logs.py`), health, readiness and metrics (`ops.py`, `metrics.py`).
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import secrets
@@ -23,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from brass import __version__
 
 from . import guard, logs, migrate, ops, outbound, routes, ws
+from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
 from .ratelimit import RateLimiter
@@ -91,7 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               finished_listed=settings.finished_listed,
                               clock_minimum=settings.clock_minimum,
                               bot_budget=settings.bot_budget,
-                              analysis_budget=settings.analysis_budget)
+                              analysis_budget=settings.analysis_budget,
+                              synchronous_commit=settings.synchronous_commit)
         app.state.service = service
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
@@ -99,9 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             service.resync, service.chatted)
             await fanout.start()
         await service.start()
-        gc.freeze()  # start-up objects live forever: keep them out of collections
-        # fewer, younger collections: a full one over 1000 sockets' objects pauses every game
-        gc.set_threshold(20_000, 50, 100)
+        collector = Collector(full_every=settings.gc_full_every)
+        collector.start()
         if settings.web_dist is None:
             log.warning("the web client is not built: / shows a page saying so; %s",
                         ops.BUILD_HINT)
@@ -112,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             app.state.stopping = True
+            await collector.close()
             if fanout is not None:
                 await fanout.close()
             await service.close()

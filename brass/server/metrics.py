@@ -3,7 +3,8 @@
 They count what this server process does (with several server processes, each has its own;
 the worker processes report nothing themselves, their work is timed here). The call sites are
 one line each: `MOVES.labels(kind).inc()`, `@timed(MOVE_SECONDS)`, `with LEGAL_SECONDS.time()`,
-`with WORKER_QUEUE.track_inprogress()`, `ERRORS.labels(code).inc()`; the gauges of games and
+`with WORKER_QUEUE.track_inprogress()`, `ERRORS.labels(code).inc()`,
+`GC_SECONDS.labels(kind).observe(seconds)`; the gauges of games and
 sockets are read when scraped (`observe`) or kept by `ws.enter` (`OPEN_SOCKETS`).
 """
 
@@ -29,11 +30,14 @@ MOVE_SECONDS = Histogram(
     "brass_move_seconds", "Time from receiving an accepted move to its commit and broadcast",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
 LEGAL_SECONDS = Histogram(
-    "brass_legal_moves_seconds", "Time to compute a seat's legal moves with their prices "
-    "(in a worker process, waiting included)",
+    "brass_legal_moves_seconds", "Time to compute a seat's legal moves with their prices",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
 WORKER_QUEUE = Gauge("brass_worker_queue_depth",
                      "Engine computations waiting for or running in a worker process")
+GC_SECONDS = Histogram(
+    "brass_gc_seconds", "Pauses of the garbage collector (collector.py): young, every 0.1 s; "
+    "full, every BRASS_GC_FULL_EVERY seconds", ["kind"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
 ERRORS = Counter("brass_errors", "Typed errors sent to clients (HTTP and websocket), by code",
                  ["code"])
 

@@ -19,8 +19,15 @@ CONNECTIONS = 4  # at most, opened as needed and kept
 
 
 class MoveWriter:
-    def __init__(self, storage: Storage, size: int = CONNECTIONS) -> None:
+    """`synchronous`: each move's commit waits until Postgres has flushed it to disk (off:
+    Postgres acknowledges it at once and flushes within a fraction of a second, so a crash of
+    Postgres or of its machine may lose the last moves acknowledged; a crash of this server
+    loses nothing). Only moves: every other write waits for the flush."""
+
+    def __init__(self, storage: Storage, size: int = CONNECTIONS,
+                 synchronous: bool = True) -> None:
         self.storage, self.url = storage, libpq_url(storage.url)
+        self.options = "" if synchronous else "-c synchronous_commit=off"
         self._idle: list[psycopg.AsyncConnection[object]] = []
         self._slots = asyncio.Semaphore(size)
         self._closing: set[asyncio.Task[None]] = set()
@@ -62,7 +69,7 @@ class MoveWriter:
 
     async def _connect(self) -> psycopg.AsyncConnection[object]:
         return await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True,
+            self.url, autocommit=True, options=self.options,
             application_name=f"brass-moves {self.storage.instance}"[:63])
 
     def _drop(self, conn: psycopg.AsyncConnection[object]) -> None:

@@ -98,7 +98,8 @@ class GameService:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, workers: int = 1,
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0,
                  clock_minimum: float = 30.0,
-                 bot_budget: float = 1.0, analysis_budget: float = 0.5) -> None:
+                 bot_budget: float = 1.0, analysis_budget: float = 0.5,
+                 synchronous_commit: bool = True) -> None:
         self.storage = storage
         self.clock_minimum = clock_minimum  # seconds: the shortest turn, reserve or hand-over
         self.bot_delay = bot_delay
@@ -111,7 +112,8 @@ class GameService:
         self._loading = asyncio.Lock()
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         # a move's one-statement write runs on the event loop (Postgres)
-        self.writer = MoveWriter(storage) if storage.postgres else None
+        self.writer = (MoveWriter(storage, synchronous=synchronous_commit)
+                       if storage.postgres else None)
         self.workers = Workers(workers)
         self.analyses = Analyses(storage, self.workers, self._db, analysis_budget,
                                  self.log_rows)
@@ -714,18 +716,23 @@ class GameService:
         return seat, self._compute_legal(after, seat)  # dropped if the write fails
 
     def _compute_legal(self, game: Game, seat: int) -> asyncio.Future[str]:
-        """The legal moves of `seat` in `game` (JSON text), computed in a worker."""
+        """The legal moves of `seat` in `game` (JSON text), listed in this process by a task
+        that runs while the move's row is written. Not in a worker: the listing is bounded
+        (`bench/engine.py`'s worst case: a few ms; 0.25 ms on average) and handing the game
+        to a worker process and the list back cost more than listing it (under
+        `bench/server.py` at 1,000 games, 2.1 ms of server CPU per move with a worker, 1.5
+        without), and made the next seat wait for the worker (legal moves p99 0.4-0.6 s)."""
         async def timed() -> str:
             with metrics.LEGAL_SECONDS.time():
-                return await self.workers.compute(outbound.legal, game, seat)
+                return outbound.legal(game, seat)
 
         future = asyncio.ensure_future(timed())
         future.add_done_callback(_consume)
         return future
 
     async def _legal_text(self, rt: Runtime, seat: int) -> str:
-        """The legal moves of `seat` at the current version (computed in a worker, once per
-        version and seat)."""
+        """The legal moves of `seat` at the current version (computed once per version and
+        seat)."""
         game, version = rt.game, rt.record.version
         if game is None or game.is_over or game.current_seat != seat:
             return "[]"
@@ -748,7 +755,7 @@ class GameService:
         if not isinstance(action, Sell | Network):
             raise ApiError("malformed", "Only a sell or a network action has extensions")
         try:
-            return await self.workers.compute(outbound.extensions, game, action, at)
+            return outbound.extensions(game, action, at)  # bounded, like the legal moves
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
 
@@ -759,7 +766,7 @@ class GameService:
         checked_action = checked(action)
         game, at = _movers_game(rt, seat, version), rt.record.version  # before any wait
         try:
-            return await self.workers.compute(outbound.preview, game, checked_action, at)
+            return outbound.preview(game, checked_action, at)  # one move carried out
         except IllegalAction as exc:
             raise ApiError.refused(exc) from None
 

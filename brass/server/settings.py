@@ -50,8 +50,18 @@ class Settings(BaseSettings):
                                                "spends on each move")
     workers: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64,
-        description="processes that compute legal moves and bot moves (0: in the server "
+        description="processes that compute bot moves and analyses (0: in the server "
                     "process)", json_schema_extra={"default_help": "CPUs - 1"})
+    synchronous_commit: bool = Field(
+        default=True,
+        description="on Postgres, acknowledge a move only once it is flushed to disk (off: "
+                    "Postgres flushes it within a second; where flushes are slow, moves are "
+                    "answered sooner, but a crash of Postgres or its machine may lose the "
+                    "last moves; a crash of this server loses none)")
+    gc_full_every: float = Field(
+        default=900.0, ge=1.0,
+        description="seconds between full garbage collections, the one long pause (about "
+                    "0.5 s with 1,000 live games); young objects are collected every 0.1 s")
     web_dist: Path | None = Field(
         default_factory=lambda: default_web_dist(),
         description="the built web client (a folder with index.html), served at /",

@@ -1,6 +1,8 @@
-"""Worker processes for pure engine computations that take milliseconds (a seat's legal
-actions with their prices, a bot's choice), so the event loop that carries every commit and
-broadcast never waits for them. With `workers=0` they run in the server process."""
+"""Worker processes for pure engine computations that take tens of milliseconds to seconds (a
+bot's choice, an analysis, replaying a loaded game's turn), so the event loop that carries
+every commit and broadcast never waits for them. With `workers=0` they run in the server
+process. A seat's legal moves are not listed here: bounded and cheaper than the trip to a
+worker, they are listed in the server process (`GameService._compute_legal`)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,10 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from brass.server import Settings
+from brass.server.movewrite import MoveWriter
+from brass.server.storage import Storage
 
-from .conftest import LiveServer, act, info, legal, make_game
+from .conftest import LiveServer, act, info, legal, make_game, run_in_own_loop
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +66,33 @@ def killed_and_moved(http: httpx.Client, url: str, caplog: pytest.LogCaptureFixt
     assert again.status_code == 200 and again.json()["version"] == 3  # a retry: not twice
     log = http.get(table.url("/log")).json()["actions"]
     assert [e["seq"] for e in log] == [1, 2, 3]
+
+
+def test_moves_may_be_committed_without_waiting_for_the_flush(postgres_url: str) -> None:
+    """`synchronous_commit=False`: the writer's sessions say so to Postgres (by default they
+    wait for the flush); the moves land all the same."""
+    async def settings_seen() -> list[str]:
+        seen = []
+        storage = Storage(postgres_url)
+        try:
+            for synchronous in (True, False):
+                writer = MoveWriter(storage, synchronous=synchronous)
+                conn = await writer._connect()
+                async with conn:
+                    row = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+                    assert row is not None
+                    seen.append(str(row[0]))
+        finally:
+            storage.close()
+        return seen
+
+    assert run_in_own_loop(settings_seen()) == ["on", "off"]
+    settings = Settings(database_url=postgres_url, bot_delay=0.0, join_limit=0,
+                        synchronous_commit=False)
+    with LiveServer(settings) as live, httpx.Client(base_url=live.base, timeout=60) as http:
+        table = make_game(http, players=2, humans=2)
+        for version in range(4):
+            seat = info(http, table)["current_seat"]
+            reply = act(http, table, seat, legal(http, table, seat)[0]["action"], version)
+            assert reply.status_code == 200, reply.text
+        assert [e["seq"] for e in http.get(table.url("/log")).json()["actions"]] == [1, 2, 3, 4]

@@ -97,6 +97,10 @@ def test_metrics_count_moves_legal_time_errors_games_and_sockets(
     assert metric(http, "brass_errors_total", code="not_found") >= not_found + 1
     assert metric(http, "brass_live_games") >= 1
     assert "brass_worker_queue_depth" in http.get("/metrics").text
+    young = metric(http, "brass_gc_seconds_count", kind="young")  # a step every 0.1 s
+    deadline = time.monotonic() + 10
+    while metric(http, "brass_gc_seconds_count", kind="young") <= young:
+        assert time.monotonic() < deadline, "no young garbage collection in 10 s"
     with open_socket(server, table.id) as ws:
         assert hello(ws, None)["type"] == "state"
         while_open = metric(http, "brass_open_sockets")
