@@ -4,8 +4,9 @@ CPython starts a collection when a generation's count (objects allocated less ob
 passes its threshold. A server holding many live games replaces each game's state at every
 move, so that count barely moves while the youngest generation fills with survivors (the new
 states, the sockets' pending futures); when a collection finally runs it walks all of them,
-and every game waits: under `bench/server.py` at 1,000 games, 40-90 ms for the youngest
-generation and 330-360 ms for the middle one, several times a minute.
+and every game waits: under `bench/server.py` at 1,000 games (the legal moves listed in the
+server process), 40-90 ms for the youngest generation several times a minute, and 330-360 ms
+for the middle one about once a minute.
 
 Instead, with a `Collector` running: automatic collection is off; every `young_every` seconds
 the youngest generation is collected (only what was allocated since the last step: a few
