@@ -52,6 +52,7 @@ from pathlib import Path
 
 import httpx
 import orjson
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -251,17 +252,18 @@ def postgres_cpu() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-GC_LINE = re.compile(r'^brass_gc_seconds_(count|sum)\{kind="(\w+)"\} (\S+)$', re.M)
-
-
 async def gc_pauses(http: httpx.AsyncClient, ports: list[int]) -> dict[str, tuple[float, float]]:
     """The servers' garbage collection pauses so far (`brass_gc_seconds` at /metrics), by kind:
     how many and their seconds in all."""
     found: dict[str, list[float]] = {}
     for port in ports:
         page = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
-        for part, kind, value in GC_LINE.findall(page):
-            found.setdefault(kind, [0.0, 0.0])[part == "sum"] += float(value)
+        for family in text_string_to_metric_families(page):
+            for sample in family.samples:
+                part = sample.name.removeprefix("brass_gc_seconds_")
+                if family.name == "brass_gc_seconds" and part in ("count", "sum"):
+                    totals = found.setdefault(sample.labels["kind"], [0.0, 0.0])
+                    totals[part == "sum"] += sample.value
     return {kind: (n, total) for kind, (n, total) in found.items()}
 
 
