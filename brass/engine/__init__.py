@@ -37,7 +37,7 @@ from .effects import (
     public_events,
 )
 from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
-from .legal import Move, extensions, legal_actions, legal_moves
+from .legal import Move, extensions, legal_actions, legal_groups, legal_moves
 from .replay import replay
 from .rules import apply_action, play, quote
 from .setup import new_game
@@ -88,4 +88,4 @@ __all__ = [
     "view",
     "views",
 ]
-__all__ += ["Move", "extensions", "legal_moves"]
+__all__ += ["Move", "extensions", "legal_groups", "legal_moves"]

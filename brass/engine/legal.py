@@ -6,7 +6,9 @@ sales and second railways skipped where the merchant, coal or beer they need is 
 connected). What passes is carried out once on a draft, by the very rule functions
 `apply_action` uses, so a listed action is exactly one that `apply_action` accepts, and the
 draft's record of what was paid and taken is its price (`Quote`): nothing is carried out a
-second time to price it. `legal_actions` needs no price, so only sales and pairs of railways
+second time to price it. Canals are the one exception: a canal takes nothing, so each costs
+what the first did, and only the first is carried out (`feasible.py` decides the others, as
+it does for `legal_actions`). `legal_actions` needs no price, so only sales and pairs of railways
 are carried out for it (a set of sales is found by carrying them out; two orders of a pair
 are told apart by what they take). The card is part of an action but never changes its
 price, so each priced effect is listed once per distinct card name in hand that allows it;
@@ -92,6 +94,7 @@ _sell: Callable[[str, tuple[Sale, ...], str], Sell] = constructor(Sell)
 _loan_action: Callable[[str, str], Loan] = constructor(Loan)
 _scout: Callable[[tuple[str, ...], str], Scout] = constructor(Scout)
 _pass: Callable[[str, str], Pass] = constructor(Pass)
+_move: Callable[[Action, Quote], Move] = constructor(Move)
 
 # Every action is an immutable value, so listings share them: each is made once, the first
 # time it is listed (per card name, as `_per_card` says), and looked up from then on.
@@ -195,10 +198,21 @@ def legal_moves(game: Game) -> list[Move]:
     """Every legal move of the player to move with its price; a Sell has one sale and a
     Network one link (`extensions` adds more)."""
     moves = []
+    for price, actions in legal_groups(game):
+        moves += [_move(action, price) for action in actions]
+    return moves
+
+
+def legal_groups(game: Game) -> list[Group]:
+    """`legal_moves` as (price, actions) groups, in the same order: the actions of a group
+    differ only by the card played (the cards, for scouting): one group per priced effect.
+    For a caller that handles a price once per effect (the server encodes each price once)."""
+    groups: list[Group] = []
     for price, actions in _groups(game, bounded=True, priced=True):
         assert price is not None
-        moves += [Move(action, price) for action in actions]
-    return moves
+        if actions:
+            groups.append((price, actions))
+    return groups
 
 
 def extensions(game: Game, action: Action) -> list[Move]:
@@ -341,6 +355,7 @@ def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quo
     if priced:
         start = Draft(game)
         start_network(start, 1)
+    canal = game.era == "canal"
     singles: list[tuple[int, Quote | None]] = []
     for i in range(len(DATA.links)):
         if board.link_open(i, touching) and board.single_link_ok(i):
@@ -349,7 +364,12 @@ def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quo
                 continue
             d = _carried(start.copy(), _link_step, i, touching, (i,))
             if d is not None:
-                singles.append((i, d.quote()))
+                price = d.quote()
+                singles.append((i, price))
+                if canal:  # a canal takes nothing: each costs what the first did
+                    singles += [(j, price) for j in range(i + 1, len(DATA.links))
+                                if board.link_open(j, touching) and board.single_link_ok(j)]
+                    break
     return singles
 
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from brass.engine import (
     ENGINE_VERSION,
     Action,
     Game,
-    Move,
     Network,
+    Quote,
     Sell,
-    legal_moves,
+    legal_groups,
     play,
     public_events,
     view,
@@ -198,18 +199,19 @@ def rebuilt_frame(players: int, seed: int, setup: dict[str, Any] | None,
 
 def legal(game: Game, seat: int) -> str:
     """The seat's legal moves with their prices (a JSON list of `LegalEntry`, the engine's
-    bounded `legal_moves`: a Sell of one sale, a Network of one link); empty when it is not
-    the seat's turn. Pure, so it can run in a worker process."""
+    bounded `legal_moves`, by `legal_groups`: a Sell of one sale, a Network of one link);
+    empty when it is not the seat's turn. Pure, so it can run in a worker process."""
     if game.is_over or game.current_seat != seat:
         return "[]"
-    return _moves_text(legal_moves(game))
+    return _moves_text(legal_groups(game))
 
 
 def extensions(game: Game, action: Sell | Network, version: int) -> str:
     """The `Extensions` message: the legal moves made of `action` plus one more sale (or its
     second link). Raises `IllegalAction` if `action` is not legal. Pure (a worker runs it)."""
+    moves = _moves_text((m.quote, (m.action,)) for m in engine_extensions(game, action))
     return (f'{{"type":"extensions","version":{version},"action":{dumps(action.to_json())},'
-            f'"moves":{_moves_text(engine_extensions(game, action))}}}')
+            f'"moves":{moves}}}')
 
 
 def preview(game: Game, action: Action, version: int) -> str:
@@ -222,28 +224,44 @@ def preview(game: Game, action: Action, version: int) -> str:
             f'"effect":{dumps(dict(move))}}}')
 
 
-ACTION_TEXTS = 10_000  # actions whose JSON a process keeps (a few MB); then it starts again
-_action_texts: dict[Action, str] = {}
+TEXTS = 10_000  # actions and prices whose JSON a process keeps (a few MB); then it starts again
+# by id(action): the action (held, so that its id is not reused while it is a key here, and
+# compared by identity, which is cheap where equality would hash every field) and the head of
+# its entry's JSON text
+_action_texts: dict[int, tuple[Action, str]] = {}
+_quote_texts: dict[Quote, str] = {}  # the tail of an entry's JSON text, by price
 
 
-def _moves_text(moves: list[Move]) -> str:
-    """The `LegalEntry` list as JSON text, assembled from the text of each action and price:
-    moves that differ only by the card share one `Quote`, and an action listed before (the
-    same builds and links come up move after move) is encoded once per process."""
-    prices: dict[int, str] = {}
+def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
+    """The `LegalEntry` list as JSON text, from (price, actions) groups, assembled from the
+    text of each action and price: the engine lists the same action objects move after move
+    (`legal.py` makes each once) and the same few prices, so each one's text is made once per
+    process."""
+    texts = _action_texts
     entries = []
-    for move in moves:
-        price = prices.get(id(move.quote))
-        if price is None:
-            price = prices[id(move.quote)] = dumps(move.quote.to_json())
-        entries.append(f'{{"action":{_action_text(move.action)},"quote":{price}}}')
+    for price, actions in groups:
+        tail = _quote_tail(price)
+        for action in actions:
+            held = texts.get(id(action))
+            if held is None or held[0] is not action:
+                held = _held_action(action)
+            entries.append(held[1] + tail)
     return f'[{",".join(entries)}]'
 
 
-def _action_text(action: Action) -> str:
-    text = _action_texts.get(action)
-    if text is None:
-        if len(_action_texts) >= ACTION_TEXTS:
-            _action_texts.clear()
-        text = _action_texts[action] = dumps(action.to_json())
-    return text
+def _held_action(action: Action) -> tuple[Action, str]:
+    """`{"action":<action>,"quote":` as JSON text, kept in `_action_texts`."""
+    if len(_action_texts) >= TEXTS:
+        _action_texts.clear()
+    held = _action_texts[id(action)] = (action, f'{{"action":{dumps(action.to_json())},"quote":')
+    return held
+
+
+def _quote_tail(quote: Quote) -> str:
+    """`<quote>}` as JSON text, kept in `_quote_texts`."""
+    tail = _quote_texts.get(quote)
+    if tail is None:
+        if len(_quote_texts) >= TEXTS:
+            _quote_texts.clear()
+        tail = _quote_texts[quote] = f"{dumps(quote.to_json())}}}"
+    return tail

@@ -2,6 +2,7 @@
 
 At states of random games (2-4 players, uniform and rich play choosing among the full
 `legal_actions`) and on every position of the worst-case corpus (`worst_case.py`):
+- `legal_groups` is `legal_moves` by effect (a group's actions differ only by their cards);
 - `legal_moves` is `legal_actions` without the Sells of two or more sales and the Networks
   of two links, in the same order (so legal_moves ⊆ legal_actions);
 - every move's quote equals `quote(game, move.action)`, and every move applies;
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -35,10 +37,12 @@ from brass.engine import (
     Move,
     Network,
     Sale,
+    Scout,
     Sell,
     apply_action,
     extensions,
     legal_actions,
+    legal_groups,
     legal_moves,
     new_game,
     parse_action,
@@ -118,6 +122,11 @@ def check_moves(game: Game, actions: list[Action] | None, full: bool,
                 rng: random.Random) -> None:
     """Check `legal_moves` at `game` (with `actions`, its `legal_actions`, when known)."""
     moves = legal_moves(game)
+    groups = legal_groups(game)
+    assert [Move(action, price) for price, group in groups for action in group] == moves
+    for _, group in groups:  # one effect per group: its actions differ only by their cards
+        assert len({replace(a, cards=()) if isinstance(a, Scout) else replace(a, card="")
+                    for a in group}) == 1, group
     assert all(bounded(move.action) for move in moves)
     assert len({move.action for move in moves}) == len(moves), "a move is listed twice"
     if actions is not None:

@@ -87,14 +87,17 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
     assert sources == {"tile", "market", "merchant"}
 
 
-def test_the_kept_action_texts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(outbound, "ACTION_TEXTS", 5)
+def test_the_kept_action_and_price_texts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbound, "TEXTS", 5)
     monkeypatch.setattr(outbound, "_action_texts", {})
+    monkeypatch.setattr(outbound, "_quote_texts", {})
     game = new_game(4, 9)
-    wire = json.loads(outbound.legal(game, game.current_seat))
-    assert len(wire) > 5 and len(outbound._action_texts) <= 5
-    assert wire == [{"action": m.action.to_json(), "quote": m.quote.to_json()}
-                    for m in legal_moves(game)]
+    for _ in range(2):  # the second time from the kept texts, as far as they go
+        wire = json.loads(outbound.legal(game, game.current_seat))
+        assert len(wire) > 5 and len({json.dumps(e["quote"]) for e in wire}) > 5
+        assert 0 < len(outbound._action_texts) <= 5 and 0 < len(outbound._quote_texts) <= 5
+        assert wire == [{"action": m.action.to_json(), "quote": m.quote.to_json()}
+                        for m in legal_moves(game)]
 
 
 def test_a_new_view_key_fails() -> None:
