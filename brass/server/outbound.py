@@ -239,13 +239,15 @@ def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
     process."""
     texts = _action_texts
     entries = []
+    last = tail = None
     for price, actions in groups:
-        tail = _quote_tail(price)
+        if price is not last:  # groups in a row often share one price (canals, passes)
+            last, tail = price, _quote_tail(price)
         for action in actions:
             held = texts.get(id(action))
             if held is None or held[0] is not action:
                 held = _held_action(action)
-            entries.append(held[1] + tail)
+            entries.append(held[1] + tail)  # type: ignore[operator]
     return f'[{",".join(entries)}]'
 
 
