@@ -355,21 +355,19 @@ def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quo
     if priced:
         start = Draft(game)
         start_network(start, 1)
-    canal = game.era == "canal"
+    canal: Quote | None = None  # a canal takes nothing: each costs what the first did
     singles: list[tuple[int, Quote | None]] = []
     for i in range(len(DATA.links)):
         if board.link_open(i, touching) and board.single_link_ok(i):
-            if start is None:
-                singles.append((i, None))
+            if start is None or canal is not None:
+                singles.append((i, canal))
                 continue
             d = _carried(start.copy(), _link_step, i, touching, (i,))
             if d is not None:
                 price = d.quote()
                 singles.append((i, price))
-                if canal:  # a canal takes nothing: each costs what the first did
-                    singles += [(j, price) for j in range(i + 1, len(DATA.links))
-                                if board.link_open(j, touching) and board.single_link_ok(j)]
-                    break
+                if game.era == "canal":
+                    canal = price
     return singles
 
 

@@ -239,7 +239,8 @@ def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
     process."""
     texts = _action_texts
     entries = []
-    last = tail = None
+    last: Quote | None = None
+    tail = ""
     for price, actions in groups:
         if price is not last:  # groups in a row often share one price (canals, passes)
             last, tail = price, _quote_tail(price)
@@ -247,7 +248,7 @@ def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
             held = texts.get(id(action))
             if held is None or held[0] is not action:
                 held = _held_action(action)
-            entries.append(held[1] + tail)  # type: ignore[operator]
+            entries.append(held[1] + tail)
     return f'[{",".join(entries)}]'
 
 
