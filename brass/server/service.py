@@ -597,12 +597,22 @@ class GameService:
                 self._follow(rt)
 
     def _follow(self, rt: Runtime) -> None:
-        if self._closing or rt.id in self._following:
+        """One catch-up task per game. A task that has returned is done even before its done
+        callback runs (a later turn of the loop): a notification in between must start a new
+        one, or the change it announces would wait for the next (a spectator here would miss
+        the last version of a game for good)."""
+        running = self._following.get(rt.id)
+        if self._closing or (running is not None and not running.done()):
             return
         task = asyncio.create_task(self.catch_up(rt), name=f"catch-up-{rt.id}",
                                    context=logs.background())
         self._following[rt.id] = task
-        task.add_done_callback(lambda _t: self._following.pop(rt.id, None))
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._following.get(rt.id) is done:
+                del self._following[rt.id]
+
+        task.add_done_callback(forget)
 
     async def catch_up(self, rt: Runtime) -> None:
         while rt.behind:

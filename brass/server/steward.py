@@ -22,6 +22,7 @@ import contextlib
 import datetime as dt
 import logging
 import math
+import time
 from typing import TYPE_CHECKING, Protocol
 
 from . import logs
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("brass.server")
 RENEW, TTL = 2.0, 6.0  # seconds: a dead owner's games are taken over within TTL + RENEW
+RETRY_FIRST, RETRY_MOST = 5.0, 600.0  # seconds before loading a game that failed is tried again
 
 
 class LeaseTable(Protocol):
@@ -80,6 +82,9 @@ class Steward:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._loop: asyncio.Task[None] | None = None
         self._pokes: set[asyncio.Task[None]] = set()
+        # games that failed to load (say, a log this engine cannot replay): {id: (pause, when
+        # to try again)}; their lease stays here, so no instance loads them more often
+        self._failing: dict[str, tuple[float, float]] = {}
         self._closing = False
 
     def owns(self, game_id: str) -> bool:
@@ -122,7 +127,11 @@ class Steward:
     def poke(self, game_id: str) -> None:
         """A game just started here, or a bot plays a seat of it from now: claim it now
         rather than at the next round."""
-        if self._closing or game_id in self.tasks:
+        running = self.tasks.get(game_id)
+        if self._closing or (running is not None and not running.done()):
+            return
+        if running is not None:  # its task found no work and ended; the lease is still held
+            self._tend_game(game_id)
             return
         task = asyncio.create_task(self._claim_one(game_id), context=logs.background())
         self._pokes.add(task)
@@ -139,6 +148,9 @@ class Steward:
         running = self.tasks.get(game_id)
         if self._closing or (running is not None and not running.done()):
             return
+        failing = self._failing.get(game_id)
+        if failing is not None and time.monotonic() < failing[1]:
+            return
         self.tasks[game_id] = asyncio.create_task(
             self._tend(game_id), name=f"steward-{game_id}", context=logs.background())
 
@@ -147,9 +159,12 @@ class Steward:
         service = self.service
         try:
             rt = await service.runtime(game_id)
-        except Exception:
-            log.exception("cannot load game %s", game_id)
+        except Exception as exc:
+            pause = min(RETRY_MOST, 2 * self._failing.get(game_id, (RETRY_FIRST / 2, 0))[0])
+            self._failing[game_id] = (pause, time.monotonic() + pause)
+            log.warning("cannot load game %s (%s); trying again in %.0f s", game_id, exc, pause)
             return
+        self._failing.pop(game_id, None)
         failures = 0
         while True:
             rt.changed.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,11 @@ from sqlalchemy import create_engine, select
 
 from brass.engine import DATA
 from brass.server import Settings
+from brass.server.steward import RETRY_FIRST
 from brass.server.storage import GameRecord, SeatRecord, Storage, games, seats
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
+from .test_restart import wait_for
 
 
 def state(http: httpx.Client, table: Table, seat: int | None) -> dict[str, Any]:
@@ -255,9 +258,10 @@ def test_the_built_web_client_is_served_at_the_root(tmp_path: Path) -> None:
 
 
 def test_a_stored_game_that_no_longer_replays_is_refused_cleanly(
-        http: httpx.Client, db_url: str) -> None:
+        http: httpx.Client, db_url: str, server: LiveServer) -> None:
     """A log the engine cannot replay (say, written under other rules) must not crash the
-    server: the game is reported as not running, everything else goes on."""
+    server: the game is reported as not running, everything else goes on; its bots' steward
+    tries it again after a growing pause, not at each of its rounds."""
     storage = Storage(db_url)
     game_id = f"broken-{secrets.token_hex(4)}"
     stamp = dt.datetime.now(dt.UTC)
@@ -272,3 +276,8 @@ def test_a_stored_game_that_no_longer_replays_is_refused_cleanly(
         storage.close()
     error_of(http.get(f"/api/games/{game_id}"), 409, "game_not_running")
     assert http.get("/api/games").status_code == 200
+    steward = server.server.config.app.state.service.steward
+    # it has bots: at its next round the steward claims it, fails to load it, and waits
+    wait_for(lambda: game_id in steward._failing, "the steward to try the broken game")
+    pause, retry_at = steward._failing[game_id]
+    assert pause == RETRY_FIRST and retry_at > time.monotonic() + RETRY_FIRST / 2

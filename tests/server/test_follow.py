@@ -1,0 +1,75 @@
+"""An instance follows every change another instance announces (fanout.py hands each
+notification to `GameService.changed`), including one announced just as its previous catch-up
+of the game has returned but before that task is forgotten: a spectator of the game there
+must still get the new version (missed, it waited for the next move, and the last version of
+a game for ever)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+
+from brass.server import Settings
+from brass.server.service import GameService
+from brass.server.storage import Storage
+
+from .conftest import LiveServer, Table, act, info, legal, make_game, run_in_own_loop
+from .databases import fresh_postgres
+
+WITHIN = 10.0  # seconds for the spectator to hold the new version
+
+
+class Spectator:
+    """A client of instance B: keeps the version of every state message it is sent."""
+
+    seat = None
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+
+    def send(self, text: str) -> None:
+        message = json.loads(text)
+        if message["type"] == "state":
+            self.versions.append(message["version"])
+
+
+def move(http: httpx.Client, table: Table) -> int:
+    """The seat to move plays its first legal move through instance A; the new version."""
+    seat, version = info(http, table)["current_seat"], info(http, table)["version"]
+    reply = act(http, table, seat, legal(http, table, seat)[0]["action"], version)
+    assert reply.status_code == 200, reply.text
+    new: int = reply.json()["version"]
+    return new
+
+
+async def follow(url: str, http: httpx.Client, table: Table) -> None:
+    b = GameService(Storage(url, instance="b"), workers=0)
+    try:
+        spectator = Spectator()
+        await b.subscribe(await b.runtime(table.id), spectator)
+        b.changed(table.id, move(http, table), "a")
+        task = b._following[table.id]
+        give_up = time.monotonic() + WITHIN
+        while not task.done() and time.monotonic() < give_up:
+            await asyncio.sleep(0)  # one turn of the loop at a time: see the task end
+        assert task.done() and b._following.get(table.id) is task  # returned, not forgotten
+        # A's next move and its notification come before the loop turns again (this call
+        # blocks it), as two notifications read in one turn would
+        latest = move(http, table)
+        b.changed(table.id, latest, "a")
+        while spectator.versions[-1] != latest and time.monotonic() < give_up:
+            await asyncio.sleep(0.01)
+        assert spectator.versions[-1] == latest, spectator.versions
+    finally:
+        await b.close()
+
+
+def test_a_change_announced_as_the_last_catch_up_returns_is_followed() -> None:
+    with fresh_postgres("brass_follow") as url, LiveServer(
+            Settings(database_url=url, join_limit=0)) as a, httpx.Client(
+            base_url=a.base, timeout=30) as http:
+        table = make_game(http, players=2, humans=2)
+        run_in_own_loop(follow(url, http, table))
