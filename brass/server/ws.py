@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Response, WebSocket
@@ -95,8 +96,15 @@ class Connection:
         self.pending.put_nowait(None)
 
     async def writer(self) -> None:
-        while (text := await self.pending.get()) is not None:
+        """Send what is queued, in order. The text sent is let go before the next wait: an
+        idle socket would keep its last message for as long as the game waits (the one to the
+        seat to move carries its legal moves: tens of KB mid-game)."""
+        while True:
+            text = await self.pending.get()
+            if text is None:
+                break
             await self.ws.send_text(text)
+            del text
         if self.dropped:
             await self.ws.close(code=1013)  # try again later
 
@@ -188,49 +196,57 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
             return
         if message["type"] == "websocket.disconnect":
             return
-        text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            text = data.decode("utf-8", errors="replace")
-        action_id = asked = None  # asked: the version an extend or a preview is about
-        try:
-            msg = parse_message(text)
-            if isinstance(msg, WsHello):
-                if said_hello:
-                    raise ApiError("malformed", "Already said hello")
-                if msg.token is not None:
-                    conn.seat = rt.seat_of(msg.token)
-                    if conn.seat is None:
-                        raise ApiError("unauthorized", "Unknown seat token")
-                said_hello = True
-                await service.subscribe(rt, conn)
-            elif not said_hello:
-                raise ApiError("unauthorized", "Send hello first")
-            elif isinstance(msg, WsSync):
-                conn.send(await service.state_text(rt, conn.seat))
-            elif isinstance(msg, WsChat):
-                bucket = conn.chat if conn.seat is None else rt.chat_buckets.setdefault(
-                    conn.seat, chat.Bucket())
-                await chat.post(service, rt, conn.seat, msg.name, msg.text, bucket)
-            elif conn.seat is None:
-                raise ApiError("unauthorized", "Spectators cannot act")
-            elif isinstance(msg, WsAction):
-                action_id = msg.action_id
-                version = await service.submit_as(rt, conn.seat, msg.action,
-                                                  msg.expected_version, msg.action_id)
-                conn.send_json(outbound.ws_ack(msg.action_id, version))
-            elif isinstance(msg, WsUndo):
-                version = await service.undo_as(rt, conn.seat, msg.expected_version)
-                conn.send_json(outbound.ws_ack(None, version))
-            elif isinstance(msg, WsExtend):
-                asked = rt.record.version if msg.version is None else msg.version
-                conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
-            elif isinstance(msg, WsPreview):
-                asked = rt.record.version if msg.version is None else msg.version
-                conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
-        except ApiError as exc:
-            conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
-                                             exc.params, asked))
-        except Exception:  # a bug: say so, keep the connection
-            log.exception("unexpected error on the websocket of game %s", rt.id)
-            conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))
+        said_hello = await _answer(service, rt, conn, message, said_hello)
+        del message  # an idle socket keeps no message (nor, `_answer` ended, its parsed form)
+
+
+async def _answer(service: GameService, rt: Runtime, conn: Connection,
+                  message: Mapping[str, Any], said_hello: bool) -> bool:
+    """Answer one client message; whether the client has said hello now."""
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        text = data.decode("utf-8", errors="replace")
+    action_id = asked = None  # asked: the version an extend or a preview is about
+    try:
+        msg = parse_message(text)
+        if isinstance(msg, WsHello):
+            if said_hello:
+                raise ApiError("malformed", "Already said hello")
+            if msg.token is not None:
+                conn.seat = rt.seat_of(msg.token)
+                if conn.seat is None:
+                    raise ApiError("unauthorized", "Unknown seat token")
+            said_hello = True
+            await service.subscribe(rt, conn)
+        elif not said_hello:
+            raise ApiError("unauthorized", "Send hello first")
+        elif isinstance(msg, WsSync):
+            conn.send(await service.state_text(rt, conn.seat))
+        elif isinstance(msg, WsChat):
+            bucket = conn.chat if conn.seat is None else rt.chat_buckets.setdefault(
+                conn.seat, chat.Bucket())
+            await chat.post(service, rt, conn.seat, msg.name, msg.text, bucket)
+        elif conn.seat is None:
+            raise ApiError("unauthorized", "Spectators cannot act")
+        elif isinstance(msg, WsAction):
+            action_id = msg.action_id
+            version = await service.submit_as(rt, conn.seat, msg.action,
+                                              msg.expected_version, msg.action_id)
+            conn.send_json(outbound.ws_ack(msg.action_id, version))
+        elif isinstance(msg, WsUndo):
+            version = await service.undo_as(rt, conn.seat, msg.expected_version)
+            conn.send_json(outbound.ws_ack(None, version))
+        elif isinstance(msg, WsExtend):
+            asked = rt.record.version if msg.version is None else msg.version
+            conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
+        elif isinstance(msg, WsPreview):
+            asked = rt.record.version if msg.version is None else msg.version
+            conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
+    except ApiError as exc:
+        conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
+                                         exc.params, asked))
+    except Exception:  # a bug: say so, keep the connection
+        log.exception("unexpected error on the websocket of game %s", rt.id)
+        conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))
+    return said_hello
