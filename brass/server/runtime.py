@@ -117,7 +117,8 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
 def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
     """The states of the current turn after each of the log's new steps, in version order:
     ("play", action JSON), ("undo", how many actions it took back) or ("seat", None: who plays
-    a seat changed, the states stay). Pure: runs in a worker process. ValueError if an undo
+    a seat changed, the states stay). Pure: the server runs it itself for a few steps, in a
+    worker process for more (`GameService._advance`). ValueError if an undo
     reaches past the turn held (the caller reloads the game)."""
     out = []
     for kind, arg in steps:

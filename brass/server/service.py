@@ -84,6 +84,7 @@ from .workers import Workers, bot_choice
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
 SNAPSHOT_CACHE = 64  # snapshots kept in memory for replay frames, over all games
+FOLLOW_HERE = 8  # another instance's new log rows followed on the event loop, at most
 
 
 def new_game_id() -> str:
@@ -688,7 +689,10 @@ class GameService:
                 undone = (version, what)
             after.append((version, held[-RECENT:], count, undone, list(seat_changes)))
         try:
-            turns = await self.workers.compute(advance, rt.turn, moves)
+            # a move or two (the usual notification) is followed here: carrying one out takes
+            # tens of µs, handing the turn's states to a worker and back takes milliseconds
+            turns = (advance(rt.turn, moves) if len(moves) <= FOLLOW_HERE
+                     else await self.workers.compute(advance, rt.turn, moves))
         except Exception:
             log.warning("game %s: cannot follow its new rows; reloading", rt.id, exc_info=True)
             return False
