@@ -9,9 +9,10 @@ a finished game, which then opens by id, replays and downloads like any game pla
 An import is checked before anything is written: the record must be a finished game's (a
 running game's log has no seed: it cannot be replayed, and its seed is a secret until the end),
 every action must be legal when replayed from the seed and setup, by the seat that was to move,
-and the replay must end the game with the recorded scores. Seats keep their names, moves keep
-their bot stand-in marks and the log its changes of who played a seat; nobody holds
-a seat or host token of an imported game (it is over: there is nothing left to do with one).
+and the replay must end the game with the recorded scores; that replay also gives the game the
+snapshots a game played there has (its start and each round's end: a replay frame costs at most
+a round). Seats keep their names, moves keep their bot stand-in marks and the log its changes
+of who played a seat; nobody holds a seat or host token of an imported game (it is over: there is nothing left to do with one).
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ from brass.engine import (
 
 from . import migrate, outbound
 from .auth import new_token, token_hash
+from .runtime import ends_round
 from .schemas import GameLog
 from .service import new_game_id
-from .storage import Storage, actions, games, seat_changes, seats
+from .storage import Snapshot, Storage, actions, games, seat_changes, seats, snapshots
 
 FORMAT = "brass-game-log/1"
 
@@ -61,6 +63,7 @@ class CheckedRecord:
     scores: list[int]
     actions: list[dict[str, Any]]  # each action as the server stores it (canonical JSON)
     effects: list[list[Any]]  # each action's public events, as the server stores them
+    snapshots: list[Snapshot]  # the start and each round's end, as a game played here keeps
 
 
 def shown(url: str) -> str:
@@ -157,7 +160,8 @@ def check_record(record: Any) -> CheckedRecord:
     except InvalidSetup as exc:
         raise TransferError(f"the record's setup is refused: {exc}") from None
     canonical, effects = [], []
-    for entry in log.actions:
+    kept = [Snapshot(seq=0, actions=0, state=game.to_json())]
+    for count, entry in enumerate(log.actions, start=1):
         if game.is_over:
             raise TransferError(f"action #{entry.seq} comes after the end of the game")
         if entry.seat != game.current_seat:
@@ -165,9 +169,11 @@ def check_record(record: Any) -> CheckedRecord:
                                 f"{game.current_seat} was to move")
         try:
             action = parse_action(entry.action)
-            game, events = play(game, action)
+            before, (game, events) = game, play(game, action)
         except (IllegalAction, MalformedAction) as exc:
             raise TransferError(f"action #{entry.seq} does not replay: {exc}") from None
+        if ends_round(before, game):  # a replay frame then costs at most one round
+            kept.append(Snapshot(seq=entry.seq, actions=count, state=game.to_json()))
         canonical.append(action.to_json())
         effects.append(list(public_events(events, None)))
     if not game.is_over:
@@ -177,7 +183,8 @@ def check_record(record: Any) -> CheckedRecord:
     if scores != log.scores:
         raise TransferError(f"the record replays to the scores {scores}, not the recorded "
                             f"{log.scores}")
-    return CheckedRecord(log=log, scores=scores, actions=canonical, effects=effects)
+    return CheckedRecord(log=log, scores=scores, actions=canonical, effects=effects,
+                         snapshots=kept)
 
 
 def _when(stamp: str) -> dt.datetime:
@@ -226,6 +233,9 @@ def import_record(url: str, record: Any, new_id: bool = False) -> str:
                  "created_at": when, "effects": effects, "stand_in": entry.stand_in}
                 for entry, action, effects, when in zip(
                     log.actions, checked.actions, checked.effects, times, strict=True)])
+            conn.execute(insert(snapshots), [
+                {"game_id": game_id, "seq": s.seq, "actions": s.actions, "state": s.state,
+                 "created_at": ended} for s in checked.snapshots])
             if log.seat_changes:  # who played for whom, as the log showed it
                 conn.execute(insert(seat_changes), [
                     {"game_id": game_id, "version": c.version, "seat": c.seat,

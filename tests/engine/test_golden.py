@@ -4,11 +4,14 @@ complete games recorded by this engine, replay to the very same states and score
 Each file holds players, seed, setup and actions as the server stores a game, the hash of
 every state (`game_hash`: sha256 of the canonical JSON of `Game.to_json()`) and the final
 figures. A state that hashes differently means that games stored under this ENGINE_VERSION no
-longer replay as they were played.
+longer replay as they were played. Regenerating the files is not enough to pass: the corpus of
+each released ENGINE_VERSION has a fingerprint recorded here (`RELEASED`), which never changes;
+new rules need a new version, and its fingerprint added.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -20,6 +23,8 @@ from brass.engine.replay import game_hash
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
+# the golden corpus of each released engine version (`fingerprint`): added to, never changed
+RELEASED = {"1": "f92d178dbe1e2aafe0b22afb7791256ff5766a620da9b96e070bc9ffeab0c89b"}
 REGENERATE = ("a change that alters any golden game must bump ENGINE_VERSION "
               "(brass/engine/__init__.py) and regenerate the files: "
               "python -m tests.fixtures.make_golden")
@@ -31,6 +36,27 @@ def test_the_corpus_has_2_3_and_4_player_games_of_random_and_bot_play():
     assert {g["players"] for g in games} == {2, 3, 4}
     assert {"bots", "uniform", "rich"} <= {g["policy"] for g in games}
     assert any(g["setup"] is not None for g in games) and any(g["setup"] is None for g in games)
+
+
+def fingerprint(files: list[Path]) -> str:
+    """sha256 of what the golden games hold: deal, actions, every state's hash, final figures."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        r = json.loads(path.read_text())
+        digest.update(json.dumps([path.name, r["players"], r["seed"], r["setup"], r["actions"],
+                                  r["states"], r["final"]], sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def test_the_corpus_is_the_one_released_with_this_engine_version() -> None:
+    """Golden games regenerated under the same ENGINE_VERSION (so that changed rules pass)
+    would hide that games stored under it no longer replay: refused."""
+    assert ENGINE_VERSION in RELEASED, (
+        f"engine {ENGINE_VERSION} is new: add its corpus fingerprint {fingerprint(FILES)} to "
+        "RELEASED (and keep the older ones)")
+    assert fingerprint(FILES) == RELEASED[ENGINE_VERSION], (
+        f"the golden games differ from those released with engine {ENGINE_VERSION}: "
+        f"{REGENERATE}, then add the new version's fingerprint to RELEASED")
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from brass.server import Settings
+from brass.server.storage import Storage
 from brass.server.transfer import TransferError, check_record
 
 from .conftest import LiveServer, auth, free_port, make_game, repo_root
@@ -65,6 +66,20 @@ def test_export_then_import_moves_a_finished_game(
     done = brass("import", str(by_url), "--database", target)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"imported game {game_id} ({len(finished['actions'])} actions")
+    # with the snapshots a game played there keeps (start, round ends): a replay frame of it
+    # costs at most a round of replay too
+    source_db, target_db = Storage(db_url), Storage(target)
+    try:
+        marks = source_db.snapshot_marks(game_id)
+        assert len(marks) > 2 and target_db.snapshot_marks(game_id) == marks
+        for mark in marks:
+            kept, made = source_db.load_snapshot(game_id, mark), target_db.load_snapshot(
+                game_id, mark)
+            assert kept is not None and made is not None
+            assert (made.seq, made.actions, made.state) == (kept.seq, kept.actions, kept.state)
+    finally:
+        source_db.close()
+        target_db.close()
 
     # a server on the target database: the game, the same log, the same replay frames
     with LiveServer(Settings(database_url=target, bot_delay=0.0, workers=0)) as other, \
