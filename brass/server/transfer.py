@@ -12,7 +12,8 @@ every action must be legal when replayed from the seed and setup, by the seat th
 and the replay must end the game with the recorded scores; that replay also gives the game the
 snapshots a game played there has (its start and each round's end: a replay frame costs at most
 a round). Seats keep their names, moves keep their bot stand-in marks and the log its changes
-of who played a seat; nobody holds a seat or host token of an imported game (it is over: there is nothing left to do with one).
+of who played a seat; nobody holds a seat or host token of an imported game (it is over: there
+is nothing left to do with one).
 """
 
 from __future__ import annotations
