@@ -1,20 +1,24 @@
 """Deciding, without carrying it out, whether the rules accept a build, a one-link network,
 a develop, a loan or a scout: what listing the legal actions asks thousands of times a game.
 
-Each check is the rule functions' verdict restated as arithmetic over one `Board` summary of
-the position (coal per connected area, iron on the board, the player's money): building, for
-instance, is legal when `check_target` passes and the money covers the tile, the market coal
-the connected mines cannot give (where a merchant is connected) and the market iron the
-ironworks cannot give. The rule functions (build.py, links.py, develop.py, rules.py) stay the
-one place that carries a move out and says why it is refused; `legal_moves` carries out
-only what these checks accept, to price it. The property tests prove the two agree: every
-listed action is carried out and every unlisted candidate of a brute-force superset is
-refused (tests/engine/test_properties.py), and `legal_moves` equals `legal_actions`.
+The loan, scout, open-link and network-start rules are stated here once (`loan_ok`,
+`scout_refusal`, `link_refusal`, `network_start_refusal`), fast enough for listing: rules.py
+and links.py call them and only word a refusal, so listing and applying cannot disagree.
+The other checks restate the rule functions' verdict as arithmetic over one `Board` summary
+of the position (coal per connected area, iron on the board, the player's money), as
+carrying each candidate out is what made listing slow: building, for instance, is legal when
+`check_target` passes and the money covers the tile, the market coal the connected mines
+cannot give (where a merchant is connected) and the market iron the ironworks cannot give.
+`legal_moves` carries out only what these checks accept, to price it. The property tests
+prove the two agree: every listed action is carried out and every unlisted candidate of a
+brute-force superset is refused (tests/engine/test_properties.py), and `legal_moves` equals
+`legal_actions`.
 """
 
 from __future__ import annotations
 
 from .data import DATA, TileSpec
+from .draft import Draft
 from .graph import Graph, graph, network
 from .resources import SLOT_LOCATION, SLOTS_OF
 from .state import Game, PlayerState, Tile
@@ -114,28 +118,9 @@ class Board:
                 left -= _IRON_MARKET.buy_cost(self.iron_market, missing)
         return left >= 0
 
-    def network_start_ok(self, count: int) -> bool:
-        """`links.start_network` accepts `count` links (1 here: a canal or one railway)."""
-        me = self.me
-        if (self.era == "canal" and count != 1) or me.links_left < count:
-            return False
-        return me.money >= self.link_cost(count)
-
-    def link_cost(self, count: int) -> int:
-        if self.era == "canal":
-            return int(_LINK_COST["canal"])
-        return int(_LINK_COST["rail"] if count == 1 else _LINK_COST["double_rail"])
-
-    def link_open(self, index: int, touching: frozenset[int] | None) -> bool:
-        """`links.link_open` on the position: a free link of the era's kind touching
-        `touching` (None: anywhere)."""
-        link = DATA.links[index]
-        return (self.links[index] is None and (link.canal if self.era == "canal" else link.rail)
-                and (touching is None or not touching.isdisjoint(link.ends)))
-
     def single_link_ok(self, index: int) -> bool:
-        """One open link (`links.link_open`) as a whole network action: a canal always (its
-        cost was checked by `network_start_ok`); a railway needs a coal cube from a mine
+        """One open link (`link_refusal`) as a whole network action: a canal always (its
+        cost was checked by `network_start_refusal`); a railway needs a coal cube from a mine
         connected to its ends once it is placed, else from the market if they connect to a
         merchant, and the money for both."""
         if self.era == "canal":
@@ -146,7 +131,7 @@ class Board:
             return True
         if areas.isdisjoint(self.merchant_areas):
             return False
-        cost = self.link_cost(1) + _COAL_MARKET.buy_cost(self.coal_market, 1)
+        cost = link_cost(self.era, 1) + _COAL_MARKET.buy_cost(self.coal_market, 1)
         return self.me.money >= cost
 
     def develop_paid(self, count: int) -> bool:
@@ -168,12 +153,56 @@ def developable(player: PlayerState, k: int) -> int:
 
 
 def loan_ok(player: PlayerState) -> bool:
-    """`rules._loan` accepts: the income level stays at or above the floor."""
+    """The loan rule (`rules._loan` words its refusal): the income level stays at or above the
+    floor."""
     return bool(player.income_level - _LOAN["levels"] >= _LOAN["min_level"])
 
 
-def scout_ok(game: Game, player: PlayerState) -> bool:
-    """`rules._check_scout` accepts: no wild card in hand and both wild piles stocked."""
-    return (not any(card.startswith("wild:") for card in player.hand)
-            and game.wild_location_left > 0 and game.wild_industry_left > 0)
+def scout_refusal(piles: Game | Draft, player: PlayerState) -> str | None:
+    """The scout rule (`rules._check_scout` words its refusal): None, or the refusal code
+    that forbids `player` to scout (a wild card in hand, a wild pile of `piles` empty)."""
+    if any(card.startswith("wild:") for card in player.hand):
+        return "scout_holding_wild"
+    if piles.wild_location_left == 0 or piles.wild_industry_left == 0:
+        return "scout_pile_empty"
+    return None
 
+
+def link_refusal(position: Board | Draft, index: int,
+                 touching: frozenset[int] | None) -> str | None:
+    """The rule for placing link `index` (`links.check_link` words its refusal): None, or the
+    refusal code if it is taken, not of the era's kind or not touching `touching` (None:
+    anywhere)."""
+    if position.links[index] is not None:
+        return "link_built"
+    link = DATA.links[index]
+    if position.era == "canal":
+        if not link.canal:
+            return "link_no_canal"
+    elif not link.rail:
+        return "link_no_rail"
+    if touching is not None and touching.isdisjoint(link.ends):
+        return "link_not_in_network"
+    return None
+
+
+def network_start_refusal(era: str, player: PlayerState, count: int) -> str | None:
+    """The rule for starting a network action of `count` links (`links.start_network` words
+    its refusal and adds the second railway's beer): None, or the refusal code (one canal at a
+    time, the link tiles, the base cost)."""
+    if era == "canal" and count != 1:
+        return "canal_one_link"
+    if player.links_left < count:
+        return "link_tiles_left"
+    if player.money < link_cost(era, count):
+        return "link_money"
+    return None
+
+
+def link_kind(era: str, count: int) -> str:
+    """Which base cost `count` links pay in `era` (a key of the data's `link_cost`)."""
+    return "canal" if era == "canal" else "rail" if count == 1 else "double_rail"
+
+
+def link_cost(era: str, count: int) -> int:
+    return int(_LINK_COST[link_kind(era, count)])

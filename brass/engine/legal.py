@@ -66,8 +66,15 @@ from .data import DATA, INDUSTRIES, TileSpec
 from .develop import pay_develop_iron
 from .draft import Draft, Quote
 from .errors import IllegalAction, Subject
-from .feasible import Board, developable, loan_ok, scout_ok
-from .links import add_link, finish_network, link_open, start_network
+from .feasible import (
+    Board,
+    developable,
+    link_refusal,
+    loan_ok,
+    network_start_refusal,
+    scout_refusal,
+)
+from .links import add_link, finish_network, start_network
 from .resources import SLOT_LOCATION, SLOTS_OF
 from .rules import _loan, carry_out
 from .sell import choose_merchant_tile, for_sale, sell_one
@@ -348,7 +355,7 @@ def _networks(game: Game, board: Board, cards: tuple[str, ...], bounded: bool,
 def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quote | None]]:
     """The links that work as a one-link network action, each with its price if `priced`:
     the base cost and the network are settled once, then each link is tried on a copy."""
-    if not board.network_start_ok(1):
+    if network_start_refusal(board.era, board.me, 1) is not None:
         return []
     touching = board.network
     start = None
@@ -358,7 +365,7 @@ def _single_links(game: Game, board: Board, priced: bool) -> list[tuple[int, Quo
     canal: Quote | None = None  # a canal takes nothing: each costs what the first did
     singles: list[tuple[int, Quote | None]] = []
     for i in range(len(DATA.links)):
-        if board.link_open(i, touching) and board.single_link_ok(i):
+        if link_refusal(board, i, touching) is None and board.single_link_ok(i):
             if start is None or canal is not None:
                 singles.append((i, canal))
                 continue
@@ -408,7 +415,7 @@ def _second_links(start: Draft, touching: frozenset[int] | None,
     coal.update(component[m] for m in DATA.merchant_locations)
     own_beer, beer_at = _beer_by_area(d)
     for j in range(len(DATA.links)):
-        if link_open(d, j, reach):
+        if link_refusal(d, j, reach) is None:
             areas = {component[e] for e in DATA.links[j].ends}
             if areas.isdisjoint(coal) or not (own_beer or any(a in beer_at for a in areas)):
                 continue
@@ -527,5 +534,5 @@ def _sells(game: Game, cards: tuple[str, ...], bounded: bool) -> Iterator[Group]
 
 
 def _scouts(game: Game, board: Board) -> Iterator[MaybeGroup]:
-    if scout_ok(game, board.me):
+    if scout_refusal(game, board.me) is None:
         yield _FREE, _scout_actions(tuple(sorted(board.me.hand)))

@@ -8,6 +8,7 @@ from functools import cache
 from .data import DATA
 from .draft import Draft
 from .errors import IllegalAction, Subject
+from .feasible import link_cost, link_kind, link_refusal, network_start_refusal
 from .resources import SLOTS_OF, take_brewery_beer, take_coal
 
 
@@ -19,58 +20,51 @@ def _link_name(index: int) -> str:
 _LINK_NAMES = tuple(" – ".join(DATA.name(e) for e in link.ends[:2]) for link in DATA.links)
 
 
-def link_open(d: Draft, index: int, touching: frozenset[int] | None) -> bool:
-    """May the player to move place link `index` now: a link of the era's kind, free, and
-    touching `touching` (None: anywhere)? The rule `check_link` states; listing asks it."""
-    link = DATA.links[index]
-    return (d.links[index] is None and (link.canal if d.era == "canal" else link.rail)
-            and (touching is None or not touching.isdisjoint(link.ends)))
-
-
 def check_link(d: Draft, index: int, touching: frozenset[int] | None) -> None:
-    """`link_open`, or an `IllegalAction` saying why not."""
-    if link_open(d, index, touching):
-        return
-    link = {"link": DATA.links[index].id}
-    if d.links[index] is not None:
-        raise IllegalAction(f"The link {_link_name(index)} is already built", code="link_built",
-                            params=link)
-    if d.era == "canal" and not DATA.links[index].canal:
-        raise IllegalAction(f"{_link_name(index)} takes no canal", code="link_no_canal",
-                            params=link)
-    if d.era == "rail" and not DATA.links[index].rail:
-        raise IllegalAction(f"{_link_name(index)} takes no railway", code="link_no_rail",
-                            params=link)
-    raise IllegalAction(f"{_link_name(index)} does not touch your network",
-                        code="link_not_in_network", params=link)
+    """`feasible.link_refusal` (the rule, which listing asks too), in words."""
+    refusal = link_refusal(d, index, touching)
+    if refusal is not None:
+        raise IllegalAction(_LINK_REFUSALS[refusal].format(_link_name(index)), code=refusal,
+                            params={"link": DATA.links[index].id})
+
+
+_LINK_REFUSALS = {
+    "link_built": "The link {} is already built",
+    "link_no_canal": "{} takes no canal",
+    "link_no_rail": "{} takes no railway",
+    "link_not_in_network": "{} does not touch your network",
+}
 
 
 def start_network(d: Draft, count: int) -> frozenset[int] | None:
-    """Check the number of links (and that a second railway could have a brewery's beer at
-    all) and pay their base cost; returns the player's network."""
-    if d.era == "canal" and count != 1:
-        raise IllegalAction("In the canal era a network action places one canal",
-                            code="canal_one_link")
-    if d.me.links_left < count:
-        raise IllegalAction("You have no link tiles left" if d.me.links_left == 0
-                            else "You have only one link tile left",
-                            code="link_tiles_left", params={"left": d.me.links_left})
-    costs = DATA.rules["link_cost"]
-    cost = costs["canal"] if d.era == "canal" else (
-        costs["rail"] if count == 1 else costs["double_rail"])
-    if d.me.money < cost:
-        raise IllegalAction(f"{'A canal' if d.era == 'canal' else 'This'} costs £{cost}, "
-                            f"and you have only £{d.me.money}", code="link_money",
-                            params={"kind": "canal" if d.era == "canal" else (
-                                "rail" if count == 1 else "double_rail"),
-                                "cost": cost, "money": d.me.money})
+    """Check the number of links (`feasible.network_start_refusal`, the rule listing asks
+    too, and that a second railway could have a brewery's beer at all) and pay their base
+    cost; returns the player's network."""
+    refusal = network_start_refusal(d.era, d.me, count)
+    if refusal is not None:
+        raise _start_refused(d, count, refusal)
     tiles = d.tiles
     if count == 2 and not any((t := tiles[slot]) is not None and t.industry == "brewery"
                               and t.resources for slot in SLOTS_OF["brewery"]):
         raise IllegalAction("The second railway needs a beer from a brewery, and no brewery "
                             "has any beer left", code="second_railway_no_beer")
-    d.pay(cost)
+    d.pay(link_cost(d.era, count))
     return d.network(d.seat)
+
+
+def _start_refused(d: Draft, count: int, refusal: str) -> IllegalAction:
+    """`network_start_refusal`'s code in words."""
+    if refusal == "canal_one_link":
+        return IllegalAction("In the canal era a network action places one canal", code=refusal)
+    left = d.me.links_left
+    if refusal == "link_tiles_left":
+        return IllegalAction("You have no link tiles left" if left == 0
+                             else "You have only one link tile left",
+                             code=refusal, params={"left": left})
+    cost, money = link_cost(d.era, count), d.me.money
+    return IllegalAction(f"{'A canal' if d.era == 'canal' else 'This'} costs £{cost}, "
+                         f"and you have only £{money}", code=refusal,
+                         params={"kind": link_kind(d.era, count), "cost": cost, "money": money})
 
 
 def add_link(d: Draft, index: int, touching: frozenset[int] | None) -> frozenset[int] | None:

@@ -22,6 +22,7 @@ from .develop import develop
 from .draft import Draft, Quote
 from .effects import Event, move_event
 from .errors import IllegalAction
+from .feasible import loan_ok, scout_refusal
 from .links import network_action
 from .sell import sell
 from .state import Game
@@ -134,18 +135,21 @@ def _discard(d: Draft, cards: tuple[str, ...]) -> None:
 
 
 def _loan(d: Draft) -> None:
-    level = d.me.income_level - LOAN["levels"]
-    if level < LOAN["min_level"]:
+    if not loan_ok(d.me):  # the rule, which listing asks too
         raise IllegalAction(f"A loan would take your income below {LOAN['min_level']}",
                             code="loan_income_floor", params={"min_level": LOAN["min_level"]})
-    d.update_income_space(d.seat, DATA.income_top_space[level])
+    d.update_income_space(d.seat, DATA.income_top_space[d.me.income_level - LOAN["levels"]])
     d.receive(d.seat, LOAN["money"])
 
 
 def _check_scout(d: Draft) -> None:
-    if any(card.startswith("wild:") for card in d.me.hand):
-        raise IllegalAction("You cannot scout while you hold a wild card",
-                            code="scout_holding_wild")
-    if d.wild_location_left == 0 or d.wild_industry_left == 0:
-        raise IllegalAction("A wild card pile is empty: you cannot scout",
-                            code="scout_pile_empty")
+    """`feasible.scout_refusal` (the rule, which listing asks too), in words."""
+    refusal = scout_refusal(d, d.me)
+    if refusal is not None:
+        raise IllegalAction(_SCOUT_REFUSALS[refusal], code=refusal)
+
+
+_SCOUT_REFUSALS = {
+    "scout_holding_wild": "You cannot scout while you hold a wild card",
+    "scout_pile_empty": "A wild card pile is empty: you cannot scout",
+}
