@@ -28,12 +28,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, GetPydanticSchema, TypeAdapter
 from pydantic_core import core_schema
-from typing_extensions import TypedDict
+from typing_extensions import TypeAliasType, TypedDict
 
-from .actions import ACTION_ADAPTER, Action, Build, Develop, Network, Sell
+from . import actions as _actions
+from .actions import ACTION_ADAPTER, Build, Develop, Network, Sell
 from .data import DATA, GOODS, INDUSTRIES
 from .draft import Draft, Supply
 from .state import Game, PlayerState, Tile
+
+# The union of actions (actions.py) under its name: a JSON Schema (the server's OpenAPI schema
+# too) holds it once, as the `Action` definition, and a move event's action refers to it. The
+# server describes every action of its bodies with this same alias: one definition, not two.
+Action = TypeAliasType("Action", _actions.Action)
 
 
 def _action_schema(source: Any, handler: Any) -> core_schema.CoreSchema:

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
+from brass.engine import DATA
+
 from . import chat, listing, outbound
 from .clocks import Clock
 from .errors import HTTP_STATUS, ApiError
@@ -34,6 +36,7 @@ from .schemas import (
     PreviewRequest,
     Renewed,
     ReplayFrame,
+    Rules,
     SeatRequest,
     SetListed,
     StateMessage,
@@ -92,6 +95,17 @@ async def list_games(
     rows = await service.list_games(page.query)
     return GameList(games=[outbound.game_info(record, game) for record, game in rows],
                     next=listing.next_cursor(page, rows), changes=listing.changes(page, rows))
+
+
+# the engine's own numbers (data/rules.json), checked against the schema once, at import
+RULES = Rules.model_validate({k: v for k, v in DATA.rules.items() if k != "about"})
+
+
+@router.get("/rules", response_model=Rules)
+async def rules() -> Rules:
+    """The fixed numbers of the rules the engine plays by (start money, hand size, the loan,
+    the links' costs...): a client shows these, never numbers of its own."""
+    return RULES
 
 
 @router.post("/games/{game_id}/listed", response_model=GameInfo)

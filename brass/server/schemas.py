@@ -14,7 +14,6 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from typing_extensions import TypeAliasType
 
 from brass.bots import LevelName
-from brass.engine import actions as _actions
 from brass.engine import effects as _effects
 
 from .clocks import MAX_SECONDS
@@ -52,9 +51,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # The engine's discriminated union of actions (brass/engine/actions.py), named `Action` in the
-# OpenAPI schema. A request's action is checked against it (a wrong shape is `malformed`), then
-# the engine checks every id it names.
-Action = TypeAliasType("Action", _actions.Action)
+# OpenAPI schema: the engine's own alias, the one a move event's action refers to, so the
+# schema holds one `Action` definition. A request's action is checked against it (a wrong
+# shape is `malformed`), then the engine checks every id it names.
+Action = _effects.Action
 # The engine's events (brass/engine/effects.py), a union discriminated on "type", named `Event`.
 Event = TypeAliasType("Event", _effects.Event)
 
@@ -211,8 +211,8 @@ class MoveJudged(BaseModel):
 
     seq: int = Field(description="the move's place in the log, from 1")
     seat: int
-    played: dict[str, Any] = Field(description="the action made")
-    preferred: dict[str, Any] = Field(description="the action the bot preferred")
+    played: Action = Field(description="the action made")
+    preferred: Action = Field(description="the action the bot preferred")
     loss: float = Field(description="how much better (in VP) the bot judged its preferred "
                                     "move; 0 when it is the move made")
     win: list[float] = Field(description="each seat's estimated chance of winning after "
@@ -226,6 +226,39 @@ class Analysis(BaseModel):
     done: int = Field(description="moves judged so far")
     total: int
     moves: list[MoveJudged]
+
+
+class LoanRule(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    money: int = Field(description="the money a loan gives")
+    levels: int = Field(description="the income levels it costs")
+    min_level: int = Field(description="the lowest income level a loan may leave")
+
+
+class LinkCosts(BaseModel):
+    """The money a network action pays for its links (before their coal and beer)."""
+
+    model_config = ConfigDict(extra="forbid")
+    canal: int
+    rail: int
+    double_rail: int = Field(description="two railways in one action")
+
+
+class Rules(BaseModel):
+    """The fixed numbers the engine plays by (data/rules.json, every one but its `about`):
+    what a client's summary of the rules shows, so it holds none of its own. `extra="forbid"`:
+    a number added to the data file is described here before the server serves it."""
+
+    model_config = ConfigDict(extra="forbid")
+    start_money: int
+    hand_size: int = Field(description="a hand is filled back up to this at the end of a turn")
+    link_tiles: int = Field(description="each player's link tiles")
+    loan: LoanRule
+    actions_per_turn: int
+    first_round_actions: int = Field(description="actions per turn in the game's first round")
+    scout_discards: int = Field(description="the cards a scout action discards")
+    link_cost: LinkCosts
+    merchant_link_icons: int = Field(description="the link icons a merchant's location scores")
 
 
 class SeatInfo(BaseModel):

@@ -355,7 +355,9 @@ def test_events_have_a_json_schema_discriminated_on_type_with_the_action_as_an_a
     assert set(schema["discriminator"]["mapping"]) == {
         "move", "draw", "round_end", "era_end", "game_end"}
     move = schema["$defs"]["MoveEvent"]
-    assert move["properties"]["action"]["discriminator"]["propertyName"] == "kind"
+    # the action refers to the one `Action` definition (the server's bodies use it too)
+    assert move["properties"]["action"] == {"$ref": "#/$defs/Action"}
+    assert schema["$defs"]["Action"]["discriminator"]["propertyName"] == "kind"
     assert "Build" in schema["$defs"] and "SeatScore" in schema["$defs"]
     assert EVENT_ADAPTER.json_schema(mode="serialization")["discriminator"]["propertyName"] \
         == "type"

@@ -13,6 +13,8 @@ import httpx
 from sqlalchemy import create_engine, select
 
 from brass.engine import DATA
+from brass.engine.rules import LOAN
+from brass.engine.turns import HAND_SIZE
 from brass.server import Settings
 from brass.server.steward import RETRY_FIRST
 from brass.server.storage import GameRecord, SeatRecord, Storage, games, seats
@@ -243,6 +245,23 @@ def test_openapi_schema_lists_the_api(http: httpx.Client) -> None:
                  "/api/games/{game_id}/replay/{n}"]:
         assert path in schema["paths"]
     assert {"SubmitAction", "Version", "Error", "GameLog"} <= set(schema["components"]["schemas"])
+
+
+def test_the_rules_numbers_are_the_engines_own(http: httpx.Client) -> None:
+    reply = http.get("/api/rules")
+    assert reply.status_code == 200, reply.text
+    numbers = reply.json()
+    assert numbers == {k: v for k, v in DATA.rules.items() if k != "about"}
+    assert numbers["loan"]["money"] == LOAN["money"] and numbers["hand_size"] == HAND_SIZE
+    assert numbers["link_cost"] == {"canal": 3, "rail": 5, "double_rail": 15}
+    # as the engine prices them: a loan's money and a canal's cost at the game's first move
+    table, seat = two_humans(http)
+    quotes = {e["action"]["kind"]: e["quote"] for e in legal(http, table, seat)}
+    assert quotes["loan"]["received"] == numbers["loan"]["money"]
+    assert quotes["network"]["money"] == numbers["link_cost"]["canal"]
+    schema = http.get("/openapi.json").json()
+    assert schema["paths"]["/api/rules"]["get"]["responses"]["200"]["content"][
+        "application/json"]["schema"] == {"$ref": "#/components/schemas/Rules"}
 
 
 def test_the_built_web_client_is_served_at_the_root(tmp_path: Path) -> None:

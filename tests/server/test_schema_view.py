@@ -118,6 +118,16 @@ def test_the_openapi_schema_describes_the_view_quote_and_websocket_messages() ->
     assert schemas["View"]["additionalProperties"] is False
     assert {"WsAck", "WsError", "QuoteTileSupply", "QuoteMarketSupply", "QuoteMerchantSupply",
             "TileSupply", "MoveEvent", "Event", "Action", "Build"} <= set(schemas)
+    # every action is the one `Action` definition: a request's, a legal move's, a move
+    # event's and the analysis' moves alike (no untyped object, no copy of the union)
+    action = {"$ref": ref + "Action"}
+    assert schemas["SubmitAction"]["properties"]["action"] == action
+    assert schemas["LegalEntry"]["properties"]["action"] == action
+    assert schemas["MoveEvent"]["properties"]["action"] == action
+    for key in ("played", "preferred"):
+        assert {k: v for k, v in schemas["MoveJudged"]["properties"][key].items()
+                if k != "description"} == action
+    assert schemas["Action"]["discriminator"]["propertyName"] == "kind"
 
 
 def test_plain_http_on_the_websocket_path_is_told_to_upgrade(http: httpx.Client) -> None:

@@ -12,6 +12,7 @@ import type {
   GameLog,
   Joined,
   ReplayFrame,
+  Rules,
   StateMessage,
   WsMessage,
 } from "./types";
@@ -84,6 +85,8 @@ export const api = {
   chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
+  /** The fixed numbers of the rules, as the server's engine plays them. */
+  rules: () => call<Rules>("GET", "/api/rules"),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
 };

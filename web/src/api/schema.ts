@@ -445,6 +445,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rules
+         * @description The fixed numbers of the rules the engine plays by (start money, hand size, the loan,
+         *     the links' costs...): a client shows these, never numbers of its own.
+         */
+        get: operations["rules_api_rules_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ws/games/{game_id}": {
         parameters: {
             query?: never;
@@ -1013,6 +1034,21 @@ export interface components {
             action: components["schemas"]["Action"];
             quote: components["schemas"]["Quote"];
         };
+        /**
+         * LinkCosts
+         * @description The money a network action pays for its links (before their coal and beer).
+         */
+        LinkCosts: {
+            /** Canal */
+            canal: number;
+            /**
+             * Double Rail
+             * @description two railways in one action
+             */
+            double_rail: number;
+            /** Rail */
+            rail: number;
+        };
         /** LinkRef */
         LinkRef: {
             /** Id */
@@ -1053,6 +1089,24 @@ export interface components {
              * @enum {string}
              */
             kind: "loan";
+        };
+        /** LoanRule */
+        LoanRule: {
+            /**
+             * Levels
+             * @description the income levels it costs
+             */
+            levels: number;
+            /**
+             * Min Level
+             * @description the lowest income level a loan may leave
+             */
+            min_level: number;
+            /**
+             * Money
+             * @description the money a loan gives
+             */
+            money: number;
         };
         /**
          * LogEntry
@@ -1173,8 +1227,7 @@ export interface components {
          *     VP or income changed.
          */
         MoveEvent: {
-            /** Action */
-            action: components["schemas"]["Build"] | components["schemas"]["Network"] | components["schemas"]["Develop"] | components["schemas"]["Sell"] | components["schemas"]["Loan"] | components["schemas"]["Scout"] | components["schemas"]["Pass"];
+            action: components["schemas"]["Action"];
             coal_market: components["schemas"]["MarketChange"];
             /** Developed */
             developed: components["schemas"]["Developed"][];
@@ -1215,20 +1268,10 @@ export interface components {
              * @description how much better (in VP) the bot judged its preferred move; 0 when it is the move made
              */
             loss: number;
-            /**
-             * Played
-             * @description the action made
-             */
-            played: {
-                [key: string]: unknown;
-            };
-            /**
-             * Preferred
-             * @description the action the bot preferred
-             */
-            preferred: {
-                [key: string]: unknown;
-            };
+            /** @description the action made */
+            played: components["schemas"]["Action"];
+            /** @description the action the bot preferred */
+            preferred: components["schemas"]["Action"];
             /** Seat */
             seat: number;
             /**
@@ -1525,6 +1568,45 @@ export interface components {
              * @enum {string}
              */
             type: "round_end";
+        };
+        /**
+         * Rules
+         * @description The fixed numbers the engine plays by (data/rules.json, every one but its `about`):
+         *     what a client's summary of the rules shows, so it holds none of its own. `extra="forbid"`:
+         *     a number added to the data file is described here before the server serves it.
+         */
+        Rules: {
+            /** Actions Per Turn */
+            actions_per_turn: number;
+            /**
+             * First Round Actions
+             * @description actions per turn in the game's first round
+             */
+            first_round_actions: number;
+            /**
+             * Hand Size
+             * @description a hand is filled back up to this at the end of a turn
+             */
+            hand_size: number;
+            link_cost: components["schemas"]["LinkCosts"];
+            /**
+             * Link Tiles
+             * @description each player's link tiles
+             */
+            link_tiles: number;
+            loan: components["schemas"]["LoanRule"];
+            /**
+             * Merchant Link Icons
+             * @description the link icons a merchant's location scores
+             */
+            merchant_link_icons: number;
+            /**
+             * Scout Discards
+             * @description the cards a scout action discards
+             */
+            scout_discards: number;
+            /** Start Money */
+            start_money: number;
         };
         /** Sale */
         Sale: {
@@ -3750,6 +3832,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rules_api_rules_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rules"];
                 };
             };
             /** @description Bad Request */

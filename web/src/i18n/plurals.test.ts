@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { drawWords } from "../logic/events";
 import { amountWords } from "../logic/words";
-import { isolate, type Lang, list, money, setLanguage, t } from "./index";
+import { info, isolate, type Lang, list, money, setLanguage, t } from "./index";
 import { errorText } from "./refusals";
 import { duration } from "../ui/Clocks";
 import { cubeWords } from "../logic/words";
@@ -35,6 +35,32 @@ describe("plural forms", () => {
     expect([1, 5].map(draw)).toEqual(["จั่ว 1 ใบ", "จั่ว 5 ใบ"]);
     await setLanguage("ko");
     expect([1, 5].map(draw)).toEqual(["카드 1장 뽑음", "카드 5장 뽑음"]);
+  });
+});
+
+describe("the rules summary's numbers: the server's, as arguments", () => {
+  it("every language writes the numbers it is given, in its own digits", async () => {
+    for (const l of ["en", "fa", "pl", "th", "ko"] as Lang[]) {
+      await setLanguage(l);
+      const text = [
+        t("help.turn_1", { actions: 7, first: 6, hand: 9 }),
+        t("help.network_action", { canal: money(11), rail: money(12), double: money(13) }),
+        t("help.loan", { money: money(41), levels: 4 }),
+        t("help.scout", { cards: 5 }),
+        t("help.flipping_2", { icons: 3 }),
+      ].join(" ");
+      for (const n of [7, 6, 9, 4, 5, 3]) expect(text, `${l}: ${n}`).toContain(new Intl.NumberFormat(info(l).locale).format(n));
+      for (const m of [11, 12, 13, 41]) expect(text, `${l}: ${m}`).toContain(money(m));
+    }
+  });
+  it("Polish: the forms of 2, 3 and 5", async () => {
+    await setLanguage("pl");
+    expect(t("help.turn_1", { actions: 2, first: 1, hand: 8 })).toBe(
+      "Każda tura to 2 akcje (w pierwszej rundzie gry tylko 1). Każda akcja odrzuca kartę; na koniec tury dobierasz do 8 kart.");
+    expect(t("help.loan", { money: "£30", levels: 3 })).toBe("Pożyczka: weź £30; twój dochód spada o 3 poziomy.");
+    expect(t("help.loan", { money: "£30", levels: 5 })).toBe("Pożyczka: weź £30; twój dochód spada o 5 poziomów.");
+    expect(t("help.scout", { cards: 3 })).toContain("odrzuć 3 karty,");
+    expect(t("help.scout", { cards: 5 })).toContain("odrzuć 5 kart,");
   });
 });
 

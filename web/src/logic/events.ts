@@ -82,7 +82,7 @@ function bonusWords(b: MoveEvent["sales"][number]["bonus"]): string {
 
 /** A move in words, from its `move` event. */
 export function moveWords(e: MoveEvent): string {
-  const a = e.action as Action;
+  const a = e.action;
   const beer = e.supplies.filter((s) => s.resource === "beer");
   let text: string;
   switch (a.kind) {

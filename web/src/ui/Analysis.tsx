@@ -5,7 +5,7 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { Action, Analysis } from "../api/types";
+import type { Analysis } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
@@ -53,7 +53,7 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
       {here && (
         <p data-testid="analysis-move">
           {here.loss > 0
-            ? t("analysis.preferred", { n: here.seq, action: actionOnlyWords(here.preferred as Action, here.seat), loss: here.loss })
+            ? t("analysis.preferred", { n: here.seq, action: actionOnlyWords(here.preferred, here.seat), loss: here.loss })
             : t("analysis.agrees", { n: here.seq })}
         </p>
       )}

@@ -1,33 +1,64 @@
 // Help: the rules in a page's worth of plain words (summarised from the project's rules text,
 // shared/rules/RULES.md: the server enforces the full version), opened from the game's header,
-// and a short first-game guide that can be dismissed for good.
+// and a short first-game guide that can be dismissed for good. Every number of the rules in it
+// (the loan, the links' costs, hand size...) is the server's (`GET /api/rules`): none is here.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Rules } from "../api/types";
 import { money, t } from "../i18n";
 
+let asked: Promise<Rules> | null = null;
+/** The server's numbers of the rules: asked for once, when the summary first opens (asked
+ * again the next time if that failed). */
+function ruleNumbers(): Promise<Rules> {
+  asked ??= api.rules().catch((e: unknown) => {
+    asked = null;
+    throw e;
+  });
+  return asked;
+}
+
 /** The sections of the summary, each a title and its paragraphs, in the player's language. */
-function rules(): [string, string[]][] {
+function rules(n: Rules): [string, string[]][] {
   return [
     [t("help.goal"), [t("help.goal_1")]],
-    [t("help.turn"), [t("help.turn_1"), t("help.turn_2"), t("help.turn_3")]],
+    [t("help.turn"), [
+      t("help.turn_1", { actions: n.actions_per_turn, first: n.first_round_actions, hand: n.hand_size }),
+      t("help.turn_2"),
+      t("help.turn_3"),
+    ]],
     [t("help.network"), [t("help.network_1")]],
     [t("help.actions"), [
       t("help.build"),
-      t("help.network_action", { canal: money(3), rail: money(5), double: money(15) }),
+      t("help.network_action", {
+        canal: money(n.link_cost.canal), rail: money(n.link_cost.rail), double: money(n.link_cost.double_rail),
+      }),
       t("help.develop"),
       t("help.sell"),
-      t("help.loan", { money: money(30) }),
-      t("help.scout"),
+      t("help.loan", { money: money(n.loan.money), levels: n.loan.levels }),
+      t("help.scout", { cards: n.scout_discards }),
       t("help.pass"),
     ]],
     [t("help.resources"), [t("help.resources_1"), t("help.resources_2")]],
-    [t("help.flipping"), [t("help.flipping_1"), t("help.flipping_2")]],
+    [t("help.flipping"), [t("help.flipping_1"), t("help.flipping_2", { icons: n.merchant_link_icons })]],
   ];
 }
 
 export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element {
   const close = useRef<HTMLButtonElement>(null);
+  const [numbers, setNumbers] = useState<Rules | null>(null);
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => close.current?.focus(), []);
+  useEffect(() => {
+    let open = true;
+    ruleNumbers()
+      .then((n) => open && setNumbers(n))
+      .catch((e: Error) => open && setError(e.message));
+    return () => {
+      open = false;
+    };
+  }, []);
   return (
     <div class="help-backdrop" onClick={onClose}>
       <div class="help panel" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="rules"
@@ -36,12 +67,14 @@ export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element 
           <h2 id="help-title">{t("help.title")}</h2>
           <button type="button" class="close" ref={close} aria-label={t("help.close")} onClick={onClose}>✕</button>
         </div>
-        {rules().map(([title, lines]) => (
-          <section key={title}>
-            <h3>{title}</h3>
-            {lines.map((l, i) => <p key={i}>{l}</p>)}
-          </section>
-        ))}
+        {error ? <div class="message bad">{error}</div>
+          : !numbers ? <p>{t("home.loading")}</p>
+          : rules(numbers).map(([title, lines]) => (
+            <section key={title}>
+              <h3>{title}</h3>
+              {lines.map((l, i) => <p key={i}>{l}</p>)}
+            </section>
+          ))}
       </div>
     </div>
   );

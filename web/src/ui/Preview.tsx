@@ -56,7 +56,7 @@ const place = (id: string) => isolate(locationName(id));
 
 /** The preview in words and figures, from the engine's move event. */
 export function previewText(e: MoveEvent): PreviewText {
-  const a = e.action as Action;
+  const a = e.action;
   const what: string[] = [];
   const gains: string[] = [];
   const p = e.placed;
@@ -84,7 +84,7 @@ export function previewText(e: MoveEvent): PreviewText {
     what.push(t("preview.flips", { tile: tileName(f.industry, f.level), location: place(f.location), n: f.income, ...whose(f.owner, e.seat) }));
   if (a.kind === "pass") what.push(t("preview.pass"));
   if (a.kind === "loan") what.push(t("preview.loan", { money: money(e.received) }));
-  if (a.kind === "scout") what.push(t("preview.scout"));
+  if (a.kind === "scout") what.push(t("preview.scout", { cards: a.cards.length }));
 
   const resources = e.supplies.map((s) => supplyWords(s.resource, s, e.seat));
 
