@@ -93,6 +93,8 @@ def test_a_whole_game_on_a_phone_by_tapping(browser: Browser, server: str,
     expect(page.locator("[data-testid=guide]")).to_be_visible()
     page.locator("[data-testid=help]").tap()
     expect(page.locator("[data-testid=rules]")).to_contain_text("The seven actions")
+    # the rules' numbers are the server's (GET /api/rules), shown once they arrive
+    expect(page.locator("[data-testid=rules]")).to_contain_text("Loan: take £30")
     page.screenshot(path=str(shots_dir / "phone-rules.png"))
     page.locator("[aria-label='Close the rules']").tap()
     expect(page.locator("[data-testid=rules]")).to_have_count(0)
