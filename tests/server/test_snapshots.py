@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from types import FrameType
 from typing import Any
 
 import httpx
@@ -15,7 +17,9 @@ from sqlalchemy import update
 from brass.engine import DATA, Game, IllegalAction, apply_action, new_game, parse_action, view
 from brass.server import Settings
 from brass.server.auth import token_hash
+from brass.server.outbound import rebuilt_frame
 from brass.server.runtime import rebuild
+from brass.server.service import GameService
 from brass.server.storage import GameRecord, SeatRecord, Storage, actions, now
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
@@ -136,3 +140,36 @@ def test_a_finished_game_of_an_older_engine_is_shown_from_its_stored_end(
     assert end["view"] == view(final, 0)
     refused = http.get(table.url("/replay/1"))
     assert refused.status_code == 404 and "engine 0" in refused.json()["message"]
+
+
+def test_loading_a_game_and_its_replay_frames_rebuild_in_a_worker_not_on_the_event_loop(
+        http: httpx.Client, storage: Storage, db_url: str) -> None:
+    """The server's own thread (its event loop) never replays a log: a profile hook on it
+    records every call of the rebuilding functions, and of `_load` (which does run there:
+    the hook is seen to work). The frames are checked against the engine's own replay."""
+    table = make_game(http, players=2, humans=2)
+    play(http, table, 9, random.Random(4))
+    watched = {rebuild.__code__, rebuilt_frame.__code__, GameService._load.__code__}
+    calls: list[str] = []
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code in watched:
+            calls.append(frame.f_code.co_name)
+
+    threading.setprofile(profile)  # for the threads started now: the server's
+    try:
+        fresh = LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0,
+                                    workers=1))
+        fresh.__enter__()
+    finally:
+        threading.setprofile(None)  # type: ignore[arg-type]
+    try:
+        with httpx.Client(base_url=fresh.base, timeout=60) as client:
+            assert client.get(table.url("/state")).json()["version"] == 9
+            for n in (1, 5, 8):
+                frame = client.get(table.url(f"/replay/{n}")).json()
+                assert frame["view"] == view(replayed(storage, table.id)[n], None)
+    finally:
+        fresh.__exit__()
+    # (a coroutine's every resumption counts as a call: `_load` shows up more than once)
+    assert "_load" in calls and set(calls) == {"_load"}, set(calls)
