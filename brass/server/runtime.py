@@ -8,11 +8,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from brass.engine import ENGINE_VERSION, Game, apply_action, new_game, parse_action
+from brass.engine import (
+    ENGINE_VERSION,
+    Game,
+    apply_action,
+    new_game,
+    parse_action,
+    play,
+    public_events,
+)
 
 from .auth import token_matches
 from .errors import ApiError
-from .storage import ActionRecord, GameRecord, SeatChange
+from .storage import ActionRecord, GameRecord, SeatChange, Snapshot
 
 
 class Subscriber(Protocol):
@@ -132,6 +140,25 @@ def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
             turn = turn[:-arg]
         out.append(turn)
     return out
+
+
+def restore(players: int, seed: int, setup: dict[str, Any] | None,
+            actions: list[tuple[int, dict[str, Any]]]
+            ) -> tuple[list[Game], list[list[Any]], list[Snapshot]]:
+    """A game stored before its log kept effects and snapshots (before migration 0003),
+    replayed once from the start (`actions`: (seq, action JSON)): the states of its current
+    turn, each action's public effects (as `GameService.submit_as` stores them) and the
+    snapshots a game played now has (its start, each round's end). Pure: runs in a worker."""
+    game = new_game(players, seed, setup)
+    turn, effects, kept = [game], [], [Snapshot(seq=0, actions=0, state=game.to_json())]
+    for count, (seq, action) in enumerate(actions, start=1):
+        before = turn[-1]
+        after, events = play(before, parse_action(action))
+        effects.append(list(public_events(events, None)))
+        if ends_round(before, after):
+            kept.append(Snapshot(seq=seq, actions=count, state=after.to_json()))
+        turn = step(turn, after)
+    return turn, effects, kept
 
 
 def step(turn: list[Game], after: Game) -> list[Game]:

@@ -46,7 +46,7 @@ from brass.engine import (
     public_events,
 )
 
-from . import chat, clocks, logs, memory, metrics, outbound
+from . import chat, clocks, jsontext, logs, memory, metrics, outbound
 from .analyses import Analyses
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
@@ -59,6 +59,7 @@ from .runtime import (
     advance,
     ends_round,
     rebuild,
+    restore,
     same_turn,
     step,
 )
@@ -204,10 +205,14 @@ class GameService:
                         if m <= rt.count]
         start = 0 if snapshot is None else snapshot.actions
         try:
-            rt.turn = await self.workers.compute(
-                rebuild, record.players, record.seed, record.setup,
-                None if snapshot is None else snapshot.state,
-                [a.action for a in live[start:]])
+            if snapshot is None and not rt.older_engine and any(
+                    a.effects is None for a in live):
+                rt.turn = await self._restore(rt, live)
+            else:
+                rt.turn = await self.workers.compute(
+                    rebuild, record.players, record.seed, record.setup,
+                    None if snapshot is None else snapshot.state,
+                    [a.action for a in live[start:]])
         except Exception as exc:
             log.exception("game %s does not replay (engine %s, stored with %s)",
                           game_id, ENGINE_VERSION, record.engine_version)
@@ -216,6 +221,23 @@ class GameService:
         return rt
 
     # -- lobby ---------------------------------------------------------------------------------
+    async def _restore(self, rt: Runtime, live: list[ActionRecord]) -> list[Game]:
+        """A game stored before the log kept effects and snapshots gets them, once, from the
+        replay that loads it (in a worker): its log then shows every move's price and
+        sources, and its later loads and replay frames replay at most a round. The states of
+        its current turn."""
+        record = rt.record
+        turn, effects, kept = await self.workers.compute(
+            restore, record.players, record.seed, record.setup,
+            [(a.seq, a.action) for a in live])
+        missing = [(a.seq, e) for a, e in zip(live, effects, strict=True) if a.effects is None]
+        await self._db(self.storage.fill_log, rt.id, missing, kept)
+        rt.snapshots = [s.actions for s in kept]
+        texts = {a.seq: jsontext.dumps(e) for a, e in zip(live, effects, strict=True)}
+        rt.recent = [dataclasses.replace(a, effects=texts[a.seq]) for a in rt.recent]
+        log.info("game %s: its log's effects and snapshots were filled in", rt.id)
+        return turn
+
     async def list_games(self, query: ListQuery) -> list[tuple[GameRecord, Game | None]]:
         """A page of the listing (from the database; a game held here adds whose turn it is).
         Finished games older than `finished_listed` are left out."""

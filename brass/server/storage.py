@@ -906,6 +906,25 @@ class Storage:
             self._notify(conn, game_id, expected_version + 1)
         return expected_version + 1
 
+    def fill_log(self, game_id: str, effects: Sequence[tuple[int, list[Any]]],
+                 kept: Sequence[Snapshot]) -> None:
+        """Give a game stored before migration 0003 what its log lacks: the effects of the
+        rows that have none (`effects`: seq, public events) and the snapshots (`kept`). Done
+        once: another instance that filled it first wins, and nothing else is touched."""
+        try:
+            with self._tx() as conn:
+                for seq, events in effects:
+                    conn.execute(update(actions).where(
+                        actions.c.game_id == game_id, actions.c.seq == seq,
+                        actions.c.effects.is_(None)).values(effects=events))
+                have = set(conn.execute(select(snapshots.c.seq).where(
+                    snapshots.c.game_id == game_id)).scalars())
+                for snapshot in kept:
+                    if snapshot.seq not in have:
+                        _insert_snapshot(conn, game_id, snapshot)
+        except IntegrityError:
+            pass  # filled meanwhile by another instance
+
     # -- snapshots -----------------------------------------------------------------------------
     def load_snapshot(self, game_id: str, actions_at_most: int | None = None) -> Snapshot | None:
         """The latest snapshot (with at most `actions_at_most` actions), or None."""
