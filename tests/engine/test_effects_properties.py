@@ -252,6 +252,13 @@ def check_secrets(after: Game, shown: list[Event], viewer: int | None) -> None:
                     for card in card_names(value))
     own = Counter(after.players[viewer].hand) if viewer is not None else Counter()
     assert not named - own, f"seat {viewer} is shown {sorted(named - own)}"
+    # by seat, too (a card of the same name in the viewer's hand hides none of another's)
+    for event in shown:
+        drawn = [event] if event["type"] == "draw" else (
+            event["deal"]["hands"] if event["type"] == "era_end" and event["deal"] else [])
+        for hand in drawn:
+            assert hand["seat"] == viewer or hand["cards"] is None, (
+                f"seat {viewer} is shown the cards of seat {hand['seat']}")
 
 
 def random_game(players: int, policy: str, seed: int) -> Iterator[tuple[Game, Action]]:
