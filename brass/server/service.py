@@ -599,6 +599,8 @@ class GameService:
         if sender == self.storage.instance:
             return
         rt = self.games.get(game_id)
+        log.debug("game %s: version %s from %s; held here: %s", game_id, version, sender,
+                  None if rt is None else rt.record.version)
         if rt is None or 0 <= version <= rt.record.version:
             return
         rt.behind = True
@@ -667,6 +669,8 @@ class GameService:
             rt.record, rt.count, rt.recent = fresh.record, fresh.count, fresh.recent
             rt.turn, rt.action_ids, rt.snapshots = fresh.turn, fresh.action_ids, fresh.snapshots
             rt.undone, rt.seat_changes = fresh.undone, fresh.seat_changes
+        log.debug("game %s: caught up from version %s to %s", rt.id, old.version,
+                  rt.record.version)
         if dataclasses.replace(rt.record, updated_at=old.updated_at) == old:
             return
         for seat, (was, now_) in enumerate(zip(old.seats, rt.record.seats, strict=False)):

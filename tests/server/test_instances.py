@@ -71,7 +71,8 @@ class Cluster:
             with log_path.open("ab") as log_file:
                 proc = subprocess.Popen(
                     [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
-                     "--log-level", "warning"], env=self.env, cwd=repo_root(),
+                     "--log-level", self.env.get("BRASS_LOG_LEVEL", "warning")],
+                    env=self.env, cwd=repo_root(),
                     stdout=log_file, stderr=subprocess.STDOUT)
             self.stack.callback(_stop, proc)
             client = self.stack.enter_context(
@@ -124,10 +125,17 @@ async def watch(url: str, token: str | None, until: int, seen: list[tuple[int, f
                 play: bool = False) -> None:
     """One client: hello, then record (version, time) of every state until `until`; with
     `play`, the seat acts at once with its first legal move when it is to move."""
+    heard: list[str] = []  # what it was sent, in short: said when it waits in vain
     async with connect(url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while not seen or seen[-1][0] < until:
-            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            except TimeoutError:
+                raise AssertionError(f"{url} ({'seat' if token else 'spectator'}) heard "
+                                     f"nothing for 60 s after {heard[-6:]}") from None
+            heard.append(f"{message['type']} {message.get('version')} "
+                         f"{'legal' if message.get('legal') else ''}{message.get('code', '')}")
             if message["type"] != "state":
                 continue
             seen.append((message["version"], time.monotonic()))
@@ -138,8 +146,14 @@ async def watch(url: str, token: str | None, until: int, seen: list[tuple[int, f
                     "action_id": f"p{message['seat']}-{message['version']}"}))
 
 
+def instance_logs(folder: Path, lines: int = 40) -> str:
+    """The end of each instance's log, to read beside a failure."""
+    return "\n".join(f"== {p.name}\n" + "\n".join(p.read_text().splitlines()[-lines:])
+                     for p in sorted(folder.glob("instance-*.log")))
+
+
 def test_every_client_sees_every_version_in_order(tmp_path: Path) -> None:
-    with cluster(tmp_path, 3) as found:
+    with cluster(tmp_path, 3, extra={"BRASS_LOG_LEVEL": "debug"}) as found:
         a, b, c = found.instances
         table = make_game(a.http, players=4, humans=2, bots=2)
         until = 40
@@ -152,7 +166,10 @@ def test_every_client_sees_every_version_in_order(tmp_path: Path) -> None:
                 watch(f"{inst.ws}/ws/games/{table.id}", token, until, seen[i],
                       play=token is not None) for i, (inst, token) in enumerate(clients)])
 
-        run_in_own_loop(run())
+        try:
+            run_in_own_loop(run())
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{instance_logs(tmp_path)}") from None
         first: dict[int, float] = {}
         for versions in seen:
             for version, at in versions:
