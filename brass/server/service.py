@@ -582,14 +582,16 @@ class GameService:
         return version
 
     # -- catching up with other instances ---------------------------------------------------
-    @staticmethod
-    async def _written(rt: Runtime, write: Awaitable[T]) -> T:
-        """Await a write; if this task is cancelled meanwhile, the write may still commit in
-        its thread: the runtime must then catch up from the database before it is used."""
+    async def _written(self, rt: Runtime, write: Awaitable[T]) -> T:
+        """Await a write; if this task is cancelled meanwhile (a steward that lost the game's
+        lease), the write may still commit in its thread: the runtime catches up from the
+        database, at once, as the lock is let go. Not at its next use: its clients would
+        never hear of a version this instance wrote (the notification of it is its own)."""
         try:
             return await write
         except asyncio.CancelledError:
             rt.behind = True
+            self._follow(rt)
             raise
 
     def changed(self, game_id: str, version: int, sender: str) -> None:
@@ -1077,8 +1079,9 @@ class GameService:
             if require == "deadline" and (not mover or rt.record.deadline is None):
                 raise ApiError("not_yet", f"Seat {seat} has no running clock")
             try:
-                timing = await self._db(self.storage.change_seat, rt.id, version, seat, change,
-                                        rt.record.clock, mover, reserve, require)
+                timing = await self._written(rt, self._db(
+                    self.storage.change_seat, rt.id, version, seat, change, rt.record.clock,
+                    mover, reserve, require))
             except StaleVersion:
                 fresh = await self._db(self.storage.load_game, rt.id)
                 if fresh is not None and fresh.version == version and require is not None:

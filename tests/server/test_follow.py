@@ -2,17 +2,19 @@
 notification to `GameService.changed`), including one announced just as its previous catch-up
 of the game has returned but before that task is forgotten: a spectator of the game there
 must still get the new version (missed, it waited for the next move, and the last version of
-a game for ever)."""
+a game for ever). And a write of its own whose task is cancelled (a steward that lost the
+lease) but which commits all the same reaches its clients too."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import httpx
 
-from brass.server import Settings
+from brass.server import Settings, migrate
 from brass.server.service import GameService
 from brass.server.storage import Storage
 
@@ -73,3 +75,40 @@ def test_a_change_announced_as_the_last_catch_up_returns_is_followed() -> None:
             base_url=a.base, timeout=30) as http:
         table = make_game(http, players=2, humans=2)
         run_in_own_loop(follow(url, http, table))
+
+
+async def cancelled_write(url: str) -> tuple[int, list[int]]:
+    service = GameService(Storage(url, instance="solo"), workers=0)
+    other = Storage(url, instance="reader")
+    try:
+        game_id, _host, invite = await service.create_game(2, "cancelled")
+        tokens = dict([await service.join(game_id, f"p{i}", invite) for i in range(2)])
+        rt = await service.runtime(game_id)
+        spectator = Spectator()
+        await service.subscribe(rt, spectator)
+        assert rt.game is not None and rt.game.current_seat is not None
+        token = tokens[rt.game.current_seat]
+        action = json.loads(await service.legal(game_id, token))[0]["action"]
+        move = asyncio.create_task(service.submit(game_id, token, action, 0, "cancelled"))
+        give_up = time.monotonic() + WITHIN
+        while not rt.lock.locked() and time.monotonic() < give_up:
+            await asyncio.sleep(0)  # until the move waits for its write (its only wait)
+        # the write commits in its thread; the loop does not turn meanwhile (blocking reads)
+        while (found := other.load_game(game_id)) is not None and found.version == 0 and (
+                time.monotonic() < give_up):
+            time.sleep(0.01)
+        move.cancel()  # as a steward that lost the game's lease cancels its bot's move
+        await asyncio.gather(move, return_exceptions=True)
+        while spectator.versions[-1] != 1 and time.monotonic() < give_up:
+            await asyncio.sleep(0.01)
+        return (0 if found is None else found.version), spectator.versions
+    finally:
+        other.close()
+        await service.close()
+
+
+def test_a_cancelled_move_that_commits_still_reaches_the_clients(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'solo.db'}"
+    migrate.upgrade(url)
+    stored, versions = run_in_own_loop(cancelled_write(url))
+    assert stored == 1 and versions[-1] == 1, versions
