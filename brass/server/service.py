@@ -220,7 +220,6 @@ class GameService:
                            f"this server's engine ({ENGINE_VERSION})") from exc
         return rt
 
-    # -- lobby ---------------------------------------------------------------------------------
     async def _restore(self, rt: Runtime, live: list[ActionRecord]) -> list[Game]:
         """A game stored before the log kept effects and snapshots gets them, once, from the
         replay that loads it (in a worker): its log then shows every move's price and
@@ -233,11 +232,13 @@ class GameService:
         missing = [(a.seq, e) for a, e in zip(live, effects, strict=True) if a.effects is None]
         await self._db(self.storage.fill_log, rt.id, missing, kept)
         rt.snapshots = [s.actions for s in kept]
-        texts = {a.seq: jsontext.dumps(e) for a, e in zip(live, effects, strict=True)}
-        rt.recent = [dataclasses.replace(a, effects=texts[a.seq]) for a in rt.recent]
+        by_seq = {a.seq: e for a, e in zip(live, effects, strict=True)}
+        rt.recent = [dataclasses.replace(a, effects=jsontext.dumps(by_seq[a.seq]))
+                     for a in rt.recent]
         log.info("game %s: its log's effects and snapshots were filled in", rt.id)
         return turn
 
+    # -- lobby ---------------------------------------------------------------------------------
     async def list_games(self, query: ListQuery) -> list[tuple[GameRecord, Game | None]]:
         """A page of the listing (from the database; a game held here adds whose turn it is).
         Finished games older than `finished_listed` are left out."""
