@@ -540,6 +540,9 @@ class StateMessage(BaseModel):
     older_engine: bool
     view: ViewJson | None
     undone: list[int]
+    undoable: bool = Field(description="the seat to move may take back its last action now "
+                                       "(`undo`): it made it in the turn it still plays, and "
+                                       "no bot plays for it")
     seats: list[SeatInfo] = Field(description="who plays each seat (a bot standing in?)")
     clock: ClockView
     seat_changes: list[SeatChangeEntry] = Field(

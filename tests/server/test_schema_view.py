@@ -68,7 +68,8 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                     same_json(StateMessage, {"type": "state", "game": "g", "status": "running",
                                              "version": 3, "seat": seat, "older_engine": False,
                                              "view": view(game, seat), "undone": [],
-                                             "seats": [], "clock": CLOCK, "seat_changes": [],
+                                             "undoable": False, "seats": [], "clock": CLOCK,
+                                             "seat_changes": [],
                                              "log": [], "legal": None, "server_time": 1.5})
                 same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
                                         "view": view(game, 0)})

@@ -1793,6 +1793,11 @@ export interface components {
              * @enum {string}
              */
             type: "state";
+            /**
+             * Undoable
+             * @description the seat to move may take back its last action now (`undo`): it made it in the turn it still plays, and no bot plays for it
+             */
+            undoable: boolean;
             /** Undone */
             undone: number[];
             /** Version */
