@@ -118,10 +118,7 @@ def state_parts(rt: Runtime) -> tuple[str, str]:
     game = rt.game
     mover = None if game is None else game.current_seat
     may_undo = undoable(game, record.status == "running",
-                        mover is not None and record.seats[mover].played_by_bot,
-                        None if last is None else last.seat,
-                        None if last is None or last.effects is None
-                        else jsontext.loads(last.effects))
+                        mover is not None and record.seats[mover].played_by_bot, last)
     tail = dumps({"older_engine": record.engine_version != ENGINE_VERSION, "undone": undone,
                   "undoable": may_undo,
                   "seats": [s.model_dump() for s in seats(record)],

@@ -11,23 +11,35 @@ is to move (a seat's next turn is in the next round, which a `round_end` event s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Protocol
 
-from brass.engine import Event, Game
+from brass.engine import Game
 
-
-def takes_back(seat: int | None, last_seat: int | None,
-               last_events: Sequence[Event] | None) -> bool:
-    """May `seat`, the seat to move, take back the log's newest action (made by `last_seat`,
-    with the public events `last_events`; None: no action, or stored before events were)?
-    Only its own, made in the turn it still plays."""
-    return (seat is not None and last_seat == seat and last_events is not None
-            and all(event["type"] == "move" for event in last_events))
+from . import jsontext
 
 
-def undoable(game: Game | None, running: bool, played_by_bot: bool, last_seat: int | None,
-             last_events: Sequence[Event] | None) -> bool:
+class Logged(Protocol):
+    """A log row (`storage.ActionRecord`): who made the action, and its public events as JSON
+    text (None: stored before events were)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def effects(self) -> str | None: ...
+
+
+def takes_back(seat: int | None, last: Logged | None) -> bool:
+    """May `seat`, the seat to move, take back `last`, the log's newest action (undone ones
+    left out)? Only its own, made in the turn it still plays."""
+    if seat is None or last is None or last.seat != seat or last.effects is None:
+        return False
+    return all(event["type"] == "move" for event in jsontext.loads(last.effects))
+
+
+def undoable(game: Game | None, running: bool, played_by_bot: bool,
+             last: Logged | None) -> bool:
     """Would `POST /undo` by the seat to move succeed now? The game runs, a player (not a bot,
     nor a bot standing in for them) plays that seat, and its last action `takes_back`."""
     seat = None if game is None or not running else game.current_seat
-    return not played_by_bot and takes_back(seat, last_seat, last_events)
+    return not played_by_bot and takes_back(seat, last)
