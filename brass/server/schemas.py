@@ -17,7 +17,7 @@ from brass.bots import LevelName
 from brass.engine import Era, Industry, MerchantBuys
 from brass.engine import effects as _effects
 
-from .clocks import MAX_SECONDS
+from .clocks import MAX_SECONDS, ClockKind
 from .errors import ErrorCode
 
 _REQUEST = ConfigDict(extra="forbid")
@@ -92,7 +92,6 @@ class Error(BaseModel):
 
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
 StandIn = Literal["timeout", "resigned", "handover"]  # why a bot plays for a seat's player
-ClockKind = Literal["none", "live", "correspondence"]
 GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 
 
