@@ -1,7 +1,8 @@
 """Undo: the state message's `undoable` is true exactly when `POST /undo` by the seat to move
 succeeds, asked at every version of a whole 2-player game played through the API (canal round
 1, where a turn is one action; later rounds of both eras; the rail era's empty deck, where a
-turn ends with no card drawn). The oracle is the server's own undo path."""
+turn ends with no card drawn), and while a bot stands in for the seat to move. The oracle is
+the server's own undo path."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import random
 
 import httpx
 
-from .conftest import act, auth, make_game
-from .test_api import state
+from .conftest import LiveServer, act, auth, make_game
+from .test_api import error_of, play_first_round, state
+from .test_websocket import hello, open_socket, receive
 
 
 def test_undoable_is_true_exactly_when_undo_succeeds(http: httpx.Client) -> None:
@@ -62,3 +64,28 @@ def test_undoable_is_true_exactly_when_undo_succeeds(http: httpx.Client) -> None
             assert played.status_code == 200, played.text
     assert seen == {"canal round 1", "undone in canal", "undone in rail",
                     "a turn ended with the move alone"}, seen
+
+
+def test_no_undo_while_a_bot_stands_in_for_the_seat_to_move(http: httpx.Client,
+                                                             server: LiveServer) -> None:
+    table = make_game(http, players=2, humans=2)
+    play_first_round(http, table)
+    public = state(http, table, None)
+    seat, version = public["view"]["current_seat"], public["version"]
+    moves = state(http, table, seat)["legal"]
+    assert act(http, table, seat, moves[0]["action"], version).status_code == 200
+    assert state(http, table, seat)["undoable"]  # its first action of two
+    with open_socket(server, table.id) as ws:
+        heard = [hello(ws, None)]
+        resigned = http.post(table.url("/resign"), headers=auth(table.tokens[seat]),
+                             json={"expected_version": version + 1})
+        assert resigned.json() == {"version": version + 2}, resigned.text
+        while heard[-1].get("version") != version + 2:  # the version the resignation made
+            heard.append(receive(ws))
+    st = heard[-1]
+    said = [(m.get("version"), m.get("undoable")) for m in heard]
+    assert st["seats"][seat]["stand_in"] == "resigned", said
+    assert (st["view"]["current_seat"], st["view"]["actions_left"]) == (seat, 1), said
+    assert st["undoable"] is False, said  # mid-turn, but a bot plays the seat now
+    error_of(http.post(table.url("/undo"), headers=auth(table.tokens[seat])), 409,
+             "not_your_turn")
