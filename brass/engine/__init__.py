@@ -14,6 +14,7 @@ from __future__ import annotations
 from .actions import (
     ACTION_ADAPTER,
     Action,
+    ActionKind,
     Build,
     Develop,
     Loan,
@@ -24,7 +25,7 @@ from .actions import (
     Sell,
     parse_action,
 )
-from .data import DATA, INDUSTRIES
+from .data import DATA, INDUSTRIES, Era, Industry, MerchantBuys
 from .draft import Quote, Supply
 from .effects import (
     EVENT_ADAPTER,
@@ -53,18 +54,22 @@ __all__ = [
     "EVENT_ADAPTER",
     "INDUSTRIES",
     "Action",
+    "ActionKind",
     "Build",
     "DataError",
     "Develop",
     "DrawEvent",
+    "Era",
     "EraEndEvent",
     "Event",
     "Game",
     "GameEndEvent",
     "IllegalAction",
+    "Industry",
     "InvalidSetup",
     "Loan",
     "MalformedAction",
+    "MerchantBuys",
     "MerchantTile",
     "MoveEvent",
     "Network",

@@ -11,19 +11,36 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    ConfigDict,
+    Field,
+    GetPydanticSchema,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+)
+from pydantic_core import core_schema
 
-from .data import DATA, INDUSTRIES
+from .data import DATA, INDUSTRIES, Industry
 from .errors import MalformedAction
 
 _STRICT = ConfigDict(extra="forbid")  # and slots are StrictInt: `true` or "0" is no slot
+
+# An action's industry: its JSON Schema is the enum of industries, but any string passes the
+# shape's validation, so that `check_ids` refuses one the game does not have by its own code
+# (`unknown_industry`, naming it) rather than as a shape that does not fit (`not_an_action`).
+IndustryName = Annotated[
+    Industry, GetPydanticSchema(lambda _type, _handler: core_schema.str_schema()),
+    WithJsonSchema({"type": "string", "enum": list(INDUSTRIES)})]
+ActionKind = Literal["build", "network", "develop", "sell", "loan", "scout", "pass"]
 
 
 @dataclass(frozen=True, slots=True)
 class Build:
     __pydantic_config__ = _STRICT
     card: str
-    industry: str
+    industry: IndustryName
     location: str
     slot: StrictInt
     kind: Literal["build"] = "build"
@@ -48,7 +65,7 @@ class Network:
 class Develop:
     __pydantic_config__ = _STRICT
     card: str
-    industries: tuple[str, ...]
+    industries: tuple[IndustryName, ...]
     kind: Literal["develop"] = "develop"
 
     def to_json(self) -> dict[str, Any]:
@@ -61,7 +78,7 @@ class Sale:
     location: str
     slot: StrictInt
     merchant: str
-    develop: str | None = None
+    develop: IndustryName | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"location": self.location, "slot": self.slot, "merchant": self.merchant,

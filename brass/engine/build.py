@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .data import DATA, GOODS, TileSpec
+from .data import DATA, GOODS, Industry, TileSpec
 from .draft import Draft
 from .errors import IllegalAction, Subject
 from .resources import resource_left_anywhere, take_coal, take_iron
@@ -19,7 +19,7 @@ def tile_name(spec: TileSpec) -> str:
     return f"{INDUSTRY_NAMES[spec.industry]} {ROMAN[spec.level]}"
 
 
-def card_allows(card: str, industry: str, location: int,
+def card_allows(card: str, industry: Industry, location: int,
                 in_network: bool) -> IllegalAction | None:
     """None if `card` may build `industry` at `location`, else the reason it may not."""
     loc = DATA.locations[location]
@@ -49,13 +49,13 @@ def card_allows(card: str, industry: str, location: int,
 
 
 @cache
-def cards_allowing(industry: str, location: int, in_network: bool) -> frozenset[str]:
+def cards_allowing(industry: Industry, location: int, in_network: bool) -> frozenset[str]:
     """Every card name that may build `industry` at `location` (memoised `card_allows`)."""
     return frozenset(c for c in DATA.cards
                      if card_allows(c, industry, location, in_network) is None)
 
 
-def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
+def check_target(d: Draft, industry: Industry, slot_index: int) -> TileSpec:
     """Everything about a build except the card and the price; returns the tile to build."""
     slot = DATA.slots[slot_index]
     loc = DATA.locations[slot.location]
@@ -110,7 +110,7 @@ def check_target(d: Draft, industry: str, slot_index: int) -> TileSpec:
     return spec
 
 
-def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
+def build(d: Draft, card: str, industry: Industry, slot_index: int) -> None:
     slot = DATA.slots[slot_index]
     if card not in cards_allowing(industry, slot.location, False):  # then the network counts
         loc_network = d.network(d.seat)
@@ -122,14 +122,14 @@ def build(d: Draft, card: str, industry: str, slot_index: int) -> None:
 
 
 @cache
-def _build_subject(industry: str, level: int, location: int) -> Subject:
+def _build_subject(industry: Industry, level: int, location: int) -> Subject:
     """What a build is, in messages (made once per tile and place)."""
     spec = DATA.tile_specs[(industry, level)]
     return Subject(f"{tile_name(spec)} in {DATA.name(location)}", "build",
                    industry=industry, level=level, location=DATA.locations[location].id)
 
 
-def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
+def place(d: Draft, industry: Industry, slot_index: int, spec: TileSpec) -> None:
     """Pay for `spec` and put it on the slot (the checks are done)."""
     slot = DATA.slots[slot_index]
     what = _build_subject(spec.industry, spec.level, slot.location)
@@ -147,7 +147,7 @@ def place(d: Draft, industry: str, slot_index: int, spec: TileSpec) -> None:
     d.take_from_mat(d.seat, industry, retire=False)
     resources = spec.cubes
     if industry == "brewery":
-        resources = spec.barrels_canal if d.era == "canal" else spec.barrels_rail
+        resources = spec.barrels(d.era)
     d.set_tile(slot_index, new_tile(d.seat, industry, spec.level, False, resources))
     if industry == "coal" and d.graph().connected_to_merchant(slot.location):
         _sell_to_market(d, slot_index, "coal")

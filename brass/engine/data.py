@@ -11,14 +11,19 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .errors import DataError
 
-INDUSTRIES: tuple[str, ...] = ("cotton", "manufacturer", "pottery", "coal", "iron", "brewery")
+# The game's fixed vocabularies, as types: a value's type says which words it may be (and the
+# server's schema, made from these, gives its clients the same unions).
+Industry = Literal["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"]
+Era = Literal["canal", "rail"]
+MerchantBuys = Literal["cotton", "manufacturer", "pottery", "all", "blank"]  # a merchant tile
+INDUSTRIES: tuple[Industry, ...] = get_args(Industry)
 GOODS: frozenset[str] = frozenset({"cotton", "manufacturer", "pottery"})
-MERCHANT_GOODS: tuple[str, ...] = ("cotton", "manufacturer", "pottery", "all", "blank")
-ERAS: tuple[str, ...] = ("canal", "rail")
+MERCHANT_GOODS: tuple[MerchantBuys, ...] = get_args(MerchantBuys)
+ERAS: tuple[Era, ...] = get_args(Era)
 
 
 def _data_dir() -> Path:
@@ -33,7 +38,7 @@ def _data_dir() -> Path:
 class TileSpec:
     """One printed industry tile (all copies of a level share it)."""
 
-    industry: str
+    industry: Industry
     level: int
     cost: int
     coal: int
@@ -45,11 +50,15 @@ class TileSpec:
     cubes: int  # coal/iron cubes placed when built (0 for other industries)
     barrels_canal: int
     barrels_rail: int
-    era: str  # "canal" (canal only), "rail" (rail only) or "both"
+    era: Literal["canal", "rail", "both"]  # when it may be built
     lightbulb: bool
 
-    def allowed_in(self, era: str) -> bool:
+    def allowed_in(self, era: Era) -> bool:
         return self.era in ("both", era)
+
+    def barrels(self, era: Era) -> int:
+        """The beer barrels a brewery of this level is built with in `era`."""
+        return self.barrels_canal if era == "canal" else self.barrels_rail
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,9 +267,9 @@ class GameData:
             raise self._fail("deck", card, "not a location or industry card name")
 
     def _load_merchants(self, data: dict[str, Any]) -> None:
-        self.merchant_tiles: dict[int, tuple[str, ...]] = {}
+        self.merchant_tiles: dict[int, tuple[MerchantBuys, ...]] = {}
         for players, counts in data["tiles"].items():
-            tiles: list[str] = []
+            tiles: list[MerchantBuys] = []
             for good, n in counts.items():
                 if good not in MERCHANT_GOODS:
                     raise self._fail("merchants", players, f"unknown merchant tile {good!r}")

@@ -5,13 +5,14 @@ from __future__ import annotations
 from functools import cache
 
 from .build import INDUSTRY_NAMES, tile_name
+from .data import Industry
 from .draft import Draft
 from .errors import IllegalAction, Subject
 from .resources import take_iron
 from .state import PlayerState
 
 
-def develop_problem(player: PlayerState, industry: str) -> IllegalAction | None:
+def develop_problem(player: PlayerState, industry: Industry) -> IllegalAction | None:
     """Why `player` cannot develop away the lowest tile of `industry` now, or None."""
     spec = player.next_tile(industry)
     if spec is None:
@@ -24,7 +25,7 @@ def develop_problem(player: PlayerState, industry: str) -> IllegalAction | None:
     return None
 
 
-def remove_from_mat(d: Draft, industry: str) -> None:
+def remove_from_mat(d: Draft, industry: Industry) -> None:
     """Develop away the lowest tile of `industry` (no iron here); lightbulb tiles cannot go."""
     problem = develop_problem(d.me, industry)
     if problem:
@@ -32,7 +33,7 @@ def remove_from_mat(d: Draft, industry: str) -> None:
     d.take_from_mat(d.seat, industry, retire=True)
 
 
-def develop(d: Draft, industries: tuple[str, ...]) -> None:
+def develop(d: Draft, industries: tuple[Industry, ...]) -> None:
     for industry in industries:
         remove_from_mat(d, industry)
     pay_develop_iron(d, industries)

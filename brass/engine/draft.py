@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .data import DATA, INDUSTRIES
+from .data import DATA, INDUSTRIES, Era, Industry
 from .errors import IllegalAction, Subject
 from .graph import LINK_ENDS, SLOT_LOCATIONS, Graph, graph, graph_plus, network, network_plus
 from .state import Game, MerchantTile, PlayerState, Tile, constructor, new_tile, updater
@@ -121,7 +121,7 @@ class Draft:
     iron_market: int
     wild_location_left: int
     wild_industry_left: int
-    era: str
+    era: Era
     round: int
     turn_order: tuple[int, ...]
     turn_index: int
@@ -335,7 +335,7 @@ class Draft:
         self.advance_income(tile.owner, tile.spec.income)
         self.flips.append((slot, tile, len(self.supplies)))
 
-    def take_from_mat(self, seat: int, industry: str, retire: bool) -> None:
+    def take_from_mat(self, seat: int, industry: Industry, retire: bool) -> None:
         player = self.players[seat]
         i = INDUSTRIES.index(industry)
         mat = player.mat[:i] + (player.mat[i] + 1,) + player.mat[i + 1:]

@@ -32,7 +32,7 @@ from typing_extensions import TypeAliasType, TypedDict
 
 from . import actions as _actions
 from .actions import ACTION_ADAPTER, Build, Develop, Network, Sell
-from .data import DATA, GOODS, INDUSTRIES
+from .data import DATA, GOODS, INDUSTRIES, Era, Industry
 from .draft import Draft, Supply
 from .state import Game, PlayerState, Tile
 
@@ -62,7 +62,7 @@ class TileRef(TypedDict):
     location: str
     slot: int
     owner: int
-    industry: str
+    industry: Industry
     level: int
 
 
@@ -127,11 +127,11 @@ class MarketSale(TypedDict):
 class LinkRef(TypedDict):
     id: str
     owner: int
-    kind: Literal["canal", "rail"]
+    kind: Era
 
 
 class Developed(TypedDict):
-    industry: str
+    industry: Industry
     level: int
 
 
@@ -140,13 +140,13 @@ class Bonus(TypedDict):
 
     kind: Literal["income", "vp", "money", "develop"]
     amount: int  # income spaces, VP, £, or tiles developed
-    develop: str | None  # Gloucester: the industry developed (None: declined)
+    develop: Industry | None  # Gloucester: the industry developed (None: declined)
 
 
 class SaleEffect(TypedDict):
     location: str
     slot: int
-    industry: str
+    industry: Industry
     level: int
     merchant: str  # the merchant location sold to
     bonus: Bonus | None  # None: no merchant barrel was used
@@ -217,7 +217,7 @@ class Income(TypedDict):
 
 class RoundEndEvent(TypedDict):
     type: Literal["round_end"]
-    era: Literal["canal", "rail"]
+    era: Era
     round: int  # the round that ended
     spent: list[int]  # by seat, this round
     previous_order: list[int]
@@ -234,7 +234,7 @@ class LinkScore(TypedDict):
 class TileScore(TypedDict):
     location: str
     slot: int
-    industry: str
+    industry: Industry
     level: int
     vp: int
 
@@ -272,7 +272,7 @@ class EraEndEvent(TypedDict):
     the links and level-I tiles removed, the barrels put back, and the deal."""
 
     type: Literal["era_end"]
-    era: Literal["canal", "rail"]
+    era: Era
     scores: list[SeatScore]  # by seat
     links_removed: list[LinkRef]  # canal era only: the final board keeps its links
     removed: list[RemovedTile]  # level-I tiles (canal era only)
@@ -315,9 +315,9 @@ def removed_tile(slot: int, tile: Tile) -> RemovedTile:
     return {**tile_ref(slot, tile), "flipped": tile.flipped}
 
 
-def link_ref(index: int, owner: int, era: str) -> LinkRef:
+def link_ref(index: int, owner: int, era: Era) -> LinkRef:
     return {"id": DATA.links[index].id, "owner": owner,
-            "kind": "canal" if era == "canal" else "rail"}
+            "kind": era}
 
 
 def supply_effect(s: Supply) -> SupplyEffect:
@@ -373,7 +373,7 @@ def _build_effect(event: MoveEvent, before: Game, action: Build, d: Draft) -> No
     spec = tile.spec
     resources = spec.cubes
     if tile.industry == "brewery":
-        resources = spec.barrels_canal if before.era == "canal" else spec.barrels_rail
+        resources = spec.barrels(before.era)
     event["placed"] = {**tile_ref(slot, tile), "resources": resources, "vp": spec.vp,
                        "income": spec.income, "link_icons": spec.link_icons}
     sold = resources - tile.resources
@@ -382,7 +382,7 @@ def _build_effect(event: MoveEvent, before: Game, action: Build, d: Draft) -> No
                               "count": sold, "received": d.received}
 
 
-def _developed(before: Game, seat: int, industries: Iterable[str]) -> list[Developed]:
+def _developed(before: Game, seat: int, industries: Iterable[Industry]) -> list[Developed]:
     mat = list(before.players[seat].mat)
     out: list[Developed] = []
     for industry in industries:

@@ -17,7 +17,7 @@ brute-force superset is refused (tests/engine/test_properties.py), and `legal_mo
 
 from __future__ import annotations
 
-from .data import DATA, TileSpec
+from .data import DATA, Era, Industry, TileSpec
 from .draft import Draft
 from .graph import Graph, graph, network
 from .resources import SLOT_LOCATION, SLOTS_OF
@@ -73,7 +73,7 @@ class Board:
         self.merchant_areas = frozenset(component[m] for m in DATA.merchant_locations)
         self.network: frozenset[int] | None = network(game.tiles, game.links, self.seat)
 
-    def target_ok(self, industry: str, slot: int, spec: TileSpec) -> bool:
+    def target_ok(self, industry: Industry, slot: int, spec: TileSpec) -> bool:
         """`build.check_target` accepts building `spec` (the player's next tile of `industry`,
         which `slot` takes) there."""
         if not spec.allowed_in(self.era):
@@ -186,7 +186,7 @@ def link_refusal(position: Board | Draft, index: int,
     return None
 
 
-def network_start_refusal(era: str, player: PlayerState, count: int) -> str | None:
+def network_start_refusal(era: Era, player: PlayerState, count: int) -> str | None:
     """The rule for starting a network action of `count` links (`links.start_network` words
     its refusal and adds the second railway's beer): None, or the refusal code (one canal at a
     time, the link tiles, the base cost)."""
@@ -199,10 +199,10 @@ def network_start_refusal(era: str, player: PlayerState, count: int) -> str | No
     return None
 
 
-def link_kind(era: str, count: int) -> str:
+def link_kind(era: Era, count: int) -> str:
     """Which base cost `count` links pay in `era` (a key of the data's `link_cost`)."""
     return "canal" if era == "canal" else "rail" if count == 1 else "double_rail"
 
 
-def link_cost(era: str, count: int) -> int:
+def link_cost(era: Era, count: int) -> int:
     return int(_LINK_COST[link_kind(era, count)])

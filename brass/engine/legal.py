@@ -62,7 +62,7 @@ from typing import Any
 
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell
 from .build import cards_allowing, check_target, place
-from .data import DATA, INDUSTRIES, TileSpec
+from .data import DATA, INDUSTRIES, Industry, TileSpec
 from .develop import pay_develop_iron
 from .draft import Draft, Quote
 from .errors import IllegalAction, Subject
@@ -146,7 +146,7 @@ _SIMPLE = _PerCard(lambda card, kind: _loan_action(card, "loan") if kind == "loa
                    else _pass(card, "pass"))
 
 
-def _build_actions(cards: tuple[str, ...], industry: str, slot: int,
+def _build_actions(cards: tuple[str, ...], industry: Industry, slot: int,
                    in_network: bool) -> list[Build]:
     allowed = cards_allowing(industry, _SLOTS[slot][1], in_network)
     by_card = _BUILDS[(slot, industry)]
@@ -269,7 +269,7 @@ def _carried(d: Draft, step: Callable[..., object], *args: object) -> Draft | No
     return d
 
 
-def _build_step(d: Draft, industry: str, slot: int) -> None:
+def _build_step(d: Draft, industry: Industry, slot: int) -> None:
     place(d, industry, slot, check_target(d, industry, slot))
 
 
@@ -286,7 +286,8 @@ _INDUSTRY_SLOTS: dict[str, tuple[tuple[int, int, int], ...]] = {
     for industry in INDUSTRIES}
 
 
-def _card_reach(cards: tuple[str, ...], industry: str) -> tuple[frozenset[int], frozenset[int]]:
+def _card_reach(cards: tuple[str, ...],
+                industry: Industry) -> tuple[frozenset[int], frozenset[int]]:
     """Where some card of `cards` may build `industry`: (the locations in the player's
     network, the locations outside it), by `build.cards_allowing`."""
     inside: frozenset[int] = frozenset()
@@ -311,7 +312,7 @@ def _builds(game: Game, board: Board, cards: tuple[str, ...],
             priced: bool) -> Iterator[MaybeGroup]:
     net = board.network
     me = board.me
-    found: list[tuple[int, int, str, TileSpec, bool]] = []
+    found: list[tuple[int, int, Industry, TileSpec, bool]] = []
     for industry in INDUSTRIES:
         # An industry whose next tile is gone, costs more than the player has or belongs to
         # the other era builds nowhere.

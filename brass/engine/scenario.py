@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .data import DATA, INDUSTRIES
+from .data import DATA, INDUSTRIES, Industry
 from .state import Game, MerchantTile, Tile
 
 
-def with_tile(game: Game, location: str, slot: int, owner: int, industry: str, level: int,
+def with_tile(game: Game, location: str, slot: int, owner: int, industry: Industry, level: int,
               flipped: bool = False, resources: int | None = None,
               from_mat: bool = True) -> Game:
     """Put a tile on the board. `resources` defaults to the tile's cubes (coal, iron) or its
@@ -22,7 +22,7 @@ def with_tile(game: Game, location: str, slot: int, owner: int, industry: str, l
     gives up tiles of that industry up to that level, so the mat stays consistent."""
     spec = DATA.tile_specs[(industry, level)]
     if resources is None:
-        barrels = spec.barrels_canal if game.era == "canal" else spec.barrels_rail
+        barrels = spec.barrels(game.era)
         resources = 0 if flipped else (barrels if industry == "brewery" else spec.cubes)
     index = DATA.slot_index(location, slot)
     tiles = list(game.tiles)

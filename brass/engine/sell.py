@@ -6,7 +6,7 @@ from functools import cache
 
 from .actions import Sale
 from .build import INDUSTRY_NAMES, tile_name
-from .data import DATA, GOODS
+from .data import DATA, GOODS, Industry
 from .develop import remove_from_mat
 from .draft import Draft, Supply
 from .errors import IllegalAction, Subject
@@ -81,14 +81,14 @@ def sell_one(d: Draft, sale: Sale) -> None:
 
 
 @cache
-def _sell_subject(industry: str, level: int, location: int) -> Subject:
+def _sell_subject(industry: Industry, level: int, location: int) -> Subject:
     """What a sale is, in messages (made once per tile and place)."""
     spec = DATA.tile_specs[(industry, level)]
     return Subject(f"Selling your {tile_name(spec)} in {DATA.name(location)}", "sell",
                    industry=industry, level=level, location=DATA.locations[location].id)
 
 
-def _bonus(d: Draft, merchant: int, develop: str | None) -> None:
+def _bonus(d: Draft, merchant: int, develop: Industry | None) -> None:
     bonus = DATA.bonuses[merchant]
     if bonus.kind == "income":
         d.advance_income(d.seat, bonus.amount)

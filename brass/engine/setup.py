@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from .data import DATA
+from .data import DATA, MerchantBuys
 from .errors import InvalidSetup
 from .state import Game, MerchantTile, PlayerState
 from .turns import HAND_SIZE, LINK_TILES, actions_per_turn
@@ -99,7 +99,7 @@ def _take(pool: Counter[str], cards: Iterable[str], part: str, players: int) -> 
         pool[card] -= 1
 
 
-def _merchants(players: int, given: dict[str, list[str]] | None,
+def _merchants(players: int, given: dict[str, list[MerchantBuys]] | None,
                rng: random.Random) -> tuple[MerchantTile | None, ...]:
     in_play = [m for m in DATA.merchant_slots if m.min_players <= players]
     if given is None:

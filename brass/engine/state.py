@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .data import DATA, INDUSTRIES, TileSpec
+from .data import DATA, INDUSTRIES, Era, Industry, MerchantBuys, TileSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,7 @@ class Tile:
     """An industry tile on the board."""
 
     owner: int
-    industry: str
+    industry: Industry
     level: int
     flipped: bool = False
     resources: int = 0  # coal/iron cubes or beer barrels on it
@@ -34,7 +34,7 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class MerchantTile:
-    buys: str  # "cotton", "manufacturer", "pottery", "all" or "blank"
+    buys: MerchantBuys
     beer: bool
 
     def buys_good(self, good: str) -> bool:
@@ -59,14 +59,14 @@ class PlayerState:
     def income_level(self) -> int:
         return DATA.income_level(self.income_space)
 
-    def next_tile(self, industry: str) -> TileSpec | None:
+    def next_tile(self, industry: Industry) -> TileSpec | None:
         """The lowest tile of `industry` still on this player's mat."""
         i = INDUSTRIES.index(industry)
         stack = DATA.stack_list[i]
         taken = self.mat[i]
         return stack[taken] if taken < len(stack) else None
 
-    def mat_levels(self, industry: str) -> list[int]:
+    def mat_levels(self, industry: Industry) -> list[int]:
         i = INDUSTRIES.index(industry)
         return [spec.level for spec in DATA.stack_list[i][self.mat[i]:]]
 
@@ -78,7 +78,7 @@ class Game:
 
     num_players: int
     seed: int
-    era: str
+    era: Era
     round: int
     turn_order: tuple[int, ...]
     turn_index: int
@@ -223,7 +223,7 @@ evolve_player: Callable[..., PlayerState] = _evolver(PlayerState)
 evolve_player.__doc__ = "`dataclasses.replace(player, **changes)`, fast."
 evolve_game: Callable[..., Game] = _evolver(Game)
 evolve_game.__doc__ = "`dataclasses.replace(game, **changes)`, fast."
-new_tile: Callable[[int, str, int, bool, int], Tile] = constructor(Tile)
+new_tile: Callable[[int, Industry, int, bool, int], Tile] = constructor(Tile)
 new_tile.__doc__ = "`Tile(owner, industry, level, flipped, resources)`, fast."
 
 

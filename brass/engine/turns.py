@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 from typing import Literal
 
-from .data import DATA
+from .data import DATA, Era
 from .draft import Draft
 from .effects import (
     DealtHand,
@@ -41,7 +41,7 @@ _FIRST_ROUND_ACTIONS = int(DATA.rules["first_round_actions"])
 _ACTIONS_PER_TURN = int(DATA.rules["actions_per_turn"])
 
 
-def actions_per_turn(era: str, round_number: int) -> int:
+def actions_per_turn(era: Era, round_number: int) -> int:
     return _FIRST_ROUND_ACTIONS if round_number == 1 and era == "canal" else _ACTIONS_PER_TURN
 
 
@@ -96,7 +96,7 @@ def _end_round(d: Draft, events: Events) -> None:
         else:
             d.update(seat, spent=0)
     if events is not None and income is not None:
-        events.append({"type": "round_end", "era": _era(d.era), "round": d.round,
+        events.append({"type": "round_end", "era": d.era, "round": d.round,
                        "spent": spent, "previous_order": list(before), "turn_order": list(order),
                        "income_paid": paid, "income": income})
     d.turn_order = order
@@ -259,7 +259,3 @@ def ranking(game: Game) -> list[Ranked]:
         out.append({"seat": seat, "rank": ranks[seat], "vp": vp, "income_level": income,
                     "money": money, "tie_break": tie})
     return out
-
-
-def _era(era: str) -> Literal["canal", "rail"]:
-    return "canal" if era == "canal" else "rail"

@@ -12,7 +12,7 @@ ErrorCode = Literal[
     "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
     "timeout", "internal", "one_seat_per_browser", "not_yet"]
 
-HTTP_STATUS: dict[str, int] = {
+HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
     "unauthorized": 401,
     "not_found": 404,

@@ -39,6 +39,7 @@ from . import jsontext, metrics
 from .runtime import rebuild
 from .schemas import ClockView, GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord, SeatChange
+from .undo import undoable
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -114,7 +115,12 @@ def state_parts(rt: Runtime) -> tuple[str, str]:
     changes = [seat_change(c) for c in rt.seat_changes[-1:] if c.version == record.version]
     head = dumps({"type": "state", "game": record.id, "status": record.status,
                   "version": record.version})
+    game = rt.game
+    mover = None if game is None else game.current_seat
+    may_undo = undoable(game, record.status == "running",
+                        mover is not None and record.seats[mover].played_by_bot, last)
     tail = dumps({"older_engine": record.engine_version != ENGINE_VERSION, "undone": undone,
+                  "undoable": may_undo,
                   "seats": [s.model_dump() for s in seats(record)],
                   "clock": clock(record).model_dump(), "seat_changes": changes})
     return f"{head[:-1]},", f'{tail[1:-1]},"log":[{",".join(new)}]'

@@ -14,9 +14,11 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from typing_extensions import TypeAliasType
 
 from brass.bots import LevelName
+from brass.engine import Era, Industry, MerchantBuys
 from brass.engine import effects as _effects
 
-from .clocks import MAX_SECONDS
+from .clocks import MAX_SECONDS, ClockKind
+from .errors import ErrorCode
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -82,14 +84,15 @@ SeatNumber = Annotated[int, Field(ge=0, le=3, strict=True), BeforeValidator(_who
 
 
 class Error(BaseModel):
-    code: str
+    code: ErrorCode
     message: str
     reason: str | None = Field(default=None, description=REASON)
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
-StandIn = Literal["timeout", "resigned", "handover"]
+StandIn = Literal["timeout", "resigned", "handover"]  # why a bot plays for a seat's player
+GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 
 
 class ClockChoice(BaseModel):
@@ -100,7 +103,7 @@ class ClockChoice(BaseModel):
     their seat back. The server sets the shortest allowed time (`BRASS_CLOCK_MINIMUM`)."""
 
     model_config = _REQUEST
-    kind: Literal["none", "live", "correspondence"] = "none"
+    kind: ClockKind = "none"
     reserve: Seconds = 0.0
     increment: Seconds = 0.0
     per_turn: Seconds = 0.0
@@ -112,7 +115,7 @@ class ClockView(BaseModel):
     current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the
     turn started (`turn_started`)."""
 
-    kind: Literal["none", "live", "correspondence"]
+    kind: ClockKind
     reserve: float
     increment: float
     per_turn: float
@@ -279,11 +282,8 @@ class SeatChangeEntry(BaseModel):
 
     version: int
     seat: int
-    change: Literal["timeout", "resigned", "handover", "returned"]
+    change: StandIn | Literal["returned"]
     time: str
-
-
-GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 
 
 class GameInfo(BaseModel):
@@ -334,10 +334,6 @@ class UndoRequest(BaseModel):
 # dumped through them is byte for byte what `view()` returned (tests/server/test_schema_view.py
 # checks both over random games). `extra="forbid"`: a key the engine adds fails that test.
 _WIRE = ConfigDict(extra="forbid")
-
-Industry = Literal["cotton", "manufacturer", "pottery", "coal", "iron", "brewery"]
-MerchantBuys = Literal["cotton", "manufacturer", "pottery", "all", "blank"]
-Era = Literal["canal", "rail"]
 
 
 class QuoteTileSupply(BaseModel):
@@ -510,7 +506,7 @@ class GameLog(BaseModel):
     id: str
     name: str
     players: int
-    status: str
+    status: GameStatus
     version: int
     engine_version: str
     older_engine: bool
@@ -534,12 +530,15 @@ class StateMessage(BaseModel):
 
     type: Literal["state"] = "state"
     game: str
-    status: str
+    status: GameStatus
     version: int
     seat: int | None
     older_engine: bool
     view: ViewJson | None
     undone: list[int]
+    undoable: bool = Field(description="the seat to move may take back its last action now "
+                                       "(`undo`): it made it in the turn it still plays, and "
+                                       "no bot plays for it")
     seats: list[SeatInfo] = Field(description="who plays each seat (a bot standing in?)")
     clock: ClockView
     seat_changes: list[SeatChangeEntry] = Field(
@@ -570,7 +569,7 @@ class WsError(BaseModel):
     """A refused message; `action_id` only when it answers an action."""
 
     type: Literal["error"] = "error"
-    code: str
+    code: ErrorCode
     message: str
     action_id: str | None = None
     reason: str | None = Field(default=None, description=REASON)

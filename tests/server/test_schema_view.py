@@ -68,7 +68,8 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                     same_json(StateMessage, {"type": "state", "game": "g", "status": "running",
                                              "version": 3, "seat": seat, "older_engine": False,
                                              "view": view(game, seat), "undone": [],
-                                             "seats": [], "clock": CLOCK, "seat_changes": [],
+                                             "undoable": False, "seats": [], "clock": CLOCK,
+                                             "seat_changes": [],
                                              "log": [], "legal": None, "server_time": 1.5})
                 same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
                                         "view": view(game, 0)})
@@ -128,6 +129,63 @@ def test_the_openapi_schema_describes_the_view_quote_and_websocket_messages() ->
         assert {k: v for k, v in schemas["MoveJudged"]["properties"][key].items()
                 if k != "description"} == action
     assert schemas["Action"]["discriminator"]["propertyName"] == "kind"
+
+
+INDUSTRIES = {"cotton", "manufacturer", "pottery", "coal", "iron", "brewery"}
+ERAS = {"canal", "rail"}
+STATUSES = {"waiting", "running", "finished", "expired", "cancelled"}
+STAND_INS = {"timeout", "resigned", "handover"}
+ERROR_CODES = {  # DESIGN.md's, then the server's own
+    "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
+    "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
+    "timeout", "internal", "one_seat_per_browser", "not_yet"}
+# (schema, property) -> the words its value may be (None too, where it is nullable)
+VOCABULARIES: dict[tuple[str, str], set[str | None]] = {
+    ("Build", "industry"): set(INDUSTRIES), ("Develop", "industries"): set(INDUSTRIES),
+    ("Sale", "develop"): {*INDUSTRIES, None}, ("TileView", "industry"): set(INDUSTRIES),
+    ("PlacedTile", "industry"): set(INDUSTRIES), ("Developed", "industry"): set(INDUSTRIES),
+    ("SaleEffect", "industry"): set(INDUSTRIES), ("TileScore", "industry"): set(INDUSTRIES),
+    ("Bonus", "develop"): {*INDUSTRIES, None},
+    ("View", "era"): set(ERAS), ("LinkView", "kind"): set(ERAS), ("LinkRef", "kind"): set(ERAS),
+    ("RoundEndEvent", "era"): set(ERAS),
+    ("GameInfo", "status"): set(STATUSES), ("StateMessage", "status"): set(STATUSES),
+    ("GameLog", "status"): set(STATUSES),
+    ("Error", "code"): set(ERROR_CODES), ("WsError", "code"): set(ERROR_CODES),
+    ("ClockChoice", "kind"): {"none", "live", "correspondence"},
+    ("ClockView", "kind"): {"none", "live", "correspondence"},
+    ("SeatInfo", "stand_in"): {*STAND_INS, None}, ("LogEntry", "stand_in"): {*STAND_INS, None},
+    ("SeatChangeEntry", "change"): {*STAND_INS, "returned"},
+    **{(kind.capitalize(), "kind"): {kind} for kind in (
+        "build", "network", "develop", "sell", "loan", "scout", "pass")},
+}
+
+
+def words(schemas: dict[str, Any], prop: dict[str, Any]) -> set[str | None]:
+    """The values a property's schema allows, if it names them all (a bare string fails)."""
+    if "$ref" in prop:
+        return words(schemas, schemas[prop["$ref"].rsplit("/", 1)[1]])
+    if "anyOf" in prop:
+        return set().union(*(words(schemas, p) for p in prop["anyOf"]))
+    if prop.get("type") == "array":
+        return words(schemas, prop["items"])
+    if prop.get("type") == "null":
+        return {None}
+    assert "enum" in prop or "const" in prop, f"{prop} names no words: a plain string"
+    return set(prop.get("enum", [prop.get("const")]))
+
+
+@pytest.fixture(scope="module")
+def schemas() -> dict[str, Any]:
+    found: dict[str, Any] = create_app().openapi()["components"]["schemas"]
+    return found
+
+
+@pytest.mark.parametrize(("name", "key"), sorted(VOCABULARIES))
+def test_the_openapi_schema_names_the_words_of_each_fixed_vocabulary(
+        schemas: dict[str, Any], name: str, key: str) -> None:
+    """Eras, statuses, industries, action kinds, clock kinds, stand-in reasons and error codes
+    are enums in the schema, so the generated client types are unions, not `string`."""
+    assert words(schemas, schemas[name]["properties"][key]) == VOCABULARIES[(name, key)]
 
 
 def test_plain_http_on_the_websocket_path_is_told_to_upgrade(http: httpx.Client) -> None:

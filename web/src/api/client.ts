@@ -7,6 +7,7 @@ import type {
   BotLevel,
   ClockChoice,
   Created,
+  ErrorCode,
   GameInfo,
   GameList,
   GameLog,
@@ -18,10 +19,11 @@ import type {
 } from "./types";
 
 /** A refusal from the server; `message` is in the player's language (an engine refusal is
- * rendered from its `reason` and `params`), `english` is the server's own words. */
+ * rendered from its `reason` and `params`), `english` is the server's own words. `code` is the
+ * server's, or the client's own: "network" (no answer), "error" (an answer with no code). */
 export class ApiError extends Error {
   public english: string;
-  constructor(public code: string, message: string, public status = 0, public reason: string | null = null,
+  constructor(public code: ErrorCode | "network" | "error", message: string, public status = 0, public reason: string | null = null,
     public params: Record<string, unknown> | null = null) {
     super(errorText({ code, message, reason, params }));
     this.english = message;

@@ -537,7 +537,7 @@ export interface components {
             /** Amount */
             amount: number;
             /** Develop */
-            develop: string | null;
+            develop: ("cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery") | null;
             /**
              * Kind
              * @enum {string}
@@ -553,8 +553,11 @@ export interface components {
         Build: {
             /** Card */
             card: string;
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -724,7 +727,7 @@ export interface components {
             /** Card */
             card: string;
             /** Industries */
-            industries: string[];
+            industries: ("cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery")[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -733,8 +736,11 @@ export interface components {
         };
         /** Developed */
         Developed: {
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
         };
@@ -792,8 +798,11 @@ export interface components {
         };
         /** Error */
         Error: {
-            /** Code */
-            code: string;
+            /**
+             * Code
+             * @enum {string}
+             */
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet";
             /** Message */
             message: string;
             /**
@@ -844,8 +853,11 @@ export interface components {
         FlippedTile: {
             /** Income */
             income: number;
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Location */
@@ -957,8 +969,11 @@ export interface components {
             setup?: {
                 [key: string]: unknown;
             } | null;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "waiting" | "running" | "finished" | "expired" | "cancelled";
             /** Version */
             version: number;
         };
@@ -1315,8 +1330,11 @@ export interface components {
         PlacedTile: {
             /** Income */
             income: number;
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Link Icons */
@@ -1502,8 +1520,11 @@ export interface components {
         RemovedTile: {
             /** Flipped */
             flipped: boolean;
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Location */
@@ -1611,7 +1632,7 @@ export interface components {
         /** Sale */
         Sale: {
             /** Develop */
-            develop?: string | null;
+            develop?: ("cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery") | null;
             /** Location */
             location: string;
             /** Merchant */
@@ -1622,8 +1643,11 @@ export interface components {
         /** SaleEffect */
         SaleEffect: {
             bonus: components["schemas"]["Bonus"] | null;
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Location */
@@ -1649,11 +1673,8 @@ export interface components {
          *     handover), or its player took it back (returned).
          */
         SeatChangeEntry: {
-            /**
-             * Change
-             * @enum {string}
-             */
-            change: "timeout" | "resigned" | "handover" | "returned";
+            /** Change */
+            change: ("timeout" | "resigned" | "handover") | "returned";
             /** Seat */
             seat: number;
             /** Time */
@@ -1729,8 +1750,11 @@ export interface components {
         };
         /** ShortfallTile */
         ShortfallTile: {
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Location */
@@ -1786,13 +1810,21 @@ export interface components {
              * @description the server's clock when it sent this (epoch seconds): count the deadline down from it
              */
             server_time: number;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "waiting" | "running" | "finished" | "expired" | "cancelled";
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "state";
+            /**
+             * Undoable
+             * @description the seat to move may take back its last action now (`undo`): it made it in the turn it still plays, and no bot plays for it
+             */
+            undoable: boolean;
             /** Undone */
             undone: number[];
             /** Version */
@@ -1809,8 +1841,11 @@ export interface components {
         };
         /** TileScore */
         TileScore: {
-            /** Industry */
-            industry: string;
+            /**
+             * Industry
+             * @enum {string}
+             */
+            industry: "cotton" | "manufacturer" | "pottery" | "coal" | "iron" | "brewery";
             /** Level */
             level: number;
             /** Location */
@@ -1951,8 +1986,11 @@ export interface components {
         WsError: {
             /** Action Id */
             action_id?: string | null;
-            /** Code */
-            code: string;
+            /**
+             * Code
+             * @enum {string}
+             */
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet";
             /** Message */
             message: string;
             /**

@@ -33,6 +33,8 @@ export type ReplayFrame = S["ReplayFrame"];
  * for the seat to move, its legal moves. */
 export type StateMessage = S["StateMessage"];
 export type ApiErrorBody = S["Error"];
+/** The server's error codes (DESIGN.md's and its own). */
+export type ErrorCode = ApiErrorBody["code"];
 /** A legal move and its full price. */
 export type LegalEntry = S["LegalEntry"];
 

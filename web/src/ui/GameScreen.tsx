@@ -127,9 +127,6 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
     token && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
-  // undo reaches back only within this turn: the player has already acted in it
-  const actedThisTurn = view.actions_left === 1 && !(view.era === "canal" && view.round === 1);
-  const lastMine = actedThisTurn && log.length > 0 && log[log.length - 1].seat === mySeat;
   const last = log.length === view.action_count ? log[log.length - 1]?.action : undefined;
 
   return (
@@ -177,7 +174,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
               {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}
             </div>
           )}
-          {myTurn && lastMine && (
+          {myTurn && st.undoable && (
             <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>{t("game.undo")}</button>
           )}
           {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
