@@ -1,11 +1,13 @@
 import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import type { JSX } from "preact";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
+import { keepAbove } from "./inView";
 import { type Target, TargetPicker } from "./TargetPicker";
 
 /** The actions' names as the rule text in the player's language has them. */
@@ -78,9 +80,15 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const saleDevelopOpts = p.pendingTile
     ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`))
     : [];
+  // the total of the preview, once it is shown, above the Confirm bar
+  const panel = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const total = panel.current?.querySelector("[data-testid=preview-total]");
+    if (total) keepAbove(total, panel.current!.querySelector(".confirm-bar"));
+  }, [p.preview]);
 
   return (
-    <div class="action-panel panel" data-testid="action-panel">
+    <div class="action-panel panel" data-testid="action-panel" ref={panel}>
       <div class="kinds">
         {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
           <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k} data-offer={ks.includes(k) ? "" : undefined}

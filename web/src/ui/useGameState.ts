@@ -15,6 +15,9 @@ export interface GameState {
   notFound: boolean;
   /** the latest error the server sent on the socket */
   error: { text: string; at: number } | null;
+  /** the server refused this browser's seat token (renewed elsewhere, or the host removed the
+   * seat): the socket watches, or (a refused hello) hears nothing */
+  seatLost: boolean;
   socket: GameSocket | null;
 }
 
@@ -36,6 +39,7 @@ export function useGameState(id: string, token: string | null): GameState {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<GameState["error"]>(null);
+  const [seatLost, setSeatLost] = useState(false);
   const [socket, setSocket] = useState<GameSocket | null>(null);
   const [stamp, setStamp] = useState(0); // every state message (seats fill without a new version)
   const held = useRef({ version: -1, entries: [] as LogEntry[] });
@@ -45,6 +49,7 @@ export function useGameState(id: string, token: string | null): GameState {
   useEffect(() => {
     let live = true;
     held.current = { version: -1, entries: [] };
+    setSeatLost(false);
     latest.current = -1;
     const fetchLog = () => {
       if (fetching.current) return;
@@ -77,10 +82,11 @@ export function useGameState(id: string, token: string | null): GameState {
       },
       onStatus: setConn,
       onMessage: (m) => {
-        if (m.type !== "error") return;
+        if (m.type !== "error" || !live) return;
         // a refused extend or preview of a version the game has left: nothing to show
         if (m.version != null && m.version < latest.current) return;
         if (m.code === "not_found") setNotFound(true);
+        else if (m.code === "unauthorized" && token !== null) setSeatLost(true);
         else setError({ text: errorText(m), at: Date.now() }); // in the player's language
       },
     });
@@ -103,5 +109,5 @@ export function useGameState(id: string, token: string | null): GameState {
     if (seatsKey !== null) api.game(id).then(setInfo).catch(() => {});
   }, [id, seatsKey]);
 
-  return { st, conn, info, log, notFound, error, socket };
+  return { st, conn, info, log, notFound, error, seatLost, socket };
 }
