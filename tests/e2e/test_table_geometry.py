@@ -1,7 +1,9 @@
 """The table legible at a glance, measured in chromium at two laptops, a desktop and a phone: the
 whole map fits the board's area by default, a built tile's figures (level, VP, income) are at
 least 11 CSS px on a laptop, and the action panel, the hand, the preview's total and Confirm are
-in view without scrolling (on the phone the total sits above the Confirm bar). The position is
+in view without scrolling (on the phone the total sits above the Confirm bar), and axe-core finds
+no serious or critical violation with the action panel (the phone's bottom sheet) open on a
+Sell's preview. The position is
 the engine's corpus of a big sale (tiles built, every merchant connected), stored as a game."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from brass.engine import Game, legal_actions, view
 
 from .test_browser import click_action
 from .test_composed_sale import CORPUS, store_position
+from .test_play_a11y import axe_problems
 
 VIEWPORTS = {"laptop": (1280, 800), "small-laptop": (1366, 768), "desktop": (1920, 1080),
              "phone": (390, 844)}
@@ -104,6 +107,8 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
         bar = box(page, ".confirm-bar")
         assert total["y"] + total["height"] <= bar["y"], (name, "total under the bar", total, bar)
     page.screenshot(path=str(shots_dir / f"table-{name}-sell.png"))
+    problems = axe_problems(page)
+    assert not problems, (name, "\n".join(problems))
     assert errors == [], errors
     ctx.close()
 

@@ -1,5 +1,6 @@
 import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
@@ -109,7 +110,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               {t("choose.card")}{" "}
               {c.card ? (
                 <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
-                  {cardName(c.card)} ✕
+                  {cardName(c.card)} <Icon name="close" size={12} />
                 </button>
               ) : (
                 cards.map((card) => (

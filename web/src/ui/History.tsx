@@ -1,6 +1,7 @@
 // How the game went: each seat's VP and money after every move (from the log's effects: the
 // move's deltas, income paid at the end of a round, era scoring), drawn as an SVG graph; the
 // winner line; a move list with era and round marks to jump to any move.
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import type { LogEntry, View } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
@@ -136,7 +137,7 @@ export function winnerLine(view: View, names: (string | null)[]): string | null 
 
 export function WinnerLine({ view, names }: { view: View; names: (string | null)[] }): JSX.Element | null {
   const line = winnerLine(view, names);
-  return line ? <div class="winner" data-testid="winner" role="status">🏆 {line}</div> : null;
+  return line ? <div class="winner" data-testid="winner" role="status"><Icon name="trophy" size={20} /> {line}</div> : null;
 }
 
 /** Every move, under its era and round, each a button that jumps to the board after it. */
