@@ -22,6 +22,8 @@ from .test_play_a11y import axe_problems
 
 VIEWPORTS = {"laptop": (1280, 800), "small-laptop": (1366, 768), "desktop": (1920, 1080),
              "phone": (390, 844)}
+# the dark theme (the system's prefers-color-scheme) at a laptop and a phone: axe checks contrast
+SCHEMES = [(name, "light") for name in VIEWPORTS] + [("laptop", "dark"), ("phone", "dark")]
 MIN_FIGURE = 11  # CSS px
 
 
@@ -52,8 +54,9 @@ def sale_position(server_db: str) -> tuple[Game, str, dict[int, str]]:
     return game, game_id, tokens
 
 
-@pytest.mark.parametrize("name", list(VIEWPORTS))
-def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, shots_dir: Path,
+@pytest.mark.parametrize(("name", "scheme"), SCHEMES)
+def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, scheme: str,
+                                     shots_dir: Path,
                                      sale_position: tuple[Game, str, dict[int, str]]) -> None:
     game, game_id, tokens = sale_position
     width, height = VIEWPORTS[name]
@@ -61,7 +64,7 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
     seat = game.current_seat
     assert seat is not None
     ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone,
-                              is_mobile=phone, reduced_motion="reduce")
+                              is_mobile=phone, reduced_motion="reduce", color_scheme=scheme)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -92,7 +95,7 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
         for what in ("[data-testid=action-panel]", "[data-testid=hand]"):
             b = box(page, what)
             assert in_view(b, width, height), (name, what, b)
-    page.screenshot(path=str(shots_dir / f"table-{name}-start.png"))
+    page.screenshot(path=str(shots_dir / f"table-{name}-{scheme}-start.png"))
 
     sale = next(a for a in legal_actions(game) if a.kind == "sell" and len(a.sales) == 1)
     click_action(page, sale.to_json())
@@ -106,7 +109,7 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
     if phone:
         bar = box(page, ".confirm-bar")
         assert total["y"] + total["height"] <= bar["y"], (name, "total under the bar", total, bar)
-    page.screenshot(path=str(shots_dir / f"table-{name}-sell.png"))
+    page.screenshot(path=str(shots_dir / f"table-{name}-{scheme}-sell.png"))
     problems = axe_problems(page)
     assert not problems, (name, "\n".join(problems))
     assert errors == [], errors

@@ -218,7 +218,7 @@ export function Board(p: BoardProps): JSX.Element {
   return (
     <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="group" aria-label={t("board.label")}
       onClick={() => p.onInfo?.(null, true)}>
-      <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" />
+      <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" class="board-bg" />
       {/* links */}
       <g class="links">
         {LINKS.map((l) => {
