@@ -84,11 +84,18 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
     assert fill > 0.97, (name, board, area)
 
     sizes = figure_sizes(page)
-    built = len(view(game, None)["industries"])
+    built = len(view(game, None)["industries"])  # every built tile
     assert built > 0 and len(sizes) == 3 * built, sizes  # three figures on each tile
     if not phone:
         small = [s for s in sizes if s[1] < MIN_FIGURE]
         assert not small, (name, small[:6])
+    # pieces drawn as pieces: each tile's industry as a picture, the markets' cubes on the map
+    seen = view(game, None)
+    assert page.locator(".tile [data-glyph]").count() == built
+    for resource in ("coal", "iron"):
+        market = page.locator(f"[data-market={resource}]")
+        expect(market).to_have_attribute("data-cubes", str(seen[f"{resource}_market"]))
+        expect(market.locator(f".cube.{resource}")).to_have_count(seen[f"{resource}_market"])
 
     # the action panel and the hand, in view as the turn starts
     if not phone:

@@ -22,6 +22,7 @@ import {
 import { amountWords } from "../logic/words";
 import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
 import { IndustryGlyph, industryInk } from "./industries";
+import { BoardMarkets } from "./Markets";
 import { PLAYER_SYMBOL, symbolPath } from "./symbols";
 
 /** What a details card is about: a slot (with its tile, if any), a link or a merchant. */
@@ -138,6 +139,7 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
     <g class={`tile${t.flipped ? " flipped" : ""}`} data-tile={`${t.location}:${t.slot}`} data-owner={t.owner}>
       <title>{title}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={5 * k} fill={PLAYER_COLOURS[t.owner]} class="tile-face" />
+      {t.flipped && <rect x={b.x + 2 * k} y={b.y + 2 * k} width={b.w - 4 * k} height={b.h - 4 * k} rx={4 * k} class="tile-flip-frame" />}
       <rect x={b.x + 2 * k} y={b.y + 2 * k} width={b.w - 4 * k} height={21 * k} rx={3 * k} fill={INDUSTRY_COLOUR[t.industry]} />
       <IndustryGlyph industry={t.industry} x={b.x + 3 * k} y={b.y + 2.5 * k} size={20 * k} />
       <text x={b.x + b.w - 4 * k} y={b.y + 19.5 * k} class="tile-level" fill={industryInk(t.industry)}
@@ -332,6 +334,7 @@ export function Board(p: BoardProps): JSX.Element {
           <OrderBadge key={l.id} x={LINK_GEOM[l.id].seenMid[0]} y={LINK_GEOM[l.id].seenMid[1]} n={p.order!.get(`link:${l.id}`)!} />
         ))}
       </g>
+      <BoardMarkets view={v} />
       <Legend />
     </svg>
   );

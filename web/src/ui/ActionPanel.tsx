@@ -1,6 +1,7 @@
 import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
 import { Icon } from "./icons";
+import { IndustryIcon } from "../board/industries";
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
@@ -126,7 +127,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               <span class="options-label">{t("choose.industry")}</span>
               {industryOpts.map((o) => (
                 <button key={o} type="button" class="pill" data-industry={o.slice(9)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
-                  {INDUSTRY_NAME[o.slice(9)]}
+                  <IndustryIcon industry={o.slice(9)} size={16} hidden /> {INDUSTRY_NAME[o.slice(9)]}
                 </button>
               ))}
             </div>
@@ -135,7 +136,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             <div class="options">
               {[...new Set(developOpts)].map((o) => (
                 <button key={o} type="button" class="pill" data-develop={o.slice(8)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
-                  {INDUSTRY_NAME[o.slice(8)]}
+                  <IndustryIcon industry={o.slice(8)} size={16} hidden /> {INDUSTRY_NAME[o.slice(8)]}
                 </button>
               ))}
             </div>
