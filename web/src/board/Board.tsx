@@ -336,6 +336,7 @@ export function Board(p: BoardProps): JSX.Element {
       </g>
       <BoardMarkets view={v} />
       <Legend />
+      <g class="anim-layer" aria-hidden="true" />
     </svg>
   );
 }

@@ -7,6 +7,9 @@ import type { View } from "../api/types";
 import { money, t } from "../i18n";
 
 const SPACE = 20;
+/** Where each market is drawn, and its middle (where carried cubes come from and go to). */
+const AT = { coal: [1030, 28], iron: [1030, 124] } as const;
+export const MARKET_MIDDLE = { coal: [1110, 60] as [number, number], iron: [1090, 156] as [number, number] };
 
 function Market({ resource, cubes, x, y }: { resource: "coal" | "iron"; cubes: number; x: number; y: number }) {
   const { prices, empty_price: empty } = markets[resource];
@@ -37,8 +40,8 @@ function Market({ resource, cubes, x, y }: { resource: "coal" | "iron"; cubes: n
 export function BoardMarkets({ view }: { view: View }): JSX.Element {
   return (
     <g class="board-markets">
-      <Market resource="coal" cubes={view.coal_market} x={1030} y={28} />
-      <Market resource="iron" cubes={view.iron_market} x={1030} y={124} />
+      <Market resource="coal" cubes={view.coal_market} x={AT.coal[0]} y={AT.coal[1]} />
+      <Market resource="iron" cubes={view.iron_market} x={AT.iron[0]} y={AT.iron[1]} />
     </g>
   );
 }

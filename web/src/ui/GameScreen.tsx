@@ -27,6 +27,7 @@ import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
 import { SeatLinks } from "./SeatLink";
 import { useGameState } from "./useGameState";
+import { useMoveAnimation } from "./useMoveAnimation";
 import { useLegal } from "./useLegal";
 
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
@@ -101,6 +102,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   }, []);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  useMoveAnimation(log);
   useTurnAlert(myTurn, info?.name ?? "");
   const chat = useChat(id, socket);
   // the end screen's graph starts from the first frame (everyone's starting money and VP)
