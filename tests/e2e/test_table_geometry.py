@@ -102,6 +102,11 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
         for what in ("[data-testid=action-panel]", "[data-testid=hand]"):
             b = box(page, what)
             assert in_view(b, width, height), (name, what, b)
+    # each action not offered says why (folded under the kinds, and as its button's title)
+    refused = page.locator("[data-kind]:disabled")
+    expect(page.locator("[data-why]")).to_have_count(refused.count())
+    for k in refused.all():
+        assert k.get_attribute("title"), k.get_attribute("data-kind")
     page.screenshot(path=str(shots_dir / f"table-{name}-{scheme}-start.png"))
 
     sale = next(a for a in legal_actions(game) if a.kind == "sell" and len(a.sales) == 1)

@@ -3,8 +3,10 @@ import { t } from "../i18n";
 import { Icon } from "./icons";
 import { IndustryIcon } from "../board/industries";
 import type { JSX } from "preact";
-import { useLayoutEffect, useRef } from "preact/hooks";
-import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { ActionKind, LegalEntry, MoveEvent, PlayerView, Rules, View } from "../api/types";
+import { whyNot } from "../logic/whyNot";
+import { ruleNumbers } from "./Help";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
@@ -16,6 +18,26 @@ import { type Target, TargetPicker } from "./TargetPicker";
 const KIND_LABEL: Record<ActionKind, string> = new Proxy({} as Record<ActionKind, string>, {
   get: (_target, kind) => (typeof kind === "string" ? t(`action.${kind}`) : undefined),
 });
+
+/** Why each kind of action that is not offered is not (once the server's rule numbers are
+ * known): shown under the kinds, folded, and as each disabled button's title. */
+function useWhyNot(entries: LegalEntry[], view: View, seat: number): Map<ActionKind, string> {
+  const [rules, setRules] = useState<Rules | null>(null);
+  useEffect(() => {
+    let live = true;
+    ruleNumbers().then((r) => live && setRules(r)).catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  const offered = kinds(entries);
+  const out = new Map<ActionKind, string>();
+  if (!rules || entries.length === 0) return out; // the legal moves not yet here: nothing to say
+  for (const k of ALL_KINDS) if (!offered.includes(k)) out.set(k, whyNot(k, view, seat, rules));
+  return out;
+}
+
+const ALL_KINDS: ActionKind[] = ["build", "network", "develop", "sell", "loan", "scout", "pass"];
 
 export interface ActionPanelProps {
   entries: LegalEntry[];
@@ -29,6 +51,7 @@ export interface ActionPanelProps {
   /** the engine's effect of the chosen move (null while it is asked for) */
   preview: MoveEvent | null;
   player: PlayerView;
+  view: View;
   /** the board's targets of this step, as buttons */
   targets: Target[];
   town: string | null;
@@ -76,6 +99,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const opts = pickOptions(entries, c);
   const entry = c.kind ? chosen(entries, c) : null;
   const cards = c.kind && c.kind !== "scout" ? cardOptions(entries, c) : [];
+  const why = useWhyNot(entries, p.view, p.seat);
 
   const industryOpts = [...opts].filter((o) => o.startsWith("industry:"));
   const developOpts = [...opts].filter((o) => o.startsWith("develop:"));
@@ -92,9 +116,9 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   return (
     <div class="action-panel panel" data-testid="action-panel" ref={panel}>
       <div class="kinds">
-        {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
+        {ALL_KINDS.map((k) => (
           <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k} data-offer={ks.includes(k) ? "" : undefined}
-            disabled={!ks.includes(k) || p.busy}
+            disabled={!ks.includes(k) || p.busy} title={why.get(k)}
             onClick={() => {
               p.setPendingTile(null);
               set(c.kind === k ? EMPTY : { kind: k, card: null, picks: [] });
@@ -103,6 +127,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           </button>
         ))}
       </div>
+      {!c.kind && why.size > 0 && (
+        <details class="why-not" data-testid="why-not">
+          <summary>{t("why.title")}</summary>
+          <ul>{[...why].map(([k, text]) => <li key={k} data-why={k}><b>{KIND_LABEL[k]}</b>: {text}</li>)}</ul>
+        </details>
+      )}
       {c.kind && (
         <div class="choosing">
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>

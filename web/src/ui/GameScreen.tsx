@@ -188,7 +188,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
-              preview={preview} player={view.players[mySeat!]} town={town} setTown={setTown}
+              preview={preview} player={view.players[mySeat!]} view={view} town={town} setTown={setTown}
               targets={targetList(view, choosing.targets, choosing)}
               hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
           )}

@@ -12,7 +12,7 @@ import { money, t } from "../i18n";
 let asked: Promise<Rules> | null = null;
 /** The server's numbers of the rules: asked for once, when the summary first opens (asked
  * again the next time if that failed). */
-function ruleNumbers(): Promise<Rules> {
+export function ruleNumbers(): Promise<Rules> {
   asked ??= api.rules().catch((e: unknown) => {
     asked = null;
     throw e;
