@@ -9,6 +9,7 @@ the engine's corpus of a big sale (tiles built, every merchant connected), store
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from brass.engine import Game, legal_actions, view
 
+from .conftest import ROOT
 from .test_browser import click_action
 from .test_composed_sale import CORPUS, store_position
 from .test_play_a11y import axe_problems
@@ -25,6 +27,9 @@ VIEWPORTS = {"laptop": (1280, 800), "small-laptop": (1366, 768), "desktop": (192
 # the dark theme (the system's prefers-color-scheme) at a laptop and a phone: axe checks contrast
 SCHEMES = [(name, "light") for name in VIEWPORTS] + [("laptop", "dark"), ("phone", "dark")]
 MIN_FIGURE = 11  # CSS px
+# `BRASS_README_SHOT=1 pytest tests/e2e/test_table_geometry.py -k "laptop and light"` writes the
+# README's picture of the table (a Sell's preview at 1280×800) from this test's screenshot
+README_SHOT = ROOT / "docs" / "table.png"
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
@@ -122,6 +127,8 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
         bar = box(page, ".confirm-bar")
         assert total["y"] + total["height"] <= bar["y"], (name, "total under the bar", total, bar)
     page.screenshot(path=str(shots_dir / f"table-{name}-{scheme}-sell.png"))
+    if os.environ.get("BRASS_README_SHOT") and (name, scheme) == ("laptop", "light"):
+        page.screenshot(path=str(README_SHOT))
     problems = axe_problems(page)
     assert not problems, (name, "\n".join(problems))
     assert errors == [], errors

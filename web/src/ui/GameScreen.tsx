@@ -52,7 +52,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const [watching, setWatching] = useState<string | null>(null); // the lost token, when watching
   const mine = held && held.token !== watching ? held : null;
   const token = mine?.token ?? null;
-  const { st, conn, info, log, notFound, error, seatLost, socket } = useGameState(id, token);
+  const { st, conn, info, log, logReady, notFound, error, seatLost, socket } = useGameState(id, token);
   const [message, setMessage] = useState<Message>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -102,7 +102,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   }, []);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
-  useMoveAnimation(log);
+  useMoveAnimation(log, logReady);
   useTurnAlert(myTurn, info?.name ?? "");
   const chat = useChat(id, socket);
   // the end screen's graph starts from the first frame (everyone's starting money and VP)

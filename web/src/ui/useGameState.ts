@@ -12,6 +12,8 @@ export interface GameState {
   conn: ConnStatus;
   info: GameInfo | null;
   log: LogEntry[];
+  /** the log has been fetched (until then `log` is empty whatever the game's length) */
+  logReady: boolean;
   notFound: boolean;
   /** the latest error the server sent on the socket */
   error: { text: string; at: number } | null;
@@ -37,6 +39,7 @@ export function useGameState(id: string, token: string | null): GameState {
   const [conn, setConn] = useState<ConnStatus>("connecting");
   const [info, setInfo] = useState<GameInfo | null>(null);
   const [log, setLog] = useState<LogEntry[]>([]);
+  const [logReady, setLogReady] = useState(false);
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<GameState["error"]>(null);
   const [seatLost, setSeatLost] = useState(false);
@@ -50,6 +53,7 @@ export function useGameState(id: string, token: string | null): GameState {
     let live = true;
     held.current = { version: -1, entries: [] };
     setSeatLost(false);
+    setLogReady(false);
     latest.current = -1;
     const fetchLog = () => {
       if (fetching.current) return;
@@ -61,6 +65,7 @@ export function useGameState(id: string, token: string | null): GameState {
           if (!live) return;
           held.current = { version: l.version, entries: l.actions };
           setLog(l.actions);
+          setLogReady(true);
           if (l.version < latest.current) fetchLog(); // a version came in meanwhile
         })
         .catch(() => {
@@ -109,5 +114,5 @@ export function useGameState(id: string, token: string | null): GameState {
     if (seatsKey !== null) api.game(id).then(setInfo).catch(() => {});
   }, [id, seatsKey]);
 
-  return { st, conn, info, log, notFound, error, seatLost, socket };
+  return { st, conn, info, log, logReady, notFound, error, seatLost, socket };
 }

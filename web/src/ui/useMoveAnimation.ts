@@ -31,16 +31,20 @@ export function animateEntry(entry: LogEntry | undefined): Playing | null {
   return playing;
 }
 
-/** Animate the newest entry of a game's log each time one arrives after the first load (not
- * the entries the page loaded with, nor an undo's shorter log). */
-export function useMoveAnimation(log: LogEntry[]): void {
+/** Animate the newest entry of a game's log each time one arrives after the log was first
+ * fetched (`ready`): the log the page opens with, and an undo's shorter log, play nothing. */
+export function useMoveAnimation(log: LogEntry[], ready: boolean): void {
   const seen = useRef<number | null>(null);
   const last = log[log.length - 1]?.seq ?? 0;
   useEffect(() => {
     const before = seen.current;
+    if (!ready) {
+      seen.current = null;
+      return;
+    }
     seen.current = last;
-    if (before === null || last <= before || log.length === 0) return;
+    if (before === null || last <= before) return;
     const playing = animateEntry(log[log.length - 1]);
     return () => playing?.skip();
-  }, [last]);
+  }, [last, ready]);
 }
