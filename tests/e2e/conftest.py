@@ -108,16 +108,20 @@ def server(server_db: str, plan: tuple[int, list[Any]],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        # a loaded machine (CI's, or five soaks at once on two cores) can take well over 15 s
+        # to import the server: wait for it to answer, up to a minute
+        deadline = time.monotonic() + 60
+        while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"server exited: see {log.name}")
             try:
                 urllib.request.urlopen(base + "/api/games", timeout=1).read()
                 break
             except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"server did not answer within 60 s: see {log.name}") from None
                 time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start")
         yield base
     finally:
         proc.terminate()

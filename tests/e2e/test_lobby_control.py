@@ -1,5 +1,5 @@
-"""The host controls the lobby in a real browser: removes a player (whose page offers to join
-again) and calls the game off."""
+"""The host controls the lobby in a real browser: removes a player (whose page says so in words
+and offers to join again) and calls the game off."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
     host.click("[data-testid=remove-0]")
     expect(host.locator("[data-testid=seats]")).not_to_contain_text("Mallory")
     expect(guest.locator("[data-testid=join]")).to_be_visible()  # no longer seated
+    expect(guest.locator("[data-testid=seat-lost]")).to_contain_text("The host removed you")
     host.screenshot(path=str(shots_dir / "lobby-removed.png"))
 
     host.once("dialog", lambda d: d.accept())

@@ -1,5 +1,6 @@
 """Keyboard and screen readers: axe-core (web/node_modules/axe-core, injected into the page)
-finds no serious or critical violation on the home, lobby, game and replay screens; a build, a
+finds no serious or critical violation on the home, lobby, game and replay screens, nor with
+each dialog or menu of the game open (the rules, "Share and links", a details card); a build, a
 link and a sale are made with the keyboard alone (Tab to a target, Enter to pick it, Escape to
 go back a step), on the board's named, focusable targets."""
 
@@ -106,6 +107,28 @@ def keyboard_action(page: Page, action: dict[str, Any]) -> None:
     pick(page, CONFIRM)
 
 
+def check_dialogs(page: Page) -> None:
+    """axe-core with each of the game's dialogs and menus open, one at a time."""
+    page.click("[data-testid=help]")
+    expect(page.locator("[data-testid=rules]")).to_contain_text("Loan: take")
+    problems = axe_problems(page)
+    assert not problems, "rules: " + "\n".join(problems)
+    page.click("[aria-label='Close the rules']")
+    expect(page.locator("[data-testid=rules]")).to_have_count(0)
+    page.click("[data-testid=share-menu]")
+    expect(page.locator("[data-testid=copy-seat-link]")).to_be_visible()
+    problems = axe_problems(page)
+    assert not problems, "share menu: " + "\n".join(problems)
+    page.click("[data-testid=share-menu]")
+    page.locator("[data-slot='birmingham:0']").click()  # not a target: its details card
+    expect(page.locator(".details-card")).to_be_visible()
+    problems = axe_problems(page)
+    assert not problems, "details card: " + "\n".join(problems)
+    page.click(".details-card .close")
+    page.hover("[data-testid=hand]")  # off the board: no card follows the mouse either
+    expect(page.locator(".details-card")).to_have_count(0)
+
+
 def test_keyboard_play_and_axe(browser: Browser, server: str, plan: tuple[int, list[Any]],
                                shots_dir: Path) -> None:
     home = open_page(browser, server + "/")
@@ -138,6 +161,7 @@ def test_keyboard_play_and_axe(browser: Browser, server: str, plan: tuple[int, l
             problems = axe_problems(page)
             assert not problems, "\n".join(problems)
             page.click("[data-kind=build]")
+            check_dialogs(page)
             checked_game = True
         n = actions_done(page)
         chosen = choose_action(game, rng)

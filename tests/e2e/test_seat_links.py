@@ -1,6 +1,7 @@
 """Seat links in a real browser: a player takes their seat back from another browser (a new
 context: no shared storage) with their seat link and plays on; renewing the link turns the
-other browser into a spectator; the home page's "my games" lists the seat."""
+other browser into a spectator, which says so in words (also after a reload, whose hello the
+server refuses) and offers to watch; the home page's "my games" lists the seat."""
 
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ def test_a_seat_link_takes_the_seat_back_in_another_browser(
     desk = open_page(browser, link)
     expect(desk.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
     phone.once("dialog", lambda d: d.accept())
+    phone.click("[data-testid=share-menu]")  # the header's "Share and links" menu
     phone.click("[data-testid=renew-seat-link]")
     shown = phone.locator("[data-testid=seat-link]")
     expect(shown).not_to_have_value(link)  # the renewed link is shown...
@@ -68,6 +70,14 @@ def test_a_seat_link_takes_the_seat_back_in_another_browser(
     renewed = phone.evaluate(f"JSON.parse(localStorage.getItem('brass.seats'))['{game}'].token")
     assert renewed != joined["token"] and shown.input_value().endswith(renewed)  # ...and kept
     expect(desk.locator("[data-testid=spectating]")).to_be_visible(timeout=15000)
+    expect(desk.locator("[data-testid=seat-lost]")).to_contain_text("link was renewed")
+    # the lost seat's link is no longer offered (nor is the menu: it held nothing else)
+    expect(desk.locator("[data-testid=copy-seat-link]")).to_have_count(0)
+    desk.reload()  # the stored token is refused at hello: said in words, not "Connecting…"
+    expect(desk.locator("[data-testid=seat-lost]")).to_contain_text("link was renewed")
+    desk.click("[data-testid=watch]")
+    expect(desk.locator("[data-testid=spectating]")).to_be_visible(timeout=15000)
+    expect(desk.locator("[data-testid=seat-lost]")).to_have_count(0)
     expect(phone.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
     expect(phone.locator("[data-testid=spectating]")).to_have_count(0)
 

@@ -4,6 +4,7 @@ import { LanguageSwitcher } from "./i18n/LanguageSwitcher";
 import { App } from "./ui/App";
 import "./styles.css";
 import "./i18n/i18n.css";
+import "./theme-dark.css";
 
 /** The app in the chosen language: a language change re-renders everything (`lang` and `dir`
  * on <html> first, so Persian lays out right to left). */

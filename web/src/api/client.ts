@@ -1,5 +1,6 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import { errorText } from "../i18n/refusals";
+import { backoff } from "../logic/backoff";
 import type {
   Action,
   ChatMessage,
@@ -207,7 +208,7 @@ export class GameSocket {
       this.ws = null;
       if (this.stopped) return;
       this.setStatus("reconnecting");
-      const delay = Math.max(Math.min(5000, 300 * 2 ** this.tries++), this.holdUntil - Date.now());
+      const delay = Math.max(backoff(this.tries++), this.holdUntil - Date.now()); // jittered
       this.timer = setTimeout(() => this.open(), delay);
     };
   }

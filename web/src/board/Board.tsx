@@ -6,7 +6,6 @@ import * as i18n from "../i18n";
 import { list, money, t } from "../i18n";
 import {
   INDUSTRY_COLOUR,
-  INDUSTRY_LETTER,
   INDUSTRY_NAME,
   linkName,
   LINKS,
@@ -22,6 +21,8 @@ import {
 } from "../logic/names";
 import { amountWords } from "../logic/words";
 import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
+import { IndustryGlyph, industryInk } from "./industries";
+import { BoardMarkets } from "./Markets";
 import { PLAYER_SYMBOL, symbolPath } from "./symbols";
 
 /** What a details card is about: a slot (with its tile, if any), a link or a merchant. */
@@ -105,28 +106,25 @@ export function slotLabel(location: string, slot: number): string {
   return t("board.slot_label", { location: locationName(location), slot: slot + 1, industries: list(accepts.map((a) => INDUSTRY_NAME[a]), "disjunction") });
 }
 
-function Resources({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
+/** A tile's coal or iron cubes, or its beer barrels, in one row from the left of its middle
+ * band (drawn for 54-unit slots, scaled by `k`). */
+function Resources({ t, b, k, room }: { t: TileView; b: { x: number; y: number; w: number; h: number }; k: number; room: number }) {
   if (t.resources <= 0) return null;
-  const colour = t.industry === "coal" ? "#111" : t.industry === "iron" ? "#e67e22" : "#b5651d";
   const barrel = t.industry === "brewery";
-  const n = t.resources;
-  const items = [];
-  const shown = Math.min(n, 8);
-  const k = b.w / 44;
-  for (let i = 0; i < shown; i++) {
-    const cx = b.x + (9 + (i % 4) * 9) * k;
-    const cy = b.y + (20 + Math.floor(i / 4) * 7.5) * k;
-    items.push(
-      barrel ? (
-        <circle key={i} cx={cx + 1} cy={cy} r={3.5} fill={colour} stroke="#fff" stroke-width={0.8} />
-      ) : (
-        <rect key={i} x={cx - 3} y={cy - 3} width={6.5} height={6.5} fill={colour} stroke="#fff" stroke-width={0.8} />
-      ),
-    );
-  }
-  return <g class="resources">{items}</g>;
+  const pitch = Math.min(7, room / t.resources);
+  const items = Array.from({ length: t.resources }, (_, i) => {
+    const x = b.x + (3 + i * pitch) * k;
+    const y = b.y + 24.5 * k;
+    return barrel
+      ? <rect key={i} x={x} y={y} width={(pitch - 1) * k} height={6.5 * k} rx={2.5 * k} class="barrel" />
+      : <rect key={i} x={x} y={y} width={(pitch - 1) * k} height={6.5 * k} class={`cube ${t.industry}`} />;
+  });
+  return <g class="resources" data-resources={t.resources}>{items}</g>;
 }
 
+/** A built tile as printed, large enough to read from the whole map: the industry's picture
+ * and the level in its band, the resources on it and its owner's symbol in the middle, the VP
+ * (a disc, black once flipped) and the income at the bottom; the owner's colour all round. */
 function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: number } }) {
   const spec = tileSpec(t.industry, t.level);
   const title = [
@@ -134,45 +132,48 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
     t.resources ? amountWords(t.industry === "brewery" ? "beer" : t.industry, t.resources) : "",
     spec ? i18n.t("board.tile_worth", { vp: spec.vp, income: spec.income, links: spec.link_icons }) : "",
   ].filter(Boolean).join(" · ");
-  const k = b.w / 44; // drawn for 44-unit slots, scaled
-  const band = 13 * k;
-  const bottom = b.y + b.h - 2 * k;
+  const k = b.w / 54; // drawn for 54-unit slots, scaled
+  const level = roman(t.level);
+  const vp = spec ? i18n.num(spec.vp) : "";
   return (
     <g class={`tile${t.flipped ? " flipped" : ""}`} data-tile={`${t.location}:${t.slot}`} data-owner={t.owner}>
       <title>{title}</title>
-      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={4} fill={PLAYER_COLOURS[t.owner]} stroke="#222" stroke-width={1} />
-      <rect x={b.x + 2} y={b.y + 2} width={b.w - 4} height={band} rx={2} fill={INDUSTRY_COLOUR[t.industry]} />
-      <text x={b.x + 4 * k} y={b.y + 12 * k} class="tile-ind" style={{ fontSize: `${10 * k}px`, textAnchor: "start" }} fill={t.industry === "coal" ? "#fff" : "#111"}>
-        {INDUSTRY_LETTER[t.industry]} {roman(t.level)}
-      </text>
-      <path d={symbolPath(t.owner, b.x + b.w - 8 * k, b.y + 8 * k, 4 * k)} class="tile-symbol" />
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={5 * k} fill={PLAYER_COLOURS[t.owner]} class="tile-face" />
+      {t.flipped && <rect x={b.x + 2 * k} y={b.y + 2 * k} width={b.w - 4 * k} height={b.h - 4 * k} rx={4 * k} class="tile-flip-frame" />}
+      <rect x={b.x + 2 * k} y={b.y + 2 * k} width={b.w - 4 * k} height={21 * k} rx={3 * k} fill={INDUSTRY_COLOUR[t.industry]} />
+      <IndustryGlyph industry={t.industry} x={b.x + 3 * k} y={b.y + 2.5 * k} size={20 * k} />
+      <text x={b.x + b.w - 4 * k} y={b.y + 19.5 * k} class="tile-level" fill={industryInk(t.industry)}
+        style={{ fontSize: `${21 * k}px` }} {...(level.length > 2 ? { textLength: 26 * k, lengthAdjust: "spacingAndGlyphs" } : {})}>{level}</text>
+      <Resources t={t} b={b} k={k} room={38} />
+      <path d={symbolPath(t.owner, b.x + b.w - 7.5 * k, b.y + 28 * k, 4.5 * k)} class="tile-symbol" />
       {spec && (
         <g class={`tile-worth${t.flipped ? " scored" : ""}`}>
-          <circle cx={b.x + 8 * k} cy={bottom - 6 * k} r={6.5 * k} class="tile-vp-disc" />
-          <text x={b.x + 8 * k} y={bottom - 2.6 * k} class="tile-vp" style={{ fontSize: `${9.5 * k}px` }}>{i18n.num(spec.vp)}</text>
-          <rect x={b.x + b.w - 17 * k} y={bottom - 12 * k} width={15 * k} height={12 * k} rx={2} class="tile-income-box" />
-          <text x={b.x + b.w - 9.5 * k} y={bottom - 2.6 * k} class="tile-income" style={{ fontSize: `${9 * k}px` }}>+{i18n.num(spec.income)}</text>
+          <circle cx={b.x + 13 * k} cy={b.y + 42.5 * k} r={11 * k} class="tile-vp-disc" />
+          <text x={b.x + 13 * k} y={b.y + 49.5 * k} class="tile-vp" style={{ fontSize: `${21 * k}px` }}
+            {...(vp.length > 1 ? { textLength: 19 * k, lengthAdjust: "spacingAndGlyphs" } : {})}>{vp}</text>
           {Array.from({ length: spec.link_icons }, (_, i) => (
-            <rect key={i} x={b.x + 16 * k + i * 4 * k} y={bottom - 4 * k} width={3 * k} height={3 * k} class="tile-link-icon" />
+            <rect key={i} x={b.x + 25.5 * k} y={b.y + (37 + i * 6) * k} width={3.5 * k} height={4 * k} class="tile-link-icon" />
           ))}
+          <rect x={b.x + b.w - 25 * k} y={b.y + 33 * k} width={23 * k} height={19 * k} rx={2 * k} class="tile-income-box" />
+          <text x={b.x + b.w - 13.5 * k} y={b.y + 49.5 * k} class="tile-income" style={{ fontSize: `${21 * k}px` }}
+            textLength={20 * k} lengthAdjust="spacingAndGlyphs">+{i18n.num(spec.income)}</text>
         </g>
       )}
-      <Resources t={t} b={b} />
     </g>
   );
 }
 
+/** An empty slot: the pictures of the industries it takes, one band each. */
 function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: number; w: number; h: number } }) {
   const h = b.h / accepts.length;
+  const size = Math.min(h - 4, 30);
   return (
     <g class="slot-empty">
       <title>{list(accepts.map((a) => INDUSTRY_NAME[a]), "disjunction")}</title>
       {accepts.map((a, i) => (
         <g key={a}>
-          <rect x={b.x} y={b.y + i * h} width={b.w} height={h} fill={INDUSTRY_COLOUR[a]} opacity={0.55} />
-          <text x={b.x + b.w / 2} y={b.y + i * h + h / 2 + 4} class="slot-letter" fill={a === "coal" ? "#fff" : "#222"}>
-            {INDUSTRY_LETTER[a]}
-          </text>
+          <rect x={b.x} y={b.y + i * h} width={b.w} height={h} fill={INDUSTRY_COLOUR[a]} opacity={0.6} />
+          <IndustryGlyph industry={a} x={b.x + (b.w - size) / 2} y={b.y + i * h + (h - size) / 2} size={size} />
         </g>
       ))}
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="none" stroke="#6b5a45" stroke-width={1} />
@@ -180,17 +181,26 @@ function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: numbe
   );
 }
 
+/** A merchant tile: the pictures of the goods it buys (all three for "all"), and its barrel of
+ * beer while it has one. */
 function MerchantTile({ m, b }: { m: MerchantView | undefined; b: { x: number; y: number; w: number; h: number } }) {
   if (!m) {
     return <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="#ddd" stroke="#999" stroke-dasharray="3 2" />;
   }
-  const label = m.buys === "all" ? t("board.buys_all") : m.buys === "blank" ? "—" : INDUSTRY_LETTER[m.buys];
+  const goods = m.buys === "all" ? ["cotton", "manufacturer", "pottery"] : m.buys === "blank" ? [] : [m.buys];
+  const size = goods.length > 1 ? 17 : 28;
   return (
     <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`}>
       <title>{t("board.merchant_tile", { buys: MERCHANT_BUYS[m.buys], beer: m.beer ? "yes" : "no" })}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill={m.buys === "blank" ? "#cfc7b8" : "#f4ecd8"} stroke="#5a4a32" />
-      <text x={b.x + b.w / 2} y={b.y + 17} class="merchant-buys">{label}</text>
-      {m.beer && <circle cx={b.x + b.w / 2} cy={b.y + b.h - 11} r={7} fill="#b5651d" stroke="#fff" stroke-width={1.2} />}
+      {goods.map((g, i) => (
+        <g key={g}>
+          <rect x={b.x + 2 + i * (size + 0.5)} y={b.y + 2} width={size} height={size} rx={3} fill={INDUSTRY_COLOUR[g]} />
+          <IndustryGlyph industry={g} x={b.x + 2 + i * (size + 0.5) + size * 0.1} y={b.y + 2 + size * 0.1} size={size * 0.8} />
+        </g>
+      ))}
+      {m.buys === "blank" && <text x={b.x + b.w / 2} y={b.y + 24} class="merchant-buys">—</text>}
+      {m.beer && <rect x={b.x + b.w / 2 - 8} y={b.y + b.h - 21} width={16} height={18} rx={6} class="barrel merchant-beer" />}
     </g>
   );
 }
@@ -210,7 +220,7 @@ export function Board(p: BoardProps): JSX.Element {
   return (
     <svg class="board" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} xmlns="http://www.w3.org/2000/svg" role="group" aria-label={t("board.label")}
       onClick={() => p.onInfo?.(null, true)}>
-      <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" />
+      <rect x={0} y={0} width={WIDTH} height={HEIGHT} fill="#efe4c8" class="board-bg" />
       {/* links */}
       <g class="links">
         {LINKS.map((l) => {
@@ -324,7 +334,9 @@ export function Board(p: BoardProps): JSX.Element {
           <OrderBadge key={l.id} x={LINK_GEOM[l.id].seenMid[0]} y={LINK_GEOM[l.id].seenMid[1]} n={p.order!.get(`link:${l.id}`)!} />
         ))}
       </g>
+      <BoardMarkets view={v} />
       <Legend />
+      <g class="anim-layer" aria-hidden="true" />
     </svg>
   );
 }

@@ -1,4 +1,5 @@
 // Pan (drag) and zoom (wheel, pinch, buttons) around the board. A drag does not click.
+import { Icon } from "../ui/icons";
 import type { ComponentChildren, JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
 import * as i18n from "../i18n";
@@ -78,7 +79,7 @@ export function PanZoom({ children }: { children: ComponentChildren }): JSX.Elem
       <div class="zoom-buttons">
         <button type="button" title={i18n.t("board.zoom_in")} onClick={() => zoomAt(...centre(), 1.4)}>+</button>
         <button type="button" title={i18n.t("board.zoom_out")} onClick={() => zoomAt(...centre(), 1 / 1.4)}>−</button>
-        <button type="button" title={i18n.t("board.whole")} onClick={() => setT({ x: 0, y: 0, k: 1 })}>⤢</button>
+        <button type="button" title={i18n.t("board.whole")} aria-label={i18n.t("board.whole")} onClick={() => setT({ x: 0, y: 0, k: 1 })}><Icon name="fit" size={18} /></button>
       </div>
     </div>
   );

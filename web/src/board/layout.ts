@@ -5,7 +5,7 @@ import { LINKS, LOCATION, LOCATIONS } from "../logic/names";
 
 export const WIDTH = 1220;
 export const HEIGHT = 1300;
-export const SLOT = 44;
+export const SLOT = 54;
 export const GAP = 4;
 export const PAD = 5;
 
@@ -30,7 +30,7 @@ const POS: Record<string, [number, number]> = {
   cannock: [560, 640],
   tamworth: [880, 650],
   shrewsbury: [75, 760],
-  coalbrookdale: [220, 790],
+  coalbrookdale: [223, 790],
   wolverhampton: [420, 790],
   walsall: [650, 780],
   nuneaton: [1060, 790],
@@ -39,9 +39,9 @@ const POS: Record<string, [number, number]> = {
   coventry: [1060, 970],
   kidderminster: [290, 1040],
   redditch: [680, 1110],
-  farm_brewery_south: [180, 1150],
+  farm_brewery_south: [170, 1140],
   worcester: [440, 1170],
-  gloucester: [290, 1250],
+  gloucester: [290, 1236],
   oxford: [900, 1240],
 };
 

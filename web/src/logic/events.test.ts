@@ -10,11 +10,11 @@ const texts = (k: string): string[] => items(k).flatMap((i) => ("text" in i ? [i
 
 describe("a move with its price and sources", () => {
   it("build: the tile, its price and each cube's source", () => {
-    expect(entryLine(entries.build)).toBe("Red built Brewery I in Stafford for £7, using 1 iron from the market (£2)");
+    expect(entryLine(entries.build)).toBe("Red built Brewery I in Stafford for £7 in all: £5 and 1 iron from the market at £2");
   });
   it("build that sells cubes to the market says what it received", () => {
     expect(entryLine(entries.build_to_market)).toBe(
-      "Yellow built Iron Works I in Birmingham for £6, using 1 coal from the market (£1); sold 3 iron to the market for £4",
+      "Yellow built Iron Works I in Birmingham for £6 in all: £5 and 1 coal from the market at £1; sold 3 iron to the market for £4",
     );
   });
   it("overbuilding names the tile replaced", () => {
@@ -28,7 +28,7 @@ describe("a move with its price and sources", () => {
     expect(entryLine(entries.network)).toBe("Yellow built a canal link Oxford–Redditch for £3; drew 1 card");
   });
   it("develop names the levels taken off the mat", () => {
-    expect(entryLine(entries.develop)).toBe("Yellow developed Coal Mine I for £3, using 1 iron from the market (£3)");
+    expect(entryLine(entries.develop)).toBe("Yellow developed Coal Mine I for £3 in all: 1 iron from the market at £3");
   });
   it("sell: the tile, the merchant, the beer and the bonus", () => {
     expect(entryLine(entries.sell_bonus)).toBe(
@@ -113,7 +113,7 @@ describe("a move a bot made for a player", () => {
   it("says so, and why", () => {
     const entry = { ...entries.build, stand_in: "timeout" } as LogEntry;
     expect(entryLine(entry)).toBe(
-      "Red built Brewery I in Stafford for £7, using 1 iron from the market (£2) (a bot played for them: out of time)",
+      "Red built Brewery I in Stafford for £7 in all: £5 and 1 iron from the market at £2 (a bot played for them: out of time)",
     );
     expect(entryLine({ ...entries.build, stand_in: "resigned" } as LogEntry)).toContain("(a bot played for them: resigned)");
     expect(entryLine(entries.build)).not.toContain("bot");

@@ -65,9 +65,16 @@ function supplies(list: SupplyEffect[], actor: number): string[] {
   return list.map((s) => supplyWords(s.resource, s, actor));
 }
 
-/** "for £14, using 1 coal from their mine in Leek and 2 iron from the market (£3)". */
+/** "for £14, using 1 coal from their mine in Leek"; with cubes bought from a market, whose
+ * price the money paid includes, what the whole was made of: "for £6 in all: £5 and 1 coal
+ * from the market at £1". */
 function price(e: MoveEvent, used: SupplyEffect[]): string {
   const parts = supplies(used, e.seat);
+  const market = used.reduce((sum, s) => sum + (s.source === "market" ? s.cost ?? 0 : 0), 0);
+  if (market > 0) {
+    const rest = e.paid - market;
+    return t("log.price_all", { paid: money(e.paid), parts: listWords(rest > 0 ? [money(rest), ...parts] : parts) });
+  }
   const paid = e.paid > 0 ? money(e.paid) : parts.length ? money(0) : t("quote.free");
   return parts.length ? t("log.price_using", { paid, supplies: listWords(parts) }) : t("log.price", { paid });
 }

@@ -36,7 +36,7 @@ describe("a price in words", () => {
       beer: [{ source: "merchant", count: 1, location: "oxford", slot: 0 }],
     };
     expect(quoteWords(q, 0)).toBe(
-      "£10, 2 coal from the market (£3), 1 iron from Yellow's ironworks in Dudley and 1 beer from the Oxford merchant",
+      "£10, 2 coal from the market for £3, 1 iron from Yellow's ironworks in Dudley and 1 beer from the Oxford merchant",
     );
     expect(quoteLines({ money: 0, received: 30, coal: [], iron: [], beer: [] }, 0)).toEqual(["Money: £0 · receive £30"]);
   });

@@ -27,10 +27,11 @@ function owner(owner: number | undefined, actor: number | null): { owner: string
   return { owner: "other", ownerName: PLAYER_NAMES[owner] };
 }
 
-/** "1 coal from their mine in Leek", "2 iron from the market (£3)", "1 beer from the Oxford merchant". */
+/** "1 coal from their mine in Leek", "1 iron from the market at £2", "2 iron from the market
+ * for £3", "1 beer from the Oxford merchant". */
 export function supplyWords(resource: string, s: Source, actor: number | null): string {
   const amount = amountWords(resource, s.count);
-  if (s.source === "market") return t("supply.market", { amount, cost: money(s.cost ?? 0) });
+  if (s.source === "market") return t("supply.market", { amount, cost: money(s.cost ?? 0), count: s.count });
   if (s.source === "merchant") return t("supply.merchant", { amount, location: locationName(s.location ?? "") });
   return t("supply.tile", {
     amount,

@@ -1,17 +1,43 @@
 import { t } from "../i18n";
 // Choosing an action: kind, card, targets (on the board or here), the full price, Confirm.
+import { Icon } from "./icons";
+import { IndustryIcon } from "../board/industries";
 import type { JSX } from "preact";
-import type { ActionKind, LegalEntry, MoveEvent, PlayerView } from "../api/types";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import type { ActionKind, LegalEntry, MoveEvent, PlayerView, Rules, View } from "../api/types";
+import { whyNot } from "../logic/whyNot";
+import { ruleNumbers } from "./Help";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
 import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
 import { quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
+import { keepAbove } from "./inView";
 import { type Target, TargetPicker } from "./TargetPicker";
 
 /** The actions' names as the rule text in the player's language has them. */
 const KIND_LABEL: Record<ActionKind, string> = new Proxy({} as Record<ActionKind, string>, {
   get: (_target, kind) => (typeof kind === "string" ? t(`action.${kind}`) : undefined),
 });
+
+/** Why each kind of action that is not offered is not (once the server's rule numbers are
+ * known): shown under the kinds, folded, and as each disabled button's title. */
+function useWhyNot(entries: LegalEntry[], view: View, seat: number): Map<ActionKind, string> {
+  const [rules, setRules] = useState<Rules | null>(null);
+  useEffect(() => {
+    let live = true;
+    ruleNumbers().then((r) => live && setRules(r)).catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  const offered = kinds(entries);
+  const out = new Map<ActionKind, string>();
+  if (!rules || entries.length === 0) return out; // the legal moves not yet here: nothing to say
+  for (const k of ALL_KINDS) if (!offered.includes(k)) out.set(k, whyNot(k, view, seat, rules));
+  return out;
+}
+
+const ALL_KINDS: ActionKind[] = ["build", "network", "develop", "sell", "loan", "scout", "pass"];
 
 export interface ActionPanelProps {
   entries: LegalEntry[];
@@ -25,6 +51,7 @@ export interface ActionPanelProps {
   /** the engine's effect of the chosen move (null while it is asked for) */
   preview: MoveEvent | null;
   player: PlayerView;
+  view: View;
   /** the board's targets of this step, as buttons */
   targets: Target[];
   town: string | null;
@@ -72,19 +99,26 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const opts = pickOptions(entries, c);
   const entry = c.kind ? chosen(entries, c) : null;
   const cards = c.kind && c.kind !== "scout" ? cardOptions(entries, c) : [];
+  const why = useWhyNot(entries, p.view, p.seat);
 
   const industryOpts = [...opts].filter((o) => o.startsWith("industry:"));
   const developOpts = [...opts].filter((o) => o.startsWith("develop:"));
   const saleDevelopOpts = p.pendingTile
     ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`))
     : [];
+  // the total of the preview, once it is shown, above the Confirm bar
+  const panel = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const total = panel.current?.querySelector("[data-testid=preview-total]");
+    if (total) keepAbove(total, panel.current!.querySelector(".confirm-bar"));
+  }, [p.preview]);
 
   return (
-    <div class="action-panel panel" data-testid="action-panel">
+    <div class="action-panel panel" data-testid="action-panel" ref={panel}>
       <div class="kinds">
-        {(["build", "network", "develop", "sell", "loan", "scout", "pass"] as ActionKind[]).map((k) => (
+        {ALL_KINDS.map((k) => (
           <button key={k} type="button" class={`kind${c.kind === k ? " selected" : ""}`} data-kind={k} data-offer={ks.includes(k) ? "" : undefined}
-            disabled={!ks.includes(k) || p.busy}
+            disabled={!ks.includes(k) || p.busy} title={why.get(k)}
             onClick={() => {
               p.setPendingTile(null);
               set(c.kind === k ? EMPTY : { kind: k, card: null, picks: [] });
@@ -93,6 +127,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
           </button>
         ))}
       </div>
+      {!c.kind && why.size > 0 && (
+        <details class="why-not" data-testid="why-not">
+          <summary>{t("why.title")}</summary>
+          <ul>{[...why].map(([k, text]) => <li key={k} data-why={k}><b>{KIND_LABEL[k]}</b>: {text}</li>)}</ul>
+        </details>
+      )}
       {c.kind && (
         <div class="choosing">
           <div class="hint" data-testid="hint">{hint(entries, c, p.pendingTile)}</div>
@@ -101,7 +141,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               {t("choose.card")}{" "}
               {c.card ? (
                 <button type="button" class="pill selected" onClick={() => set({ ...c, card: null })} title={t("choose.another_card")}>
-                  {cardName(c.card)} ✕
+                  {cardName(c.card)} <Icon name="close" size={12} />
                 </button>
               ) : (
                 cards.map((card) => (
@@ -117,7 +157,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               <span class="options-label">{t("choose.industry")}</span>
               {industryOpts.map((o) => (
                 <button key={o} type="button" class="pill" data-industry={o.slice(9)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
-                  {INDUSTRY_NAME[o.slice(9)]}
+                  <IndustryIcon industry={o.slice(9)} size={16} hidden /> {INDUSTRY_NAME[o.slice(9)]}
                 </button>
               ))}
             </div>
@@ -126,7 +166,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             <div class="options">
               {[...new Set(developOpts)].map((o) => (
                 <button key={o} type="button" class="pill" data-develop={o.slice(8)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
-                  {INDUSTRY_NAME[o.slice(8)]}
+                  <IndustryIcon industry={o.slice(8)} size={16} hidden /> {INDUSTRY_NAME[o.slice(8)]}
                 </button>
               ))}
             </div>

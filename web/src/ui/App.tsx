@@ -11,7 +11,6 @@ import { parseLink } from "../logic/links";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ReplayScreen } from "./Replay";
-import { SeatLinks } from "./SeatLink";
 
 export function route(hash: string): { page: "home" } | { page: "game" | "replay"; id: string } {
   const m = /^#\/(game|replay)\/([^/?#]+)/.exec(hash);
@@ -71,12 +70,10 @@ export function App(): JSX.Element {
   const r = route(hash);
   if (r.page === "game") {
     const mine = seats.get(r.id);
-    const host = seats.hostToken(r.id);
     return (
       <>
         {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}
-        <SeatLinks id={r.id} mine={mine} host={host} />
-        <GameScreen key={`${r.id}:${mine?.token ?? ""}`} id={r.id} />
+        <GameScreen key={r.id} id={r.id} mine={mine} />
       </>
     );
   }

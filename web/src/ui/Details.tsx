@@ -1,6 +1,7 @@
 // The details card of whatever was tapped or hovered on the board: a slot and its tile, a link,
 // a merchant. Figures are the printed tile data (data/tiles.json, the file the engine reads) and
 // the server's view; nothing is worked out here.
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Info } from "../board/Board";
@@ -62,7 +63,7 @@ export function DetailsCard({ view, info, names, onClose, pinned = true }: {
     <div class={`details-card panel${pinned ? "" : " hovering"}`} data-testid="details" role={pinned ? "dialog" : "status"} aria-label={d.title}>
       <div class="details-head">
         <b>{d.title}</b>
-        <button type="button" class="close" aria-label={t("details.close")} onClick={onClose}>✕</button>
+        <button type="button" class="close" aria-label={t("details.close")} onClick={onClose}><Icon name="close" /></button>
       </div>
       <ul>{d.lines.map((l, i) => <li key={i}>{l}</li>)}</ul>
     </div>

@@ -25,7 +25,9 @@ import { Guide, HelpButton } from "./Help";
 import { MuteSwitch, orderMarks, SinceLastTurn, sinceMyLastTurn, useTurnAlert } from "./TurnAlert";
 import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
+import { SeatLinks } from "./SeatLink";
 import { useGameState } from "./useGameState";
+import { useMoveAnimation } from "./useMoveAnimation";
 import { useLegal } from "./useLegal";
 
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
@@ -34,15 +36,29 @@ export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
 
 type Message = { text: string; bad: boolean } | null;
 
-export function GameScreen({ id }: { id: string }): JSX.Element {
-  const [mine, setMine] = useState<SeatToken | null>(() => seats.get(id));
+/** Said in words when the server no longer knows this browser's seat token: the link was
+ * renewed elsewhere, or the host removed the seat; watching is offered. */
+function SeatLost({ removed, onWatch }: { removed: boolean; onWatch: () => void }): JSX.Element {
+  return (
+    <div class="message bad seat-lost" role="alert" data-testid="seat-lost">
+      <p>{removed ? t("seat.removed") : t("seat.renewed")}</p>
+      <button type="button" data-testid="watch" onClick={onWatch}>{t("seat.watch")}</button>
+    </div>
+  );
+}
+
+/** `mine`: the seat this browser holds (App reads it again whenever one is stored). */
+export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | null }): JSX.Element {
+  const [watching, setWatching] = useState<string | null>(null); // the lost token, when watching
+  const mine = held && held.token !== watching ? held : null;
   const token = mine?.token ?? null;
-  const { st, conn, info, log, notFound, error, socket } = useGameState(id, token);
+  const { st, conn, info, log, logReady, notFound, error, seatLost, socket } = useGameState(id, token);
   const [message, setMessage] = useState<Message>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (error) setMessage({ text: error.text, bad: true });
+    if (error && !seatLost) setMessage({ text: error.text, bad: true });
   }, [error]);
+  const lost = seatLost && mine ? <SeatLost removed={st?.status === "waiting"} onWatch={() => setWatching(mine.token)} /> : null;
 
   const version = st?.version ?? -1;
   const view = st?.view ?? null;
@@ -86,6 +102,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   }, []);
 
   const names = seatNames(info, view?.num_players ?? info?.players ?? 0);
+  useMoveAnimation(log, logReady);
   useTurnAlert(myTurn, info?.name ?? "");
   const chat = useChat(id, socket);
   // the end screen's graph starts from the first frame (everyone's starting money and VP)
@@ -102,10 +119,13 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
   }); // every render: a language change renames the tab too
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
-  if (!st) return <div class="page">{t("game.connecting")}</div>;
+  if (!st) return lost ? <div class="page">{lost}</div> : <div class="page">{t("game.connecting")}</div>;
   if (st.status === "waiting" || !view) {
-    return <Lobby id={id} info={info} mine={mine} conn={conn}
-      onJoined={(s) => { seats.set(id, s); setMine(s); }} />;
+    return <>
+      <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
+      {lost}
+      <Lobby id={id} info={info} mine={lost ? null : mine} conn={conn} onJoined={(s) => seats.set(id, s)} />
+    </>;
   }
 
   async function send(what: () => Promise<unknown>, done: Message, refused: string) {
@@ -140,6 +160,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
         {view.is_over && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
+        <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
         <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
@@ -152,6 +173,7 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {card && <DetailsCard view={view} info={card.what} names={names} pinned={card.pinned} onClose={() => setCard(null)} />}
         </section>
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
+          {lost}
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
@@ -159,13 +181,11 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
             const points = series(start, log);
             return points && <ScoreGraph points={points} log={log} names={names} />;
           })()}
-          {mySeat !== null && !view.is_over && <Guide />}
-          {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
-          <Clocks id={id} st={st} mine={mine} names={names} />
+          {/* what the player acts with first, in view without scrolling: the action panel, Undo, the hand */}
           {myTurn && (
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
-              preview={preview} player={view.players[mySeat!]} town={town} setTown={setTown}
+              preview={preview} player={view.players[mySeat!]} view={view} town={town} setTown={setTown}
               targets={targetList(view, choosing.targets, choosing)}
               hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
           )}
@@ -180,6 +200,9 @@ export function GameScreen({ id }: { id: string }): JSX.Element {
           {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
+          {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
+          {mySeat !== null && !view.is_over && <Guide />}
+          <Clocks id={id} st={st} mine={mine} names={names} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} />
           <Players view={view} names={names} />
           <Markets view={view} />

@@ -2,6 +2,7 @@
 // shared/rules/RULES.md: the server enforces the full version), opened from the game's header,
 // and a short first-game guide that can be dismissed for good. Every number of the rules in it
 // (the loan, the links' costs, hand size...) is the server's (`GET /api/rules`): none is here.
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -11,7 +12,7 @@ import { money, t } from "../i18n";
 let asked: Promise<Rules> | null = null;
 /** The server's numbers of the rules: asked for once, when the summary first opens (asked
  * again the next time if that failed). */
-function ruleNumbers(): Promise<Rules> {
+export function ruleNumbers(): Promise<Rules> {
   asked ??= api.rules().catch((e: unknown) => {
     asked = null;
     throw e;
@@ -65,7 +66,7 @@ export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element 
         onClick={(e) => e.stopPropagation()}>
         <div class="details-head">
           <h2 id="help-title">{t("help.title")}</h2>
-          <button type="button" class="close" ref={close} aria-label={t("help.close")} onClick={onClose}>✕</button>
+          <button type="button" class="close" ref={close} aria-label={t("help.close")} onClick={onClose}><Icon name="close" /></button>
         </div>
         {error ? <div class="message bad">{error}</div>
           : !numbers ? <p>{t("home.loading")}</p>

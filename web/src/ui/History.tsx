@@ -1,6 +1,7 @@
 // How the game went: each seat's VP and money after every move (from the log's effects: the
 // move's deltas, income paid at the end of a round, era scoring), drawn as an SVG graph; the
 // winner line; a move list with era and round marks to jump to any move.
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import type { LogEntry, View } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
@@ -55,6 +56,24 @@ export function roundMarks(log: LogEntry[]): { at: number; era: string; round: n
   return out.filter((m) => m.at < log.length);
 }
 
+/** The end labels' heights: each at its line's end, moved apart (at least `gap`) where lines end
+ * close together, kept between `top` and `bottom`. */
+export function spread(ys: number[], gap: number, top: number, bottom: number): number[] {
+  const order = ys.map((y, i) => [y, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(ys.length);
+  let prev = -Infinity;
+  for (const [y, i] of order) prev = out[i] = Math.max(y, prev + gap, top);
+  let next = Infinity; // pushed past the bottom: move back up, in order
+  for (const [, i] of [...order].reverse()) next = out[i] = Math.min(out[i], next - gap, bottom);
+  return out;
+}
+
+/** The room the end labels need to the right of the lines ("● 110"), in graph units. */
+export function labelRoom(values: number[][]): number {
+  const last = values[values.length - 1] ?? [];
+  return Math.max(0, ...last.map((v) => num(v).length + 2)) * 7.5 + 8;
+}
+
 function Lines({ values, label, x, y, w, h, seats }: {
   values: number[][]; label: string; x: number; y: number; w: number; h: number; seats: number;
 }) {
@@ -64,6 +83,7 @@ function Lines({ values, label, x, y, w, h, seats }: {
   const n = Math.max(1, values.length - 1);
   const px = (i: number) => x + (i / n) * w;
   const py = (v: number) => y + h - ((v - lo) / (hi - lo)) * h;
+  const ends = spread(values[values.length - 1].map((v) => py(v) + 4), 12, y + 4, y + h + 8);
   return (
     <g>
       <text x={x} y={y - 6} class="graph-label">{label}</text>
@@ -73,10 +93,11 @@ function Lines({ values, label, x, y, w, h, seats }: {
       {Array.from({ length: seats }, (_, s) => {
         const d = values.map((v, i) => `${i ? "L" : "M"}${px(i).toFixed(1)},${py(v[s]).toFixed(1)}`).join(" ");
         const last = values[values.length - 1][s];
+        const endY = ends[s];
         return (
           <g key={s}>
             <path d={d} class="graph-line" stroke={PLAYER_COLOURS[s]} stroke-dasharray={["", "6 3", "2 3", "10 3 2 3"][s]} />
-            <text x={px(n) + 4} y={py(last) + 4} class="graph-end" fill={PLAYER_COLOURS[s]}>{PLAYER_SYMBOL[s]} {num(last)}</text>
+            <text x={px(n) + 4} y={endY} class="graph-end" fill={PLAYER_COLOURS[s]}>{PLAYER_SYMBOL[s]} {num(last)}</text>
           </g>
         );
       })}
@@ -97,11 +118,13 @@ export function ScoreGraph({ points, log, names, upTo }: {
   const rail = roundMarks(log).find((m) => m.era === "rail");
   const n = Math.max(1, shown.length - 1);
   const final = shown[shown.length - 1];
+  // room on the right for the widest end label, so that none is cut ("£110" read "11")
+  const room = Math.max(labelRoom(shown.map((p) => p.vp)), labelRoom(shown.map((p) => p.money)));
   return (
     <figure class="graph panel" data-testid="score-graph"
       data-final={final.vp.map((v, s) => `${s}:${v}:${final.money[s]}`).join(",")}>
       <figcaption class="panel-title">{t("history.title")}</figcaption>
-      <svg viewBox={`0 0 ${W + 60} 250`} role="img"
+      <svg viewBox={`0 0 ${30 + W + room} 250`} role="img"
         aria-label={t("history.graph_label", {
           n: shown.length - 1,
           players: final.vp.map((v, s) => t("history.graph_player", { name: names[s] ?? PLAYER_NAMES[s], vp: v, money: money(final.money[s]) })).join(t("list.separator")),
@@ -136,7 +159,7 @@ export function winnerLine(view: View, names: (string | null)[]): string | null 
 
 export function WinnerLine({ view, names }: { view: View; names: (string | null)[] }): JSX.Element | null {
   const line = winnerLine(view, names);
-  return line ? <div class="winner" data-testid="winner" role="status">🏆 {line}</div> : null;
+  return line ? <div class="winner" data-testid="winner" role="status"><Icon name="trophy" size={20} /> {line}</div> : null;
 }
 
 /** Every move, under its era and round, each a button that jumps to the board after it. */

@@ -31,7 +31,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const [name, setName] = useState(seats.lastName());
   const [copied, setCopied] = useState(false);
   const { busy, error, run: hostDo } = useBusy();
-  const [level, setLevel] = useState<BotLevel>("easy");
+  const [level, setLevel] = useState<BotLevel>("medium"); // a first game against a bot that plays
   const host = seats.hostToken(id);
   const invite = seats.invite(id);
   const link = inviteLink(id, invite);

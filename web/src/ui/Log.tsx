@@ -1,7 +1,8 @@
 // The game log in words (from the effects stored with each action), and the end-of-game summary.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import type { LogEntry, View } from "../api/types";
+import type { LogEntry, MoveEvent, View } from "../api/types";
+import { IndustryIcon } from "../board/industries";
 import { num, t } from "../i18n";
 import { entryItems, type LogItem, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
@@ -64,12 +65,23 @@ function EventItem({ item }: { item: Exclude<LogItem, { kind: "move" }> }): JSX.
   );
 }
 
+/** The industries a move built, developed or sold (their pictures lead its line). */
+function moveIndustries(entry: LogEntry): string[] {
+  const m = entry.effects?.find((e) => e.type === "move") as MoveEvent | undefined;
+  if (!m) return [];
+  const all = [...(m.placed ? [m.placed.industry] : []), ...m.developed.map((d) => d.industry), ...m.sales.map((s) => s.industry)];
+  return [...new Set(all)];
+}
+
 /** One log entry: its move, then the events it caused. */
 export function EntryBody({ entry }: { entry: LogEntry }): JSX.Element {
   const items = entryItems(entry);
+  const icons = moveIndustries(entry);
   return (
     <>
-      {items.map((it, i) => it.kind === "move" ? <span key={i} class="log-move">{it.text}</span> : <EventItem key={i} item={it} />)}
+      {items.map((it, i) => it.kind === "move"
+        ? <span key={i} class="log-move">{icons.map((ind) => <IndustryIcon key={ind} industry={ind} size={15} hidden />)}{icons.length ? " " : ""}{it.text}</span>
+        : <EventItem key={i} item={it} />)}
     </>
   );
 }

@@ -6,7 +6,6 @@ import {
   cardName,
   INDUSTRIES,
   INDUSTRY_COLOUR,
-  INDUSTRY_LETTER,
   INDUSTRY_NAME,
   money,
   PLAYER_COLOURS,
@@ -15,6 +14,7 @@ import {
   roman,
   tileSpec,
 } from "../logic/names";
+import { IndustryIcon } from "../board/industries";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { amountWords } from "../logic/words";
 
@@ -148,7 +148,7 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
             <tr key={ind} data-industry-row={ind}>
               <th scope="row">
                 <span class="mat-tile" style={{ background: INDUSTRY_COLOUR[ind], color: ind === "coal" ? "#fff" : "#111" }}>
-                  {INDUSTRY_LETTER[ind]} {levels.length ? roman(levels[0]) : "—"}
+                  <IndustryIcon industry={ind} size={16} hidden /> {levels.length ? roman(levels[0]) : "—"}
                 </span>
                 <span class="sr-only">{INDUSTRY_NAME[ind]}</span>
               </th>
@@ -163,6 +163,14 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
       </tbody>
     </table>
   );
+}
+
+/** The pictures of an industry card's industries (none for a town or a wild card). */
+export function CardIcons({ card }: { card: string }): JSX.Element | null {
+  const [kind, what] = card.split(":");
+  if (kind !== "industry") return null;
+  const inds = what === "cotton_manufacturer" ? ["cotton", "manufacturer"] : [what];
+  return <>{inds.map((i) => <IndustryIcon key={i} industry={i} size={16} hidden />)}{" "}</>;
 }
 
 export function Hand({ cards, playable, selected, onCard, title = t("panel.your_hand") }: {
@@ -186,7 +194,7 @@ export function Hand({ cards, playable, selected, onCard, title = t("panel.your_
           return (
             <button key={`${c}-${i}`} type="button" class={`card ${kind}${can ? " playable" : ""}${sel ? " selected" : ""}`}
               data-card={c} disabled={!(can || sel) || !onCard} onClick={() => onCard?.(c)}>
-              {cardName(c)}
+              <CardIcons card={c} />{cardName(c)}
             </button>
           );
         })}

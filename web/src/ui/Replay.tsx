@@ -4,6 +4,7 @@
 import type { JSX } from "preact";
 import { info, isolate, t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { animateEntry } from "./useMoveAnimation";
 import { api } from "../api/client";
 import type { GameLog, View } from "../api/types";
 import { Board } from "../board/Board";
@@ -56,6 +57,18 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       live = false;
     };
   }, [log, n, seat]);
+
+  // a step forward (by a button, a key or play) animates the move it adds
+  const before = useRef<number | null>(null);
+  useEffect(() => {
+    const k = shown?.n;
+    if (k === undefined || !log) return;
+    const was = before.current;
+    before.current = k;
+    if (was === null || k !== was + 1) return;
+    const playing = animateEntry(log.actions[k - 1]);
+    return () => playing?.skip();
+  }, [shown?.n]);
 
   useEffect(() => {
     if (!playing) return;

@@ -1,5 +1,6 @@
-// Always at hand on a game page: copy my seat link (and the host link), or renew it (the old
-// link stops working at once). Opening a link in any browser takes the seat back (App.tsx).
+// Always at hand on a game page, in one "Share and links" menu of the header: copy my seat link
+// (and the host link), or renew it (the old link stops working at once). Opening a link in any
+// browser takes the seat back (App.tsx).
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, type SeatToken, seats } from "../api/client";
@@ -44,18 +45,22 @@ export function SeatLinks({ id, mine, host }: { id: string; mine: SeatToken | nu
     }
   }
   return (
-    <div class="seat-links" data-testid="seat-links">
-      {mine && <>
-        <button type="button" onClick={() => copy("seat", mine.token)} data-testid="copy-seat-link"
-          title={t("links.seat_title")}>{copied === "seat" ? t("links.copied") : t("links.copy_seat")}</button>
-        <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">{t("links.renew")}</button>
-      </>}
-      {host && <>
-        <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
-        <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">{t("links.renew")}</button>
-      </>}
-      {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" onFocus={(e) => (e.target as HTMLInputElement).select()} />}
-      {error && <span class="message bad">{error}</span>}
-    </div>
+    <details class="share-menu" data-testid="seat-links">
+      <summary data-testid="share-menu">{t("links.menu")}</summary>
+      <div class="share-items">
+        {mine && <>
+          <button type="button" onClick={() => copy("seat", mine.token)} data-testid="copy-seat-link"
+            title={t("links.seat_title")}>{copied === "seat" ? t("links.copied") : t("links.copy_seat")}</button>
+          <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">{t("links.renew_seat")}</button>
+        </>}
+        {host && <>
+          <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
+          <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">{t("links.renew_host")}</button>
+        </>}
+        {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" aria-label={t("links.shown")}
+          onFocus={(e) => (e.target as HTMLInputElement).select()} />}
+        {error && <span class="message bad">{error}</span>}
+      </div>
+    </details>
   );
 }

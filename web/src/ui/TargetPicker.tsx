@@ -7,12 +7,14 @@ import type { View } from "../api/types";
 import type { Targets } from "../board/Board";
 import { slotLabel, tileLabel } from "../board/Board";
 import { list, num, t } from "../i18n";
-import { linkName, LINKS, locationName, MERCHANT_BUYS } from "../logic/names";
+import { IndustryIcon } from "../board/industries";
+import { linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS } from "../logic/names";
 
 export interface Target {
   key: string; // "slot:loc:i", "link:id", "merchant:loc"
   label: string;
   groups: string[]; // location ids it is listed under
+  industries?: string[]; // a slot's: its tile's industry, or the ones it takes (their pictures)
   pick: () => void;
 }
 
@@ -29,7 +31,8 @@ export function targetList(view: View, targets: Targets, on: {
     const slot = Number(n);
     const tile = view.industries.find((x) => x.location === loc && x.slot === slot);
     const label = tile ? tileLabel(tile, false) : slotLabel(loc, slot);
-    out.push({ key: `slot:${k}`, label, groups: [loc], pick: () => on.onSlot(loc, slot) });
+    const industries = tile ? [tile.industry] : LOCATION[loc]?.slots[slot] ?? [];
+    out.push({ key: `slot:${k}`, label, groups: [loc], industries, pick: () => on.onSlot(loc, slot) });
   }
   for (const id of targets.links ?? []) {
     const l = LINKS.find((x) => x.id === id);
@@ -79,7 +82,7 @@ export function TargetPicker({ targets, town, setTown }: {
         <div class="picker-grid">
           {items.map((t) => (
             <button key={t.key} type="button" class="picker-button" data-offer data-target={t.key} onClick={() => { setTown(null); t.pick(); }}>
-              {t.label}
+              {t.industries?.map((i) => <IndustryIcon key={i} industry={i} size={16} hidden />)}{t.industries?.length ? " " : ""}{t.label}
             </button>
           ))}
         </div>

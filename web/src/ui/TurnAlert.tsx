@@ -3,6 +3,7 @@
 // tab title says it too. One mute switch, remembered in localStorage, silences both. Also the
 // "since your last turn" summary: the others' moves, numbered in order (the board shows the
 // same numbers where each move happened).
+import { Icon } from "./icons";
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { LogEntry } from "../api/types";
@@ -83,7 +84,7 @@ export function MuteSwitch(): JSX.Element {
   return (
     <button type="button" class="mute" data-testid="mute" aria-pressed={muted} onClick={toggle}
       title={muted ? t("alert.off_title") : t("alert.on_title")}>
-      {muted ? `🔕 ${t("alert.off")}` : `🔔 ${t("alert.on")}`}
+      {muted ? <><Icon name="bellOff" /> {t("alert.off")}</> : <><Icon name="bell" /> {t("alert.on")}</>}
     </button>
   );
 }
@@ -113,7 +114,7 @@ export function SinceLastTurn({ entries, onClose }: { entries: LogEntry[]; onClo
     <div class="panel since" data-testid="since-last-turn" aria-live="polite">
       <div class="details-head">
         <b>{t("alert.since")}</b>
-        <button type="button" class="close" aria-label={t("alert.hide_since")} onClick={onClose}>✕</button>
+        <button type="button" class="close" aria-label={t("alert.hide_since")} onClick={onClose}><Icon name="close" /></button>
       </div>
       <ol>{entries.map((e) => <li key={e.seq}>{entryLine(e)}</li>)}</ol>
     </div>

@@ -12,9 +12,14 @@ export interface GameState {
   conn: ConnStatus;
   info: GameInfo | null;
   log: LogEntry[];
+  /** the log has been fetched (until then `log` is empty whatever the game's length) */
+  logReady: boolean;
   notFound: boolean;
   /** the latest error the server sent on the socket */
   error: { text: string; at: number } | null;
+  /** the server refused this browser's seat token (renewed elsewhere, or the host removed the
+   * seat): the socket watches, or (a refused hello) hears nothing */
+  seatLost: boolean;
   socket: GameSocket | null;
 }
 
@@ -34,8 +39,10 @@ export function useGameState(id: string, token: string | null): GameState {
   const [conn, setConn] = useState<ConnStatus>("connecting");
   const [info, setInfo] = useState<GameInfo | null>(null);
   const [log, setLog] = useState<LogEntry[]>([]);
+  const [logReady, setLogReady] = useState(false);
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<GameState["error"]>(null);
+  const [seatLost, setSeatLost] = useState(false);
   const [socket, setSocket] = useState<GameSocket | null>(null);
   const [stamp, setStamp] = useState(0); // every state message (seats fill without a new version)
   const held = useRef({ version: -1, entries: [] as LogEntry[] });
@@ -45,6 +52,8 @@ export function useGameState(id: string, token: string | null): GameState {
   useEffect(() => {
     let live = true;
     held.current = { version: -1, entries: [] };
+    setSeatLost(false);
+    setLogReady(false);
     latest.current = -1;
     const fetchLog = () => {
       if (fetching.current) return;
@@ -56,6 +65,7 @@ export function useGameState(id: string, token: string | null): GameState {
           if (!live) return;
           held.current = { version: l.version, entries: l.actions };
           setLog(l.actions);
+          setLogReady(true);
           if (l.version < latest.current) fetchLog(); // a version came in meanwhile
         })
         .catch(() => {
@@ -77,10 +87,11 @@ export function useGameState(id: string, token: string | null): GameState {
       },
       onStatus: setConn,
       onMessage: (m) => {
-        if (m.type !== "error") return;
+        if (m.type !== "error" || !live) return;
         // a refused extend or preview of a version the game has left: nothing to show
         if (m.version != null && m.version < latest.current) return;
         if (m.code === "not_found") setNotFound(true);
+        else if (m.code === "unauthorized" && token !== null) setSeatLost(true);
         else setError({ text: errorText(m), at: Date.now() }); // in the player's language
       },
     });
@@ -103,5 +114,5 @@ export function useGameState(id: string, token: string | null): GameState {
     if (seatsKey !== null) api.game(id).then(setInfo).catch(() => {});
   }, [id, seatsKey]);
 
-  return { st, conn, info, log, notFound, error, socket };
+  return { st, conn, info, log, logReady, notFound, error, seatLost, socket };
 }

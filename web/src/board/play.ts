@@ -1,0 +1,94 @@
+// Plays a planned move animation (logic/animate.ts) on the board with the Web Animations API:
+// the board is already drawn as after the move, so each piece is animated from how it was
+// (a tile from above and transparent, a link from nothing, a flipped tile turning over) and
+// carried cubes are drawn for the time of their trip on the board's animation layer.
+import type { Timed, Where } from "../logic/animate";
+import { LINK_GEOM, slotBox } from "./layout";
+import { MARKET_MIDDLE } from "./Markets";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The board point of a cube's start or end; null for a seat's own supply (not on the board). */
+function point(w: Where): [number, number] | null {
+  switch (w.kind) {
+    case "slot":
+    case "merchant": {
+      const [loc, slot] = w.key.split(":");
+      const b = slotBox(loc, Number(slot));
+      return [b.x + b.w / 2, b.y + b.h / 2];
+    }
+    case "link":
+      return LINK_GEOM[w.id]?.seenMid ?? null;
+    case "market":
+      return MARKET_MIDDLE[w.resource];
+    default:
+      return null;
+  }
+}
+
+export interface Playing {
+  /** end every animation now: the board as after the move */
+  skip: () => void;
+  finished: Promise<void>;
+}
+
+/** Play `timed` on `svg` (and the page's score strip for the counters). */
+export function play(svg: SVGSVGElement, timed: Timed[]): Playing {
+  const layer = svg.querySelector(".anim-layer");
+  const anims: Animation[] = [];
+  const made: Element[] = [];
+  const run = (el: Element | null, frames: Keyframe[], at: number, ms: number, turn = false) => {
+    if (!el) return;
+    if (turn) Object.assign((el as SVGElement).style, { transformBox: "fill-box", transformOrigin: "center" });
+    anims.push(el.animate(frames, { delay: at, duration: ms, easing: "ease-out", fill: "backwards" }));
+  };
+  for (const { step, at, ms } of timed) {
+    switch (step.kind) {
+      case "remove":
+        run(svg.querySelector(`[data-slot="${step.slot}"]`), [{ opacity: 0.15 }, { opacity: 1 }], at, ms);
+        break;
+      case "place":
+        run(svg.querySelector(`[data-tile="${step.slot}"]`), [{ transform: "translateY(-40px) scale(1.4)", opacity: 0 }, { transform: "none", opacity: 1 }], at, ms, true);
+        break;
+      case "link":
+        run(svg.querySelector(`.links [data-link="${step.id}"]`), [{ opacity: 0 }, { opacity: 1 }], at, ms);
+        break;
+      case "sell":
+        run(svg.querySelector(`[data-tile="${step.slot}"]`), [{ transform: "scale(1.25)" }, { transform: "none" }], at, ms, true);
+        break;
+      case "flip":
+        run(svg.querySelector(`[data-tile="${step.slot}"]`), [{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }, { transform: "scaleX(1)" }], at, ms, true);
+        break;
+      case "carry": {
+        const from = point(step.from);
+        const to = point(step.to) ?? from;
+        if (!from || !to || !layer) break;
+        for (let i = 0; i < Math.min(step.count, 3); i++) {
+          const cube = document.createElementNS(SVG, "rect");
+          const size = step.resource === "beer" ? 14 : 12;
+          cube.setAttribute("width", String(size));
+          cube.setAttribute("height", String(size));
+          cube.setAttribute("x", String(-size / 2 + i * 5));
+          cube.setAttribute("y", String(-size / 2 - i * 5));
+          cube.setAttribute("class", step.resource === "beer" ? "barrel" : `cube ${step.resource}`);
+          if (step.resource === "beer") cube.setAttribute("rx", "5");
+          layer.appendChild(cube);
+          made.push(cube);
+          anims.push(cube.animate([
+            { transform: `translate(${from[0]}px, ${from[1]}px)`, opacity: 1 },
+            { transform: `translate(${to[0]}px, ${to[1]}px)`, opacity: step.to.kind === "seat" ? 0 : 1 },
+          ], { delay: at, duration: ms, easing: "ease-in-out", fill: "both" }));
+        }
+        break;
+      }
+      case "counter":
+        for (const el of document.querySelectorAll(`[data-testid=score-${step.seat}], [data-testid=player-${step.seat}]`)) {
+          run(el, [{ backgroundColor: "#f3c77a", color: "#3b2a1a" }, {}], at, ms);
+        }
+        break;
+    }
+  }
+  const cleanup = () => made.forEach((el) => el.remove());
+  const finished = Promise.all(anims.map((a) => a.finished.catch(() => undefined))).then(cleanup);
+  return { skip: () => anims.forEach((a) => a.finish()), finished };
+}
