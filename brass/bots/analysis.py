@@ -4,10 +4,11 @@ Each move is judged from what its player could see then (the observation before 
 seat's view and the public log so far), by the search over the player's whole turn with
 the learned evaluation at its ends (`ANALYSIS`: the hard level's width, without the reply
 stage, whose dealt cards would make two analyses of a game disagree), the move made judged
-first: the move the search prefers, how much better it judged it (`loss`, in the search's
-`utility`: VP of the expected outcome, the seat's less the best opponent's, plus 20 per
-whole win chance), how many positions it valued for the move made (`positions`; 0: not
-judged, and then `loss` is None, never 0), and each seat's chance of winning after the move
+first: the move the search prefers, how much better it judged it (`loss`, in VP of the
+search's `utility`: the seat's expected lead in final VP, a whole win chance worth 20, and
+its lead in the easy bot's `position_value`), how many positions it valued for the move
+made (`positions`; 0: not judged, and then `loss` is None, never 0), and each seat's
+chance of winning after the move
 made (the learned evaluation of that position: it reads only what every seat sees, so it is
 the same for the real game and for any deal of its hidden cards). The budget is CPU time:
 analysis runs in the server's workers beside bot moves and must not starve them; what it

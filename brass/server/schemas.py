@@ -220,9 +220,8 @@ class MoveJudged(BaseModel):
                                   "for the move made (null: an analysis stored before "
                                   "judgements said how sure they are)")
     loss: float | None = Field(description="how much better the bot judged its preferred "
-                               "move (VP of the expected outcome, its player's less the best "
-                               "opponent's, plus 20 per whole win chance); 0 when it is the "
-                               "move made; null when not judged")
+                               "move, in VP of the search's utility (brass.bots.search); 0 "
+                               "when it is the move made; null when not judged")
     win: list[float] = Field(description="each seat's estimated chance of winning after "
                                          "the move made")
     win_preferred: list[float] | None = Field(
