@@ -11,7 +11,8 @@ The hard level then looks one round further for its `replies` best turns: each r
 that stage deals a new determinisation (other hands, deck and rail shuffle at random), makes
 the turn and lets every other seat reply as the easy bot would until the seat is about to
 start its next turn, and values that position; the turns' means (the same cards and noise
-for each: common random numbers) rank them. The clock is read before each position, so
+for each: common random numbers) re-rank them, around their mean value before the replies
+(so they stay comparable with the turns not looked at). The clock is read before each position, so
 the search stops at its budget; what it has not reached is marked unjudged
 (`Evaluation.judged`), never guessed.
 """
@@ -32,6 +33,7 @@ from .observe import Knowledge, Observation, knowledge
 
 WIN_VP = 20.0  # VP a whole win chance is worth in `utility`
 PRIOR = 1.0  # weight of the easy bot's `position_value` lead in `utility`
+MIN_ROUNDS = 2  # reply-stage rounds before they re-rank the turns (one deal is luck)
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,8 @@ def _replies(observation: Observation, known: Knowledge, seat: int, found: Evalu
              ends: list[tuple[float, int, tuple[Action, ...]]], count: int, clock: Clock,
              rng: random.Random) -> None:
     """The reply stage: the best turn of each of the `count` best moves, played on fresh
-    determinisations with the opponents' easy replies; a move reached in every round so far
-    takes the mean utility as its value."""
+    determinisations with the opponents' easy replies; after `MIN_ROUNDS` whole rounds or
+    more, their mean utilities re-rank those moves."""
     best: dict[int, tuple[float, tuple[Action, ...]]] = {}
     for u, i, actions in ends:
         if i not in best or u > best[i][0]:
@@ -174,9 +176,14 @@ def _replies(observation: Observation, known: Knowledge, seat: int, found: Evalu
         rounds += 1
         for i, (end, value) in results.items():
             totals[i] += utility(end, value, seat)
-    if rounds:
+    if rounds >= MIN_ROUNDS:
+        # The opponents have moved in these positions, so their utilities sit lower than
+        # the turn's own: re-rank the chosen around their mean turn value, keeping them
+        # comparable with the moves not looked at.
+        means = {i: totals[i] / rounds for i in chosen}
+        shift = (sum(found.values[i] for i in chosen) - sum(means.values())) / len(chosen)
         for i in chosen:
-            found.values[i] = totals[i] / rounds
+            found.values[i] = means[i] + shift
             found.rounds[i] = rounds
             found.positions[i] += rounds
 
