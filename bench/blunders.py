@@ -5,7 +5,8 @@
 Analyses `planted_game` (tests/engine/test_analysis.py: from each era's third round seat 0
 takes loans it does not need, seat 1 passes with £15+ while builds are offered, seat 2
 passes when it could sell) at `--budget` CPU seconds a move and prints each blunder's rank
-among all moves by loss, per era, and how many fall in the top 2 x (blunders) mistakes.
+among all moves by loss, per era and kind, and how many fall in the top N mistakes (N: the
+number of blunders).
 """
 
 from __future__ import annotations
@@ -36,13 +37,17 @@ def main(argv: list[str] | None = None) -> int:
     for i, entry in enumerate(actions):
         eras[i + 1] = game.era
         game = apply_action(game, parse_action(entry))
-    top = len(planted) * 2
+    top = len(planted)
     print(f"{len(actions)} moves, {len(planted)} blunders, analysed in {cpu:.1f} s of CPU; "
           f"unjudged moves: {sum(not m['judged'] for m in moves)}")
+    kinds = {0: "loans", 1: "passes with builds", 2: "passes with sales"}
     for era in ("canal", "rail"):
-        ranks = sorted(ranked.index(s) + 1 for s in planted if eras[s] == era)
-        print(f"{era}: ranks {ranks}; in the top {top}: {sum(r <= top for r in ranks)}"
-              f"/{len(ranks)}")
+        for seat, kind in kinds.items():
+            ranks = sorted(ranked.index(s) + 1 for s in planted
+                           if eras[s] == era and moves[s - 1]["seat"] == seat)
+            if ranks:
+                print(f"{era} {kind}: ranks {ranks}; in the top {top}: "
+                      f"{sum(r <= top for r in ranks)}/{len(ranks)}")
     return 0
 
 
