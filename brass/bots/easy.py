@@ -38,14 +38,27 @@ def rounds_left(game: Game) -> int:
     return per_era - game.round + 1 + (per_era if game.era == "canal" else 0)
 
 
+def money_use(game: Game, left: int) -> float:
+    """How much money is still worth (1: fully): nothing once the game is over or in its
+    last round (what is not spent then is lost, so a loan there is never worth it), half
+    in the round before."""
+    if game.is_over or game.era == "canal":
+        return 0.0 if game.is_over else 1.0
+    return min(1.0, (left - 1) / 2)
+
+
 def position_value(game: Game, seat: int) -> float:
     """A rough worth of `seat`'s position in VP: VP already scored, what flipped tiles and
     links will score, the promise of unsold goods (more when a merchant that buys them is
-    connected), income for the rounds to come, and money with diminishing returns."""
+    connected), income for the rounds to come, and money with diminishing returns while
+    there are rounds left to spend it (`money_use`)."""
     player = game.players[seat]
     value = float(player.vp)
-    value += player.income_level * min(rounds_left(game), 10) * MONEY_VALUE
-    value += min(player.money, 30) * MONEY_VALUE + max(player.money - 30, 0) * MONEY_VALUE / 4
+    left = rounds_left(game)
+    value += player.income_level * min(left, 10) * MONEY_VALUE
+    spendable = money_use(game, left)
+    value += spendable * (min(player.money, 30) * MONEY_VALUE
+                          + max(player.money - 30, 0) * MONEY_VALUE / 4)
     links = graph(game.links)
     icons = [0] * len(DATA.locations)
     for merchant in DATA.merchant_locations:

@@ -2,9 +2,11 @@
 
 - easy: the one-move look-ahead (`easy.choose_action`), played on a determinisation (it
   reads nothing hidden, so the deal drawn does not change its choice);
-- medium: a search over its own turn only (4 candidates, a quarter of the budget);
-- hard: a search over its turn and every opponent's next one (8 candidates, all of the
-  budget), the hidden cards dealt anew each round (`search`).
+- medium: a search over its own whole turn (6 first actions, 3 second ones after each),
+  every end of the turn valued by the learned evaluation; a quarter of the budget;
+- hard: a wider search over its turn (10 and 5), then its 4 best turns looked at through
+  every opponent's easy reply, the hidden cards dealt anew each round (`search`); all of
+  the budget.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from .search import Clock, Level, search
 LevelName = Literal["easy", "medium", "hard"]
 LEVELS: tuple[LevelName, ...] = get_args(LevelName)
 SEARCHES: dict[str, Level] = {
-    "medium": Level(candidates=4, horizon=0, share=0.25),
-    "hard": Level(candidates=8, horizon=1, share=1.0),
+    "medium": Level(first=6, second=3, replies=0, share=0.25),
+    "hard": Level(first=10, second=5, replies=4, share=1.0),
 }
 
 

@@ -210,16 +210,26 @@ class BotAdded(BaseModel):
 
 
 class MoveJudged(BaseModel):
-    """The hard bot's judgement of one move, from what its player could see then."""
+    """The search's judgement of one move, from what its player could see then, saying how
+    sure it is (`brass.bots.analysis`)."""
 
     seq: int = Field(description="the move's place in the log, from 1")
     seat: int
     played: Action = Field(description="the action made")
     preferred: Action = Field(description="the action the bot preferred")
-    loss: float = Field(description="how much better (in VP) the bot judged its preferred "
-                                    "move; 0 when it is the move made")
+    judged: bool = Field(default=True, description="false: the budget ran out before the "
+                         "move made was valued (then `loss` is null, never 0)")
+    positions: int | None = Field(default=None, description="positions the search valued "
+                                  "for the move made (null: an analysis stored before "
+                                  "judgements said how sure they are)")
+    loss: float | None = Field(description="how much better the bot judged its preferred "
+                               "move, in VP of the search's utility (brass.bots.search); 0 "
+                               "when it is the move made; null when not judged")
     win: list[float] = Field(description="each seat's estimated chance of winning after "
                                          "the move made")
+    win_preferred: list[float] | None = Field(
+        default=None, description="each seat's estimated chance of winning after the "
+        "preferred move's best turn (null when not judged or stored before)")
 
 
 class Analysis(BaseModel):

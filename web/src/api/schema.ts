@@ -1275,16 +1275,28 @@ export interface components {
         };
         /**
          * MoveJudged
-         * @description The hard bot's judgement of one move, from what its player could see then.
+         * @description The search's judgement of one move, from what its player could see then, saying how
+         *     sure it is (`brass.bots.analysis`).
          */
         MoveJudged: {
             /**
-             * Loss
-             * @description how much better (in VP) the bot judged its preferred move; 0 when it is the move made
+             * Judged
+             * @description false: the budget ran out before the move made was valued (then `loss` is null, never 0)
+             * @default true
              */
-            loss: number;
+            judged: boolean;
+            /**
+             * Loss
+             * @description how much better the bot judged its preferred move, in VP of the search's utility (brass.bots.search); 0 when it is the move made; null when not judged
+             */
+            loss: number | null;
             /** @description the action made */
             played: components["schemas"]["Action"];
+            /**
+             * Positions
+             * @description positions the search valued for the move made (null: an analysis stored before judgements said how sure they are)
+             */
+            positions?: number | null;
             /** @description the action the bot preferred */
             preferred: components["schemas"]["Action"];
             /** Seat */
@@ -1299,6 +1311,11 @@ export interface components {
              * @description each seat's estimated chance of winning after the move made
              */
             win: number[];
+            /**
+             * Win Preferred
+             * @description each seat's estimated chance of winning after the preferred move's best turn (null when not judged or stored before)
+             */
+            win_preferred?: number[] | null;
         };
         /** Network */
         Network: {

@@ -1,11 +1,12 @@
 // The analysis of a finished game in its replay: asked for with one button, then per move the
-// hard bot's preferred move and how much better it judged it, the biggest mistakes (click to
+// bot's preferred move and how much better it judged it, the biggest mistakes (click to
 // jump there) and each player's estimated chance of winning over the game. The server judges;
-// this only draws what it says.
+// this only draws what it says: a move it did not judge (`judged` false, `loss` null) is never
+// shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { Analysis } from "../api/types";
+import type { Analysis, MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
@@ -43,15 +44,16 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
   }
   const moves = analysis.moves;
   const here = n > 0 ? moves[n - 1] : null;
-  const worst = moves.filter((m) => m.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 5);
+  const lossOf = (m: MoveJudged): number => (m.judged === false ? 0 : m.loss ?? 0);
+  const worst = moves.filter((m) => lossOf(m) > 0).sort((a, b) => lossOf(b) - lossOf(a)).slice(0, 5);
   const seats = moves[0]?.win.length ?? 0;
   const x = (i: number) => (moves.length <= 1 ? 0 : (i / (moves.length - 1)) * W);
   const y = (p: number) => H - p * H;
   return (
     <div class="panel analysis" data-testid="analysis">
       <div class="panel-title">{t("analysis.title")}</div>
-      {here && (
-        <p data-testid="analysis-move">
+      {here && here.judged !== false && here.loss !== null && (
+        <p data-testid="analysis-move" data-positions={here.positions ?? undefined}>
           {here.loss > 0
             ? t("analysis.preferred", { n: here.seq, action: actionOnlyWords(here.preferred, here.seat), loss: here.loss })
             : t("analysis.agrees", { n: here.seq })}
@@ -71,7 +73,7 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
       {worst.length > 0 && <div class="mistakes">{t("analysis.mistakes")}
         <ol data-testid="mistakes">{worst.map((m) => (
           <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
-            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: m.loss })}</button></li>
+            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: lossOf(m) })}</button></li>
         ))}</ol>
       </div>}
     </div>
