@@ -251,11 +251,9 @@ class GameService:
             out.append((r, rt.game) if rt is not None else (r, None))
         return out
 
-    async def set_listed(self, game_id: str, host_token: str | None, listed: bool) -> None:
-        rt = await self.runtime(game_id)
-        if not token_matches(host_token, rt.record.host_token_hash):
-            raise ApiError("unauthorized", "Only the host (with the host token) can list a game")
-        await self._db(self.storage.set_listed, game_id, listed)
+    async def set_listed(self, rt: Runtime, listed: bool) -> None:
+        """Host only (deps.HostToList)."""
+        await self._db(self.storage.set_listed, rt.id, listed)
         rt.record.listed = listed
         self._publish(rt)
 
@@ -312,30 +310,23 @@ class GameService:
                                  browser=None if browser is None else token_hash(browser))
         return seat, token
 
-    async def renew_invite(self, game_id: str, host_token: str | None) -> str:
+    async def renew_invite(self, rt: Runtime) -> str:
         """Host only: a new invite secret; the old invite link stops working at once."""
-        rt = await self._hosted_waiting(game_id, host_token, "renew the invite link")
+        _waiting(rt, "renew the invite link")
         async with rt.lock:
             invite = new_token()
-            await self._db(self.storage.renew_invite, game_id, token_hash(invite))
+            await self._db(self.storage.renew_invite, rt.id, token_hash(invite))
             rt.record.invite_hash = token_hash(invite)
             return invite
 
-    async def renew(self, game_id: str, token: str | None) -> tuple[int | None, str]:
-        """A new secret for the seat (or the host) whose token this is; the old one stops
-        working at once, and sockets opened with it go on as spectators. Returns (seat or
-        None for the host, new token)."""
-        rt = await self.runtime(game_id)
+    async def renew(self, rt: Runtime, seat: int | None, token: str) -> tuple[int | None, str]:
+        """A new secret for the seat (None: the host) whose `token` this is (deps.Holder);
+        the old one stops working at once, and sockets opened with it go on as spectators.
+        Returns (seat or None for the host, new token). The write is conditional on the
+        token sent: a link renewed meanwhile is refused."""
         async with rt.lock:
-            seat = rt.seat_of(token)
-            is_host = seat is None and token_matches(token, rt.record.host_token_hash)
-            if seat is None and not is_host:
-                raise ApiError("unauthorized", "A valid seat or host token is needed")
-            old = (rt.record.host_token_hash if seat is None
-                   else rt.record.seats[seat].token_hash)
             fresh = new_token()
-            assert old is not None
-            if not await self._db(self.storage.renew_token, game_id, seat, old,
+            if not await self._db(self.storage.renew_token, rt.id, seat, token_hash(token),
                                   token_hash(fresh)):
                 raise ApiError("unauthorized", "This link was renewed meanwhile")
             if seat is None:
@@ -349,19 +340,11 @@ class GameService:
                 sub.send(self._render_now(rt, None))
             return seat, fresh
 
-    async def _hosted_waiting(self, game_id: str, host_token: str | None, what: str) -> Runtime:
-        rt = await self.runtime(game_id)
-        if not token_matches(host_token, rt.record.host_token_hash):
-            raise ApiError("unauthorized", f"Only the host (with the host token) can {what}")
-        if rt.record.status != "waiting":
-            raise ApiError("game_not_running", f"Game {game_id} is {rt.record.status}: only a "
-                           f"waiting game's host can {what}")
-        return rt
-
-    async def remove_seat(self, game_id: str, host_token: str | None, seat: int) -> None:
+    async def remove_seat(self, rt: Runtime, seat: int) -> None:
         """The host empties a taken seat of a waiting game: its player's token stops working
         (their sockets go on as spectators), a bot leaves."""
-        rt = await self._hosted_waiting(game_id, host_token, "remove a player")
+        _waiting(rt, "remove a player")
+        game_id = rt.id
         async with rt.lock:
             record = rt.record
             if record.status != "waiting":
@@ -379,22 +362,19 @@ class GameService:
                     "unauthorized", "The host removed you from this game")))
             self._publish(rt)
 
-    async def cancel(self, game_id: str, host_token: str | None) -> None:
+    async def cancel(self, rt: Runtime) -> None:
         """The host calls a waiting game off: nobody can join it any more."""
-        rt = await self._hosted_waiting(game_id, host_token, "cancel the game")
+        _waiting(rt, "cancel the game")
         async with rt.lock:
             if rt.record.status != "waiting" or not await self._db(
-                    self.storage.cancel_game, game_id):
+                    self.storage.cancel_game, rt.id):
                 raise ApiError("game_not_running", "The game has started")
             rt.record.status = "cancelled"
             self._publish(rt)
 
-    async def add_bot(self, game_id: str, host_token: str | None, seat: int | None,
-                      level: LevelName = "easy") -> int:
-        rt = await self.runtime(game_id)
-        if not token_matches(host_token, rt.record.host_token_hash):
-            raise ApiError("unauthorized", "Only the host (with the host token) can add bots")
-        return await self._claim(game_id, seat, None, None, bot=True, bot_level=level)
+    async def add_bot(self, rt: Runtime, seat: int | None, level: LevelName = "easy") -> int:
+        """Host only (deps.HostToAddBots): a bot takes a seat."""
+        return await self._claim(rt.id, seat, None, None, bot=True, bot_level=level)
 
     async def _claim(self, game_id: str, seat: int | None, name: str | None,
                      hashed: str | None, bot: bool, browser: str | None = None,
@@ -450,22 +430,13 @@ class GameService:
         return claimed.seat
 
     # -- play ----------------------------------------------------------------------------------
-    async def submit(self, game_id: str, token: str | None,
-                     action_json: Action | dict[str, Any], expected_version: int,
-                     action_id: str) -> int:
-        """Apply a seat's action; returns the new version (or, for a retried `action_id`,
-        the version its first submission made). Raises `ApiError`; the game is untouched."""
-        rt = await self.runtime(game_id)
-        seat = rt.seat_of(token)
-        if seat is None:
-            raise ApiError("unauthorized", "A valid seat token is needed to act")
-        return await self.submit_as(rt, seat, action_json, expected_version, action_id)
-
     @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: Action | dict[str, Any],
                         expected_version: int, action_id: str,
                         stand_in: str | None = None) -> int:
-        """Apply `seat`'s action (`stand_in`: a bot plays it for the seat's player, why)."""
+        """Apply `seat`'s action (`stand_in`: a bot plays it for the seat's player, why);
+        returns the new version (or, for a retried `action_id`, the version its first
+        submission made). Raises `ApiError`; the game is untouched."""
         action = checked(action_json)
         async with rt.lock:
             earlier = rt.action_ids.get(action_id)
@@ -544,15 +515,8 @@ class GameService:
                            "it with a new action_id")
         return earlier.seq
 
-    async def undo(self, game_id: str, token: str | None, expected_version: int | None) -> int:
-        """Take back the seat's last action, if it is part of the seat's current turn."""
-        rt = await self.runtime(game_id)
-        seat = rt.seat_of(token)
-        if seat is None:
-            raise ApiError("unauthorized", "A valid seat token is needed to undo")
-        return await self.undo_as(rt, seat, expected_version)
-
     async def undo_as(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
+        """Take back the seat's last action, if it is part of the seat's current turn."""
         async with rt.lock:
             if rt.behind or (expected_version or 0) > rt.record.version:
                 await self._catch_up(rt)
@@ -739,13 +703,9 @@ class GameService:
         return True
 
     # -- reading -------------------------------------------------------------------------------
-    async def legal(self, game_id: str, token: str | None) -> str:
+    async def legal(self, rt: Runtime, seat: int) -> str:
         """The seat's legal moves with their prices, as JSON text (`[]` if it is not the
         seat's turn)."""
-        rt = await self.runtime(game_id)
-        seat = rt.seat_of(token)
-        if seat is None:
-            raise ApiError("unauthorized", "A valid seat token is needed")
         if rt.game is None:
             raise ApiError("game_not_running", "The game has not started")
         return await self._legal_text(rt, seat)
@@ -1015,20 +975,18 @@ class GameService:
         reserve = 0.0 if clock.kind == "live" else rt.record.seats[seat].reserve
         return await self._change_seat(rt, seat, version, "timeout", reserve, "deadline")
 
-    async def resign(self, game_id: str, token: str | None,
-                     expected_version: int | None) -> int:
+    async def resign(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """The seat's player gives up: a bot plays their seat to the end (for good)."""
-        rt, seat = await self._seated(game_id, token)
+        rt.running_game()
         if rt.record.seats[seat].stand_in == "resigned":
             raise ApiError("illegal", "You have resigned already")
         return await self._change_seat(rt, seat, expected_version, "resigned",
                                        rt.record.seats[seat].reserve)
 
-    async def hand_over(self, game_id: str, token: str | None, seat: int,
+    async def hand_over(self, rt: Runtime, asking: int, seat: int,
                         expected_version: int | None) -> int:
-        """Another player hands the seat to move to a bot, once it has been idle for the
-        game's `handoff_after` (a game with no clock that allows it)."""
-        rt, asking = await self._seated(game_id, token)
+        """Another player (seat `asking`) hands the seat to move to a bot, once it has been
+        idle for the game's `handoff_after` (a game with no clock that allows it)."""
         clock, game = rt.record.clock, rt.running_game()
         if clock.kind != "none" or clock.handoff_after <= 0:
             raise ApiError("illegal", "This game does not allow handing a seat to a bot"
@@ -1045,10 +1003,9 @@ class GameService:
         return await self._change_seat(rt, seat, expected_version, "handover",
                                        rt.record.seats[seat].reserve, "idle")
 
-    async def take_over(self, game_id: str, token: str | None,
-                        expected_version: int | None) -> int:
+    async def take_over(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """The player is back (with their seat link): they play their seat again."""
-        rt, seat = await self._seated(game_id, token)
+        rt.running_game()
         standing = rt.record.seats[seat].stand_in
         if standing is None:
             raise ApiError("illegal", "You are playing this seat already")
@@ -1056,14 +1013,6 @@ class GameService:
             raise ApiError("illegal", "You resigned this game: a bot plays your seat to the end")
         reserve = clocks.reserve_on_return(rt.record.clock, rt.record.seats[seat].reserve)
         return await self._change_seat(rt, seat, expected_version, "returned", reserve)
-
-    async def _seated(self, game_id: str, token: str | None) -> tuple[Runtime, int]:
-        rt = await self.runtime(game_id)
-        seat = rt.seat_of(token)
-        if seat is None:
-            raise ApiError("unauthorized", "A valid seat token is needed")
-        rt.running_game()
-        return rt, seat
 
     async def _change_seat(self, rt: Runtime, seat: int, version: int | None, change: str,
                            reserve: float | None, require: str | None = None) -> int:
@@ -1117,6 +1066,13 @@ class GameService:
         # an id nobody can guess: a player who sent it first would stall the bot for good
         await self.submit_as(rt, seat, choice, version, f"bot-{new_token()}",
                              rt.record.seats[seat].stand_in)
+
+
+def _waiting(rt: Runtime, what: str) -> None:
+    """Refused unless the game still waits for players (what the host may change then)."""
+    if rt.record.status != "waiting":
+        raise ApiError("game_not_running", f"Game {rt.id} is {rt.record.status}: only a "
+                       f"waiting game's host can {what}")
 
 
 def _movers_game(rt: Runtime, seat: int, version: int | None) -> Game:

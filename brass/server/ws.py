@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from . import chat, jsontext, logs, metrics, outbound
+from .deps import hello_seat
 from .errors import ApiError
 from .guard import SocketCap
 from .runtime import Runtime
@@ -213,10 +214,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
-            if msg.token is not None:
-                conn.seat = rt.seat_of(msg.token)
-                if conn.seat is None:
-                    raise ApiError("unauthorized", "Unknown seat token")
+            conn.seat = hello_seat(rt, msg.token)
             said_hello = True
             await service.subscribe(rt, conn)
         elif not said_hello:

@@ -82,14 +82,15 @@ async def cancelled_write(url: str) -> tuple[int, list[int]]:
     other = Storage(url, instance="reader")
     try:
         game_id, _host, invite = await service.create_game(2, "cancelled")
-        tokens = dict([await service.join(game_id, f"p{i}", invite) for i in range(2)])
+        for i in range(2):
+            await service.join(game_id, f"p{i}", invite)
         rt = await service.runtime(game_id)
         spectator = Spectator()
         await service.subscribe(rt, spectator)
         assert rt.game is not None and rt.game.current_seat is not None
-        token = tokens[rt.game.current_seat]
-        action = json.loads(await service.legal(game_id, token))[0]["action"]
-        move = asyncio.create_task(service.submit(game_id, token, action, 0, "cancelled"))
+        seat = rt.game.current_seat
+        action = json.loads(await service.legal(rt, seat))[0]["action"]
+        move = asyncio.create_task(service.submit_as(rt, seat, action, 0, "cancelled"))
         give_up = time.monotonic() + WITHIN
         while not rt.lock.locked() and time.monotonic() < give_up:
             await asyncio.sleep(0)  # until the move waits for its write (its only wait)
