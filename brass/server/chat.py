@@ -37,6 +37,7 @@ from .storage import CHANNEL, metadata, now
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
+    from .core import GameCore
     from .runtime import Runtime
 
 MAX_CHARS = 300
@@ -126,17 +127,15 @@ def check_rate(bucket: Bucket) -> None:
                        f"{BURST} in a row")
 
 
-async def post(service: Any, rt: Runtime, seat: int | None, name: str | None, text: str,
+async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, text: str,
                bucket: Bucket) -> None:
     """Store a message from `seat` (None: a spectator named `name`) and send it to everyone
     watching the game."""
     check_rate(bucket)
-    message = await service._db(store, service.storage.engine, rt.id, seat,
-                                sender_name(rt, seat, name), text, rt.count,
-                                service.storage.instance)
+    message = await core.db(store, core.storage.engine, rt.id, seat,
+                            sender_name(rt, seat, name), text, rt.count, core.storage.instance)
     broadcast(rt, message)
 
 
-async def messages(service: Any, rt: Runtime) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = await service._db(history, service.storage.engine, rt.id)
-    return found
+async def messages(core: GameCore, rt: Runtime) -> list[dict[str, Any]]:
+    return await core.db(history, core.storage.engine, rt.id)

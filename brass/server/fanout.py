@@ -2,10 +2,10 @@
 
 Every write notifies `storage.CHANNEL` in its own transaction (delivered at commit, in commit
 order) with "game_id version instance". Each instance keeps one dedicated connection that
-listens, and hands each notification to `GameService.changed` (a game held here catches up
+listens, and hands each notification to `GameCore.changed` (a game held here catches up
 from the log's new rows and publishes to its sockets). The connection is checked every few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
-then `GameService.resync` checks every game held here against the database. SQLite is one
+then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
 """
 

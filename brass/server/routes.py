@@ -66,7 +66,7 @@ router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
 async def create_game(body: CreateGame, service: Service) -> Created:
-    game_id, host_token, invite = await service.create_game(
+    game_id, host_token, invite = await service.lobby.create_game(
         body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
         body.shared_screen)
     return Created(id=game_id, host_token=host_token, invite=invite)
@@ -83,7 +83,7 @@ async def list_games(
     since, oldest change first. Finished games leave the listing after a while (they stay
     reachable by id); unlisted games are never listed."""
     page = listing.query(limit, status, cursor, changed_after)
-    rows = await service.list_games(page.query)
+    rows = await service.lobby.list_games(page.query)
     return GameList(games=[outbound.game_info(record, game) for record, game in rows],
                     next=listing.next_cursor(page, rows), changes=listing.changes(page, rows))
 
@@ -103,7 +103,7 @@ async def rules() -> Rules:
 async def set_listed(game_id: str, body: SetListed, service: Service,
                      rt: HostToList) -> GameInfo:
     """Host only: show the game in the listing, or take it out."""
-    await service.set_listed(rt, body.listed)
+    await service.lobby.set_listed(rt, body.listed)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
@@ -118,7 +118,7 @@ async def game_info(game_id: str, rt: GameAt) -> GameInfo:
 async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Response:
     """The same state the websocket sends: the seat's view with a seat token (and its legal
     moves if it is to move), else the spectator's."""
-    return _json(await service.state_text(rt, seat))
+    return _json(await service.core.publisher.state_text(rt, seat))
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
@@ -126,21 +126,21 @@ async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Res
 async def join(game_id: str, body: Join, service: Service) -> Joined:
     """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
     browser keeps) limits a browser to one seat unless the game allows a shared screen."""
-    seat, token = await service.join(game_id, body.name, body.invite, body.browser)
+    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser)
     return Joined(seat=seat, token=token)
 
 
 @router.post("/games/{game_id}/invite", response_model=InviteRenewed)
 async def renew_invite(game_id: str, service: Service, rt: HostToInvite) -> InviteRenewed:
     """Host only, while the game waits: a new invite secret (the old link stops working)."""
-    return InviteRenewed(invite=await service.renew_invite(rt))
+    return InviteRenewed(invite=await service.lobby.renew_invite(rt))
 
 
 @router.post("/games/{game_id}/resign", response_model=Version)
 async def resign(game_id: str, service: Service, rt: GameAt, seat: Seat,
                  body: SeatRequest | None = None) -> Version:
     """The seat's player gives up: a bot plays their seat to the end."""
-    return Version(version=await service.resign(
+    return Version(version=await service.seats.resign(
         rt, seat, None if body is None else body.expected_version))
 
 
@@ -149,7 +149,7 @@ async def take_over(game_id: str, service: Service, rt: GameAt, seat: Seat,
                     body: SeatRequest | None = None) -> Version:
     """The player is back: they play their seat again instead of the bot that stood in
     (after a time-out or a hand-over; not after resigning)."""
-    return Version(version=await service.take_over(
+    return Version(version=await service.seats.take_over(
         rt, seat, None if body is None else body.expected_version))
 
 
@@ -158,7 +158,7 @@ async def hand_over(game_id: str, body: HandOver, service: Service, rt: GameAt,
                     seat: Seat) -> Version:
     """A seated player hands the seat to move to a bot, once it has been idle for the game's
     `handoff_after` seconds (a game without a clock that allows it)."""
-    return Version(version=await service.hand_over(rt, seat, body.seat,
+    return Version(version=await service.seats.hand_over(rt, seat, body.seat,
                                                    body.expected_version))
 
 
@@ -166,7 +166,7 @@ async def hand_over(game_id: str, body: HandOver, service: Service, rt: GameAt,
 async def renew(game_id: str, service: Service, rt: GameAt, holder: Holder) -> Renewed:
     """A new secret for the seat (or host) link whose token is sent; the old one stops working.
     Sockets opened with the old seat token go on as spectators."""
-    seat, fresh = await service.renew(rt, *holder)
+    seat, fresh = await service.lobby.renew(rt, *holder)
     return Renewed(role="host" if seat is None else "seat", seat=seat, token=fresh)
 
 
@@ -174,7 +174,7 @@ async def renew(game_id: str, service: Service, rt: GameAt, holder: Holder) -> R
 async def remove_seat(game_id: str, seat: int, service: Service,
                       rt: HostToRemove) -> GameInfo:
     """Host only, while the game waits: empty a seat (its player's token stops working)."""
-    await service.remove_seat(rt, seat)
+    await service.lobby.remove_seat(rt, seat)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
@@ -182,7 +182,7 @@ async def remove_seat(game_id: str, seat: int, service: Service,
 @router.post("/games/{game_id}/cancel", response_model=GameInfo)
 async def cancel(game_id: str, service: Service, rt: HostToCancel) -> GameInfo:
     """Host only, while the game waits: call the game off."""
-    await service.cancel(rt)
+    await service.lobby.cancel(rt)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
@@ -190,7 +190,7 @@ async def cancel(game_id: str, service: Service, rt: HostToCancel) -> GameInfo:
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
 async def add_bot(game_id: str, service: Service, rt: HostToAddBots,
                   body: AddBot | None = None) -> BotAdded:
-    seat = await service.add_bot(rt, None if body is None else body.seat,
+    seat = await service.lobby.add_bot(rt, None if body is None else body.seat,
                                  "easy" if body is None else body.level)
     return BotAdded(seat=seat)
 
@@ -198,7 +198,7 @@ async def add_bot(game_id: str, service: Service, rt: HostToAddBots,
 @router.post("/games/{game_id}/actions", response_model=Version)
 async def submit_action(game_id: str, body: SubmitAction, service: Service, rt: GameAt,
                         seat: SeatToAct) -> Version:
-    version = await service.submit_as(rt, seat, body.action, body.expected_version,
+    version = await service.play.submit_as(rt, seat, body.action, body.expected_version,
                                       body.action_id)
     return Version(version=version)
 
@@ -207,7 +207,7 @@ async def submit_action(game_id: str, body: SubmitAction, service: Service, rt: 
 async def legal(game_id: str, service: Service, rt: GameAt, seat: Seat) -> Response:
     """The seat's legal moves, each with its full price; empty if it is not its turn. A Sell
     has one sale and a Network one link here: `POST legal/extend` adds the next."""
-    return _json(await service.legal(rt, seat))
+    return _json(await service.play.legal(rt, seat))
 
 
 @router.post("/games/{game_id}/legal/extend", response_model=Extensions)
@@ -215,13 +215,13 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, rt: GameAt
                  seat: Seat) -> Response:
     """The legal moves made of a legal Sell plus one more sale (or a Network plus its
     second link), each with its price."""
-    return _json(await service.extensions(rt, seat, body.action, body.version))
+    return _json(await service.play.extensions(rt, seat, body.action, body.version))
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatHistory)
 async def chat_history(game_id: str, service: Service, rt: GameAt) -> ChatHistory:
     """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
-    return ChatHistory.model_validate({"messages": await chat.messages(service, rt)})
+    return ChatHistory.model_validate({"messages": await chat.messages(service.core, rt)})
 
 
 @router.post("/games/{game_id}/legal/preview", response_model=Preview)
@@ -229,20 +229,20 @@ async def preview(game_id: str, body: PreviewRequest, service: Service, rt: Game
                   seat: Seat) -> Response:
     """The whole effect of a legal move of the seat to move (the engine's `move` event for
     it), before it is confirmed."""
-    return _json(await service.preview(rt, seat, body.action, body.version))
+    return _json(await service.play.preview(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)
 async def undo(game_id: str, service: Service, rt: GameAt, seat: SeatToUndo,
                body: UndoRequest | None = None) -> Version:
-    version = await service.undo_as(rt, seat, None if body is None else body.expected_version)
+    version = await service.play.undo_as(rt, seat, None if body is None else body.expected_version)
     return Version(version=version)
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
 async def game_log(game_id: str, service: Service, rt: GameAt) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
-    return _json(await service.log_text(rt))
+    return _json(await service.replays.log_text(rt))
 
 
 @router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
@@ -265,7 +265,7 @@ async def replay(game_id: str, n: int, service: Service, rt: GameAt,
         raise ApiError("unauthorized", "A seat's replay view is shown once the game is over")
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
-    return await service.replay_frame(rt, n, seat)
+    return await service.replays.replay_frame(rt, n, seat)
 
 
 def _json(text: str) -> Response:

@@ -358,7 +358,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    # as many kept connections as the server's database threads (service.py: 16): a pool
+    # as many kept connections as the server's database threads (core.py: 16): a pool
     # smaller than its users opens and closes a connection (a Postgres process) per
     # overflowing write under load. With the move writer's 4 and the listener, an instance
     # uses at most 25 (HOSTING.md)

@@ -43,9 +43,9 @@ from brass.engine import (
 
 from . import migrate, outbound
 from .auth import new_token, token_hash
+from .lobby import new_game_id
 from .runtime import restore
 from .schemas import GameLog
-from .service import new_game_id
 from .storage import Snapshot, Storage, actions, games, seat_changes, seats, snapshots
 
 FORMAT = "brass-game-log/1"

@@ -17,9 +17,9 @@ from sqlalchemy import update
 from brass.engine import DATA, Game, IllegalAction, apply_action, new_game, parse_action, view
 from brass.server import Settings
 from brass.server.auth import token_hash
+from brass.server.core import GameCore
 from brass.server.outbound import rebuilt_frame
 from brass.server.runtime import rebuild
-from brass.server.service import GameService
 from brass.server.storage import GameRecord, SeatRecord, Storage, actions, now
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
@@ -149,7 +149,7 @@ def test_loading_a_game_and_its_replay_frames_rebuild_in_a_worker_not_on_the_eve
     the hook is seen to work). The frames are checked against the engine's own replay."""
     table = make_game(http, players=2, humans=2)
     play(http, table, 9, random.Random(4))
-    watched = {rebuild.__code__, rebuilt_frame.__code__, GameService._load.__code__}
+    watched = {rebuild.__code__, rebuilt_frame.__code__, GameCore._load.__code__}
     calls: list[str] = []
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
