@@ -30,9 +30,10 @@ from sqlalchemy import (
 )
 from sqlalchemy import text as sql_text
 
-from . import jsontext, outbound
+from . import outbound
 from .errors import ApiError
-from .storage import CHANNEL, metadata, now
+from .notice import CHANNEL, Notice
+from .storage import metadata, now
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -79,8 +80,7 @@ def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
         message = _message(row)
         if conn.dialect.name == "postgresql":
             conn.execute(sql_text("SELECT pg_notify(:channel, :payload)"), {
-                "channel": CHANNEL, "payload": f"{game_id} chat {instance} "
-                                               f"{jsontext.dumps(message)}"})
+                "channel": CHANNEL, "payload": Notice(game_id, instance, chat=message).text()})
     return message
 
 

@@ -72,6 +72,7 @@ from brass.engine import Game
 
 from . import jsontext
 from .clocks import Clock, reserve_after, turn_deadline
+from .notice import CHANNEL, Notice
 
 metadata = MetaData()
 DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
@@ -444,7 +445,6 @@ class QuickAppend:
     timing: Timing | None
 
 
-CHANNEL = "brass_games"  # LISTEN/NOTIFY channel: "game_id version instance" per commit
 
 
 class Storage:
@@ -462,9 +462,9 @@ class Storage:
         """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
         -1 for a change that keeps the version (seats, status, listing)."""
         if self.postgres:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
-                "channel": CHANNEL,
-                "payload": f"{game_id} {-1 if version is None else version} {self.instance}"})
+            notice = Notice(game_id, self.instance, -1 if version is None else version)
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": notice.text()})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -876,7 +876,8 @@ class Storage:
                   "seat": record.seat, "action": record.action_text,
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
-                  "channel": CHANNEL, "payload": f"{game_id} {record.seq} {self.instance}"}
+                  "channel": CHANNEL,
+                  "payload": Notice(game_id, self.instance, record.seq).text()}
         if snapshot is not None:
             params.update(snap_actions=snapshot[0], snap_state=jsontext.dumps(snapshot[1]))
         return QuickAppend(sql, params, record, timing)
