@@ -15,28 +15,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Index,
-    Integer,
-    SmallInteger,
-    String,
-    Table,
-    insert,
-    select,
-)
-from sqlalchemy import text as sql_text
-
 from . import outbound
 from .errors import ApiError
-from .notice import CHANNEL, Notice
-from .storage import metadata, now
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
 
     from .core import GameCore
     from .runtime import Runtime
@@ -46,49 +28,9 @@ BURST = 5
 EVERY = 2.0  # seconds per message once the burst is spent
 HISTORY = 500  # messages sent with GET /chat, the latest
 
-chat = Table(
-    "chat", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("seat", SmallInteger, nullable=True),  # null: a spectator
-    Column("name", String(80), nullable=False),
-    Column("text", String(MAX_CHARS * 4), nullable=False),
-    Column("actions", Integer, nullable=False),  # actions played when it was sent
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("spectator", Boolean, nullable=False),
-    Index("ix_chat_game", "game_id", "id"),
-)
 
 
-def _message(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
-            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}
 
-
-def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
-          actions: int, instance: str = "") -> dict[str, Any]:
-    """Store a message; on Postgres it is also sent to the other instances (fanout.py) in the
-    same transaction, so their clients of the game get it too."""
-    with engine.begin() as conn:
-        stamp = now()
-        key = conn.execute(insert(chat).values(
-            game_id=game_id, seat=seat, name=name, text=text, actions=actions,
-            created_at=stamp, spectator=seat is None)).inserted_primary_key
-        assert key is not None
-        new_id = key[0]
-        row = conn.execute(select(chat).where(chat.c.id == new_id)).one()
-        message = _message(row)
-        if conn.dialect.name == "postgresql":
-            conn.execute(sql_text("SELECT pg_notify(:channel, :payload)"), {
-                "channel": CHANNEL, "payload": Notice(game_id, instance, chat=message).text()})
-    return message
-
-
-def history(engine: Engine, game_id: str) -> list[dict[str, Any]]:
-    with engine.connect() as conn:
-        rows = conn.execute(select(chat).where(chat.c.game_id == game_id)
-                            .order_by(chat.c.id.desc()).limit(HISTORY)).all()
-    return [_message(r) for r in reversed(rows)]
 
 
 @dataclass
@@ -132,10 +74,10 @@ async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, 
     """Store a message from `seat` (None: a spectator named `name`) and send it to everyone
     watching the game."""
     check_rate(bucket)
-    message = await core.db(store, core.storage.engine, rt.id, seat,
-                            sender_name(rt, seat, name), text, rt.count, core.storage.instance)
+    message = await core.db(core.storage.add_chat, rt.id, seat, sender_name(rt, seat, name),
+                            text, rt.count)
     broadcast(rt, message)
 
 
 async def messages(core: GameCore, rt: Runtime) -> list[dict[str, Any]]:
-    return await core.db(history, core.storage.engine, rt.id)
+    return await core.db(core.storage.chat_history, rt.id, HISTORY)

@@ -272,16 +272,7 @@ class GameCore:
         each version but the last (the caller publishes that one), so that every client sees
         every version as on the instance that wrote them; False if the rows cannot be
         followed from the held states (the caller reloads the game)."""
-        since = rt.record.version
-        steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
-                                             if r.seq > since]
-        undos: dict[int, list[int]] = {}
-        for r in changes.rows:
-            if r.undone_at is not None and r.undone_at > since:
-                undos.setdefault(r.undone_at, []).append(r.seq)
-        steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
-        steps += [(c.version, "seat", c) for c in changes.seat_changes if c.version > since]
-        steps.sort(key=lambda s: s[0])
+        steps = _steps(changes, rt.record.version)
         held, moves = [a.seq for a in rt.recent], []
         for _version, kind, what in steps:
             if kind == "play":
@@ -318,3 +309,18 @@ class GameCore:
         rt.hold(changes.rows)
         rt.snapshots = changes.marks or rt.snapshots
         return True
+
+
+def _steps(changes: Changes, since: int) -> list[tuple[int, str, Any]]:
+    """What happened after version `since`, in version order: (version, "play", the row),
+    (version, "undo", the seqs it took back) or (version, "seat", the seat change)."""
+    steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
+                                         if r.seq > since]
+    undos: dict[int, list[int]] = {}
+    for r in changes.rows:
+        if r.undone_at is not None and r.undone_at > since:
+            undos.setdefault(r.undone_at, []).append(r.seq)
+    steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
+    steps += [(c.version, "seat", c) for c in changes.seat_changes if c.version > since]
+    steps.sort(key=lambda s: s[0])
+    return steps

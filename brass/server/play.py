@@ -47,18 +47,9 @@ class Play:
         action = as_action(action_json)
         core = self.core
         async with rt.lock:
-            earlier = rt.action_ids.get(action_id)
+            earlier = await self._earlier(rt, action_id, expected_version)
             if earlier is not None:
                 return _retried(earlier, seat, action)
-            if rt.behind or expected_version > rt.record.version:
-                await core.caught_up(rt)  # the client saw a version from another instance
-                earlier = rt.action_ids.get(action_id)
-                if earlier is not None:
-                    return _retried(earlier, seat, action)
-            if expected_version != rt.record.version:  # perhaps an older move resent
-                earlier = await core.db(core.storage.find_action, rt.id, action_id)
-                if earlier is not None:
-                    return _retried(earlier, seat, action)
             game = rt.running_game()
             rt.player_plays(seat, stand_in)
             if expected_version != rt.record.version:
@@ -104,6 +95,19 @@ class Play:
         await core.publisher.sent(sending, rt, seat)
         core.evict_if_done(rt)
         return row.seq
+
+    async def _earlier(self, rt: Runtime, action_id: str,
+                       expected_version: int) -> ActionRecord | None:
+        """The log row of `action_id` if it was written already (a retry), caught up first
+        if the client saw a version from another instance."""
+        earlier = rt.action_ids.get(action_id)
+        if earlier is None and (rt.behind or expected_version > rt.record.version):
+            await self.core.caught_up(rt)
+            earlier = rt.action_ids.get(action_id)
+        if earlier is None and expected_version != rt.record.version:
+            # perhaps an older move resent
+            earlier = await self.core.db(self.core.storage.find_action, rt.id, action_id)
+        return earlier
 
     async def undo_as(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """Take back the seat's last action, if it is part of the seat's current turn."""
