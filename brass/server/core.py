@@ -60,6 +60,8 @@ class GameCore:
         self.publisher = Publisher()
         self.tending: Tending = _Nobody()  # the steward, once it is made
         self._loading = asyncio.Lock()
+        # the game being loaded, and whether another instance changed it meanwhile
+        self._load_heard: tuple[str, bool] | None = None
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self._following: dict[str, asyncio.Task[None]] = {}  # catch-ups after notifications
         self._closing = False
@@ -91,8 +93,15 @@ class GameCore:
         async with self._loading:
             rt = self.games.get(game_id)
             if rt is None:
-                rt = await self._load(game_id)
+                self._load_heard = (game_id, False)
+                try:
+                    rt = await self._load(game_id)
+                finally:
+                    heard, self._load_heard = self._load_heard, None
                 self.games[game_id] = rt
+                if heard is not None and heard[1]:  # the load may have read the older version
+                    rt.behind = True
+                    self._follow(rt)
         return rt
 
     async def _load(self, game_id: str) -> Runtime:
@@ -198,6 +207,8 @@ class GameCore:
         rt = self.games.get(game_id)
         log.debug("game %s: version %s from %s; held here: %s", game_id, version, sender,
                   None if rt is None else rt.record.version)
+        if rt is None and self._load_heard is not None and self._load_heard[0] == game_id:
+            self._load_heard = (game_id, True)  # caught up as soon as it is loaded
         if rt is None or 0 <= version <= rt.record.version:
             return
         rt.behind = True
