@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import (
     insert,
+    or_,
     select,
     update,
 )
@@ -50,6 +51,19 @@ class MoveLog(StoreBase):
         return [a if a.undone_at is None or a.undone_at <= at else
                 dataclasses.replace(a, undone=False, undone_at=None)
                 for a in self.load_actions(game_id, True) if a.seq <= at]
+
+    def rows_after(self, game_id: str, at: int, after_seq: int,
+                   count: int) -> list[ActionRecord]:
+        """The first `count` rows of the game (undone ones left out) after the row `after_seq`
+        as the log stood at version `at`: a replay frame reads only the rows after its
+        snapshot, never the whole log."""
+        with self._tx() as conn:
+            rows = conn.execute(select(actions).where(
+                actions.c.game_id == game_id, actions.c.seq > after_seq, actions.c.seq <= at,
+                or_(actions.c.undone.is_(False), actions.c.undone_at > at))
+                .order_by(actions.c.seq).limit(count)).all()
+        return [dataclasses.replace(a, undone=False, undone_at=None) if a.undone else a
+                for a in map(_action_record, rows)]
 
     def find_action(self, game_id: str, action_id: str) -> ActionRecord | None:
         with self._tx() as conn:

@@ -1,20 +1,20 @@
 """Replays and logs: a game's log as of a version, and the view after any number of its
-actions, rebuilt in a worker from the nearest snapshot (a small cache of snapshots over all
-games). Reads only: nothing here changes a game."""
+actions, rebuilt in a worker from the nearest snapshot and the rows after it only (a small
+cache of snapshots over all games): a late frame costs what an early one does. Reads only:
+nothing here changes a game."""
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
 from collections import OrderedDict
-from typing import Any
 
 from . import outbound
 from .core import GameCore
 from .errors import ApiError
 from .runtime import Runtime
 from .schemas import ReplayFrame
-from .storage import ActionRecord
+from .storage import ActionRecord, Snapshot
 
 SNAPSHOT_CACHE = 64  # snapshots kept in memory for replay frames, over all games
 
@@ -22,7 +22,7 @@ SNAPSHOT_CACHE = 64  # snapshots kept in memory for replay frames, over all game
 class Replays:
     def __init__(self, core: GameCore) -> None:
         self.core = core
-        self._snapshots: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._snapshots: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
 
     async def log_rows(self, rt: Runtime) -> list[ActionRecord]:
         """The game's log (undone rows left out) as of the version it is at when called, read
@@ -39,7 +39,7 @@ class Replays:
         """The view after the first `n` actions of the log: rebuilt in a worker from the
         latest snapshot at or before `n` (at most one round of replay). A game stored under
         another engine shows only the frames it has snapshots of."""
-        game, total = rt.game, rt.count
+        game, total, at = rt.game, rt.count, rt.record.version
         if game is None:
             raise ApiError("game_not_running", "The game has not started")
         if not 0 <= n <= total:
@@ -52,22 +52,25 @@ class Replays:
             raise ApiError("not_found", f"Game {rt.id} was played with engine "
                            f"{rt.record.engine_version}: only the frames after "
                            f"{', '.join(map(str, rt.snapshots)) or 'no action'} are kept")
-        rows = await self.log_rows(rt)  # first: as of the version `total` was read at
-        state = None if base is None else await self._snapshot(rt, base)
+        snapshot = None if base is None else await self._snapshot(rt, base)
+        rows = await self.core.db(  # as of the version `total` was read at
+            self.core.storage.rows_after, rt.id, at, 0 if snapshot is None else snapshot.seq,
+            n - (base or 0))
         return await self.core.workers.compute(
-            outbound.rebuilt_frame, rt.record.players, rt.record.seed, rt.record.setup, state,
-            [a.action for a in rows[base or 0:n]], n, total, seat)
+            outbound.rebuilt_frame, rt.record.players, rt.record.seed, rt.record.setup,
+            None if snapshot is None else snapshot.state, [a.action for a in rows], n, total,
+            seat)
 
-    async def _snapshot(self, rt: Runtime, count: int) -> dict[str, Any]:
+    async def _snapshot(self, rt: Runtime, count: int) -> Snapshot:
         """The stored state after `count` actions (a small cache over all games)."""
         key = (rt.id, count)
-        state = self._snapshots.get(key)
-        if state is None:
+        found = self._snapshots.get(key)
+        if found is None:
             found = await self.core.db(self.core.storage.load_snapshot, rt.id, count)
             if found is None or found.actions != count:
                 raise ApiError("not_found", f"No snapshot after {count} actions")
-            state = self._snapshots[key] = found.state
+            self._snapshots[key] = found
             if len(self._snapshots) > SNAPSHOT_CACHE:
                 self._snapshots.popitem(last=False)
         self._snapshots.move_to_end(key)
-        return state
+        return found
