@@ -15,28 +15,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Index,
-    Integer,
-    SmallInteger,
-    String,
-    Table,
-    insert,
-    select,
-)
-from sqlalchemy import text as sql_text
-
-from . import jsontext, outbound
+from . import outbound
 from .errors import ApiError
-from .storage import CHANNEL, metadata, now
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
 
+    from .core import GameCore
     from .runtime import Runtime
 
 MAX_CHARS = 300
@@ -44,50 +28,9 @@ BURST = 5
 EVERY = 2.0  # seconds per message once the burst is spent
 HISTORY = 500  # messages sent with GET /chat, the latest
 
-chat = Table(
-    "chat", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("seat", SmallInteger, nullable=True),  # null: a spectator
-    Column("name", String(80), nullable=False),
-    Column("text", String(MAX_CHARS * 4), nullable=False),
-    Column("actions", Integer, nullable=False),  # actions played when it was sent
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("spectator", Boolean, nullable=False),
-    Index("ix_chat_game", "game_id", "id"),
-)
 
 
-def _message(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
-            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}
 
-
-def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
-          actions: int, instance: str = "") -> dict[str, Any]:
-    """Store a message; on Postgres it is also sent to the other instances (fanout.py) in the
-    same transaction, so their clients of the game get it too."""
-    with engine.begin() as conn:
-        stamp = now()
-        key = conn.execute(insert(chat).values(
-            game_id=game_id, seat=seat, name=name, text=text, actions=actions,
-            created_at=stamp, spectator=seat is None)).inserted_primary_key
-        assert key is not None
-        new_id = key[0]
-        row = conn.execute(select(chat).where(chat.c.id == new_id)).one()
-        message = _message(row)
-        if conn.dialect.name == "postgresql":
-            conn.execute(sql_text("SELECT pg_notify(:channel, :payload)"), {
-                "channel": CHANNEL, "payload": f"{game_id} chat {instance} "
-                                               f"{jsontext.dumps(message)}"})
-    return message
-
-
-def history(engine: Engine, game_id: str) -> list[dict[str, Any]]:
-    with engine.connect() as conn:
-        rows = conn.execute(select(chat).where(chat.c.game_id == game_id)
-                            .order_by(chat.c.id.desc()).limit(HISTORY)).all()
-    return [_message(r) for r in reversed(rows)]
 
 
 @dataclass
@@ -126,17 +69,15 @@ def check_rate(bucket: Bucket) -> None:
                        f"{BURST} in a row")
 
 
-async def post(service: Any, rt: Runtime, seat: int | None, name: str | None, text: str,
+async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, text: str,
                bucket: Bucket) -> None:
     """Store a message from `seat` (None: a spectator named `name`) and send it to everyone
     watching the game."""
     check_rate(bucket)
-    message = await service._db(store, service.storage.engine, rt.id, seat,
-                                sender_name(rt, seat, name), text, rt.count,
-                                service.storage.instance)
+    message = await core.db(core.storage.add_chat, rt.id, seat, sender_name(rt, seat, name),
+                            text, rt.count)
     broadcast(rt, message)
 
 
-async def messages(service: Any, rt: Runtime) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = await service._db(history, service.storage.engine, rt.id)
-    return found
+async def messages(core: GameCore, rt: Runtime) -> list[dict[str, Any]]:
+    return await core.db(core.storage.chat_history, rt.id, HISTORY)

@@ -1,11 +1,11 @@
 """Fan-out between instances through Postgres LISTEN/NOTIFY (no broker, no other service).
 
-Every write notifies `storage.CHANNEL` in its own transaction (delivered at commit, in commit
+Every write notifies `notice.CHANNEL` in its own transaction (delivered at commit, in commit
 order) with "game_id version instance". Each instance keeps one dedicated connection that
-listens, and hands each notification to `GameService.changed` (a game held here catches up
+listens, and hands each notification to `GameCore.changed` (a game held here catches up
 from the log's new rows and publishes to its sockets). The connection is checked every few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
-then `GameService.resync` checks every game held here against the database. SQLite is one
+then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import make_url
 
-from . import jsontext, logs
-from .storage import CHANNEL
+from . import logs
+from .notice import CHANNEL, Notice
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
@@ -87,12 +87,10 @@ class Fanout:
 
     def _deliver(self, payload: str) -> None:
         try:
-            game_id, version, sender = payload.split(" ", 2)
-            if version == "chat":  # "GAME chat INSTANCE MESSAGE-JSON" (chat.py)
-                sender, message = sender.split(" ", 1)
-                if self.chatted is not None:
-                    self.chatted(game_id, sender, jsontext.loads(message))
-                return
-            self.changed(game_id, int(version), sender)
+            notice = Notice.parse(payload)
+            if notice.chat is None:
+                self.changed(notice.game_id, notice.version, notice.sender)
+            elif self.chatted is not None:
+                self.chatted(notice.game_id, notice.sender, notice.chat)
         except Exception:
             log.exception("fan-out: cannot handle the notification %r", payload)

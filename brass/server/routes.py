@@ -1,18 +1,33 @@
-"""The HTTP API (DESIGN.md "Server"). Each route reads like prose: dependencies give the
-service and the bearer token; the service does the work; `outbound` builds the answer."""
+"""The HTTP API (DESIGN.md "Server"). Each route reads like prose: dependencies (deps.py) give
+the service, the game, and the seat or host the bearer token belongs to; the service does the
+work; `outbound` builds the answer."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
 from brass.engine import DATA
 
-from . import chat, listing, outbound
+from . import chat, deps, listing, outbound
 from .clocks import Clock
+from .deps import (
+    GameAt,
+    Holder,
+    HostToAddBots,
+    HostToCancel,
+    HostToInvite,
+    HostToList,
+    HostToRemove,
+    JoinLimited,
+    Seat,
+    SeatToAct,
+    SeatToUndo,
+    Service,
+    Viewer,
+)
 from .errors import HTTP_STATUS, ApiError
-from .ratelimit import RateLimiter
 from .schemas import (
     AddBot,
     Analysis,
@@ -44,30 +59,6 @@ from .schemas import (
     UndoRequest,
     Version,
 )
-from .service import GameService
-
-
-async def get_service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
-    return service
-
-
-async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
-async def join_limit(request: Request) -> None:
-    """Creating and joining games are unauthenticated writes: limited per client address."""
-    limiter: RateLimiter = request.app.state.join_limiter
-    limiter.check(request.client.host if request.client else "unknown")
-
-
-Service = Annotated[GameService, Depends(get_service)]
-Token = Annotated[str | None, Depends(bearer_token)]
-JoinLimited = Depends(join_limit)
 
 ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
 router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
@@ -75,7 +66,7 @@ router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
 async def create_game(body: CreateGame, service: Service) -> Created:
-    game_id, host_token, invite = await service.create_game(
+    game_id, host_token, invite = await service.lobby.create_game(
         body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
         body.shared_screen)
     return Created(id=game_id, host_token=host_token, invite=invite)
@@ -92,7 +83,7 @@ async def list_games(
     since, oldest change first. Finished games leave the listing after a while (they stay
     reachable by id); unlisted games are never listed."""
     page = listing.query(limit, status, cursor, changed_after)
-    rows = await service.list_games(page.query)
+    rows = await service.lobby.list_games(page.query)
     return GameList(games=[outbound.game_info(record, game) for record, game in rows],
                     next=listing.next_cursor(page, rows), changes=listing.changes(page, rows))
 
@@ -109,28 +100,25 @@ async def rules() -> Rules:
 
 
 @router.post("/games/{game_id}/listed", response_model=GameInfo)
-async def set_listed(game_id: str, body: SetListed, service: Service, token: Token) -> GameInfo:
+async def set_listed(game_id: str, body: SetListed, service: Service,
+                     rt: HostToList) -> GameInfo:
     """Host only: show the game in the listing, or take it out."""
-    await service.set_listed(game_id, token, body.listed)
+    await service.lobby.set_listed(rt, body.listed)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
 
 @router.get("/games/{game_id}", response_model=GameInfo)
-async def game_info(game_id: str, service: Service) -> GameInfo:
-    rt = await service.runtime(game_id)
+async def game_info(game_id: str, rt: GameAt) -> GameInfo:
     return outbound.game_info(rt.record, rt.game)
 
 
-@router.get("/games/{game_id}/state", response_model=StateMessage)
-async def state(game_id: str, service: Service, token: Token) -> Response:
+@router.get("/games/{game_id}/state", response_model=StateMessage,
+            openapi_extra=deps.OPTIONAL_TOKEN)
+async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Response:
     """The same state the websocket sends: the seat's view with a seat token (and its legal
     moves if it is to move), else the spectator's."""
-    rt = await service.runtime(game_id)
-    seat = rt.seat_of(token)
-    if token is not None and seat is None:
-        raise ApiError("unauthorized", "Unknown seat token")
-    return _json(await service.state_text(rt, seat))
+    return _json(await service.core.publisher.state_text(rt, seat))
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
@@ -138,153 +126,146 @@ async def state(game_id: str, service: Service, token: Token) -> Response:
 async def join(game_id: str, body: Join, service: Service) -> Joined:
     """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
     browser keeps) limits a browser to one seat unless the game allows a shared screen."""
-    seat, token = await service.join(game_id, body.name, body.invite, body.browser)
+    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser)
     return Joined(seat=seat, token=token)
 
 
 @router.post("/games/{game_id}/invite", response_model=InviteRenewed)
-async def renew_invite(game_id: str, service: Service, token: Token) -> InviteRenewed:
+async def renew_invite(game_id: str, service: Service, rt: HostToInvite) -> InviteRenewed:
     """Host only, while the game waits: a new invite secret (the old link stops working)."""
-    return InviteRenewed(invite=await service.renew_invite(game_id, token))
+    return InviteRenewed(invite=await service.lobby.renew_invite(rt))
 
 
 @router.post("/games/{game_id}/resign", response_model=Version)
-async def resign(game_id: str, service: Service, token: Token,
+async def resign(game_id: str, service: Service, rt: GameAt, seat: Seat,
                  body: SeatRequest | None = None) -> Version:
     """The seat's player gives up: a bot plays their seat to the end."""
-    return Version(version=await service.resign(
-        game_id, token, None if body is None else body.expected_version))
+    return Version(version=await service.seats.resign(
+        rt, seat, None if body is None else body.expected_version))
 
 
 @router.post("/games/{game_id}/takeover", response_model=Version)
-async def take_over(game_id: str, service: Service, token: Token,
+async def take_over(game_id: str, service: Service, rt: GameAt, seat: Seat,
                     body: SeatRequest | None = None) -> Version:
     """The player is back: they play their seat again instead of the bot that stood in
     (after a time-out or a hand-over; not after resigning)."""
-    return Version(version=await service.take_over(
-        game_id, token, None if body is None else body.expected_version))
+    return Version(version=await service.seats.take_over(
+        rt, seat, None if body is None else body.expected_version))
 
 
 @router.post("/games/{game_id}/handover", response_model=Version)
-async def hand_over(game_id: str, body: HandOver, service: Service, token: Token) -> Version:
+async def hand_over(game_id: str, body: HandOver, service: Service, rt: GameAt,
+                    seat: Seat) -> Version:
     """A seated player hands the seat to move to a bot, once it has been idle for the game's
     `handoff_after` seconds (a game without a clock that allows it)."""
-    return Version(version=await service.hand_over(game_id, token, body.seat,
+    return Version(version=await service.seats.hand_over(rt, seat, body.seat,
                                                    body.expected_version))
 
 
 @router.post("/games/{game_id}/renew", response_model=Renewed)
-async def renew(game_id: str, service: Service, token: Token) -> Renewed:
+async def renew(game_id: str, service: Service, rt: GameAt, holder: Holder) -> Renewed:
     """A new secret for the seat (or host) link whose token is sent; the old one stops working.
     Sockets opened with the old seat token go on as spectators."""
-    seat, fresh = await service.renew(game_id, token)
+    seat, fresh = await service.lobby.renew(rt, *holder)
     return Renewed(role="host" if seat is None else "seat", seat=seat, token=fresh)
 
 
 @router.delete("/games/{game_id}/seats/{seat}", response_model=GameInfo)
-async def remove_seat(game_id: str, seat: int, service: Service, token: Token) -> GameInfo:
+async def remove_seat(game_id: str, seat: int, service: Service,
+                      rt: HostToRemove) -> GameInfo:
     """Host only, while the game waits: empty a seat (its player's token stops working)."""
-    await service.remove_seat(game_id, token, seat)
+    await service.lobby.remove_seat(rt, seat)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
 
 @router.post("/games/{game_id}/cancel", response_model=GameInfo)
-async def cancel(game_id: str, service: Service, token: Token) -> GameInfo:
+async def cancel(game_id: str, service: Service, rt: HostToCancel) -> GameInfo:
     """Host only, while the game waits: call the game off."""
-    await service.cancel(game_id, token)
+    await service.lobby.cancel(rt)
     rt = await service.runtime(game_id)
     return outbound.game_info(rt.record, rt.game)
 
 
 @router.post("/games/{game_id}/bots", response_model=BotAdded, status_code=201)
-async def add_bot(game_id: str, service: Service, token: Token,
+async def add_bot(game_id: str, service: Service, rt: HostToAddBots,
                   body: AddBot | None = None) -> BotAdded:
-    seat = await service.add_bot(game_id, token, None if body is None else body.seat,
+    seat = await service.lobby.add_bot(rt, None if body is None else body.seat,
                                  "easy" if body is None else body.level)
     return BotAdded(seat=seat)
 
 
 @router.post("/games/{game_id}/actions", response_model=Version)
-async def submit_action(game_id: str, body: SubmitAction, service: Service,
-                        token: Token) -> Version:
-    version = await service.submit(game_id, token, body.action, body.expected_version,
-                                   body.action_id)
+async def submit_action(game_id: str, body: SubmitAction, service: Service, rt: GameAt,
+                        seat: SeatToAct) -> Version:
+    version = await service.play.submit_as(rt, seat, body.action, body.expected_version,
+                                      body.action_id)
     return Version(version=version)
 
 
 @router.get("/games/{game_id}/legal", response_model=list[LegalEntry])
-async def legal(game_id: str, service: Service, token: Token) -> Response:
+async def legal(game_id: str, service: Service, rt: GameAt, seat: Seat) -> Response:
     """The seat's legal moves, each with its full price; empty if it is not its turn. A Sell
     has one sale and a Network one link here: `POST legal/extend` adds the next."""
-    return _json(await service.legal(game_id, token))
+    return _json(await service.play.legal(rt, seat))
 
 
 @router.post("/games/{game_id}/legal/extend", response_model=Extensions)
-async def extend(game_id: str, body: ExtendRequest, service: Service, token: Token) -> Response:
+async def extend(game_id: str, body: ExtendRequest, service: Service, rt: GameAt,
+                 seat: Seat) -> Response:
     """The legal moves made of a legal Sell plus one more sale (or a Network plus its
     second link), each with its price."""
-    rt = await service.runtime(game_id)
-    seat = rt.seat_of(token)
-    if seat is None:
-        raise ApiError("unauthorized", "A valid seat token is needed")
-    return _json(await service.extensions(rt, seat, body.action, body.version))
+    return _json(await service.play.extensions(rt, seat, body.action, body.version))
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatHistory)
-async def chat_history(game_id: str, service: Service) -> ChatHistory:
+async def chat_history(game_id: str, service: Service, rt: GameAt) -> ChatHistory:
     """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
-    rt = await service.runtime(game_id)
-    return ChatHistory.model_validate({"messages": await chat.messages(service, rt)})
+    return ChatHistory.model_validate({"messages": await chat.messages(service.core, rt)})
 
 
 @router.post("/games/{game_id}/legal/preview", response_model=Preview)
-async def preview(game_id: str, body: PreviewRequest, service: Service,
-                  token: Token) -> Response:
+async def preview(game_id: str, body: PreviewRequest, service: Service, rt: GameAt,
+                  seat: Seat) -> Response:
     """The whole effect of a legal move of the seat to move (the engine's `move` event for
     it), before it is confirmed."""
-    rt = await service.runtime(game_id)
-    seat = rt.seat_of(token)
-    if seat is None:
-        raise ApiError("unauthorized", "A valid seat token is needed")
-    return _json(await service.preview(rt, seat, body.action, body.version))
+    return _json(await service.play.preview(rt, seat, body.action, body.version))
 
 
 @router.post("/games/{game_id}/undo", response_model=Version)
-async def undo(game_id: str, service: Service, token: Token,
+async def undo(game_id: str, service: Service, rt: GameAt, seat: SeatToUndo,
                body: UndoRequest | None = None) -> Version:
-    version = await service.undo(game_id, token, None if body is None else body.expected_version)
+    version = await service.play.undo_as(rt, seat, None if body is None else body.expected_version)
     return Version(version=version)
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: str, service: Service) -> Response:
+async def game_log(game_id: str, service: Service, rt: GameAt) -> Response:
     """Every action with its public effects (a running game: public parts only)."""
-    rt = await service.runtime(game_id)
-    return _json(await service.log_text(rt))
+    return _json(await service.replays.log_text(rt))
 
 
 @router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
-async def start_analysis(game_id: str, service: Service) -> dict[str, Any]:
+async def start_analysis(game_id: str, service: Service, rt: GameAt) -> dict[str, Any]:
     """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
-    return await service.analyses.start(await service.runtime(game_id))
+    return await service.analyses.start(rt)
 
 
 @router.get("/games/{game_id}/analysis", response_model=Analysis)
-async def analysis(game_id: str, service: Service) -> dict[str, Any]:
+async def analysis(game_id: str, service: Service, rt: GameAt) -> dict[str, Any]:
     """A finished game's analysis: every move judged, once computed (`POST` starts it)."""
-    return await service.analyses.status(await service.runtime(game_id))
+    return await service.analyses.status(rt)
 
 
 @router.get("/games/{game_id}/replay/{n}", response_model=ReplayFrame)
-async def replay(game_id: str, n: int, service: Service, seat: int | None = None) -> ReplayFrame:
+async def replay(game_id: str, n: int, service: Service, rt: GameAt,
+                 seat: int | None = None) -> ReplayFrame:
     """The view after `n` actions: the spectator's view, or any seat's once finished."""
-    rt = await service.runtime(game_id)
     if seat is not None and rt.record.status != "finished":
         raise ApiError("unauthorized", "A seat's replay view is shown once the game is over")
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
-    return await service.replay_frame(rt, n, seat)
+    return await service.replays.replay_frame(rt, n, seat)
 
 
 def _json(text: str) -> Response:

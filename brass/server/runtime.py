@@ -4,12 +4,14 @@ and the log after it (they run in a worker process, never on the event loop)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from brass.engine import (
     ENGINE_VERSION,
+    Event,
     Game,
     apply_action,
     new_game,
@@ -20,7 +22,7 @@ from brass.engine import (
 
 from .auth import token_matches
 from .errors import ApiError
-from .storage import ActionRecord, GameRecord, SeatChange, Snapshot
+from .storage import ActionRecord, GameRecord, SeatChange, Snapshot, Timing, TurnStart
 
 
 class Subscriber(Protocol):
@@ -44,7 +46,7 @@ class Runtime:
     many actions each stored snapshot includes). Nor is the whole log: `count` actions (undone
     ones left out), of which the last `RECENT` rows are held (`recent`: undo, the state
     message's newest entry) and the ids of the last written (`action_ids`: a resent action);
-    the log itself is read from the database when asked for (`GameService.log_rows`), so a
+    the log itself is read from the database when asked for (`Replays.log_rows`), so a
     live game's memory does not grow with its length (about 0.9 KB a move otherwise)."""
 
     record: GameRecord
@@ -79,6 +81,12 @@ class Runtime:
         """Stored by a server with another engine version (its log may not replay here)."""
         return self.record.engine_version != ENGINE_VERSION
 
+    @property
+    def mover(self) -> int | None:
+        """The seat to move of a running game (its state message carries its legal moves)."""
+        game = self.game
+        return game.current_seat if self.record.status == "running" and game is not None else None
+
     def running_game(self) -> Game:
         game = self.game
         if self.record.status != "running" or game is None or game.is_over:
@@ -101,6 +109,65 @@ class Runtime:
     def bot_level(self, seat: int) -> str:
         """The level the bot playing `seat` plays at."""
         return self.record.seats[seat].level
+
+    # -- transitions: the one way each change reaches the game in memory, whether this instance
+    # -- committed it or caught up with another instance's commit
+    def played(self, row: ActionRecord, turn: list[Game]) -> None:
+        """The log's row `row` was played; `turn`: the states of the current turn after it."""
+        self.count += 1
+        self.recent = [*self.recent[1 - RECENT:], row]
+        self.hold([row])
+        self.turn = turn
+        self.record.version = row.seq
+
+    def took_back(self, version: int, seqs: list[int], turn: list[Game]) -> None:
+        """The last `len(seqs)` rows held were taken back at `version` (undo reaches only the
+        current turn); `turn`: the states after."""
+        taken = self.recent[-len(seqs):]
+        del self.recent[-len(seqs):]
+        self.count -= len(seqs)
+        self.hold(dataclasses.replace(a, undone=True, undone_at=version) for a in taken)
+        self.turn = turn
+        self.record.version = version
+        self.undone = (version, seqs)
+
+    def seat_changed(self, change: SeatChange) -> None:
+        """Who plays a seat changed (a time-out, resign, hand-over or return) at its version."""
+        seats = self.record.seats
+        seats[change.seat] = dataclasses.replace(  # a new record: a catch-up's copies share them
+            seats[change.seat], stand_in=None if change.change == "returned" else change.change)
+        self.seat_changes.append(change)
+        self.record.version = change.version
+
+    def reloaded(self, fresh: Runtime) -> None:
+        """Everything but the connections and the lock from `fresh` (a full reload)."""
+        self.record, self.count, self.recent = fresh.record, fresh.count, fresh.recent
+        self.turn, self.action_ids, self.snapshots = fresh.turn, fresh.action_ids, fresh.snapshots
+        self.undone, self.seat_changes = fresh.undone, fresh.seat_changes
+
+    def timed(self, timing: Timing) -> None:
+        """Keep in memory the times a write stored."""
+        self.record.deadline = timing.deadline
+        if timing.turn_started_at is not None:
+            self.record.turn_started_at = timing.turn_started_at
+        for seat, reserve in timing.reserves.items():
+            self.record.seats[seat].reserve = reserve
+
+    def turn_start(self, seat: int, after: Game) -> TurnStart:
+        """The turn of `seat` ends with this action; `after.current_seat`'s begins."""
+        seats, nxt = self.record.seats, after.current_seat
+        if after.is_over:
+            nxt = None
+        return TurnStart(self.record.clock, seat, seats[seat].reserve, self.record.deadline,
+                         nxt, None if nxt is None else seats[nxt].reserve,
+                         nxt is not None and seats[nxt].played_by_bot)
+
+    def player_plays(self, seat: int, stand_in: str | None) -> None:
+        """A player's own move (`stand_in` None) is refused while a bot stands in for them:
+        the two would race."""
+        if stand_in is None and self.record.seats[seat].stand_in is not None:
+            raise ApiError("not_your_turn", "A bot plays this seat for you now: take your "
+                           "seat back to play")
 
     def hold(self, rows: Iterable[ActionRecord]) -> None:
         """Note rows written or changed (an undo): their ids, the newest `IDS_KEPT` kept."""
@@ -126,7 +193,7 @@ def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
     """The states of the current turn after each of the log's new steps, in version order:
     ("play", action JSON), ("undo", how many actions it took back) or ("seat", None: who plays
     a seat changed, the states stay). Pure: the server runs it itself for a few steps, in a
-    worker process for more (`GameService._advance`). ValueError if an undo
+    worker process for more (`GameCore._advance`). ValueError if an undo
     reaches past the turn held (the caller reloads the game)."""
     out = []
     for kind, arg in steps:
@@ -147,7 +214,7 @@ def restore(players: int, seed: int, setup: dict[str, Any] | None,
             ) -> tuple[list[Game], list[list[Any]], list[Snapshot]]:
     """A game stored before its log kept effects and snapshots (before migration 0003),
     replayed once from the start (`actions`: (seq, action JSON)): the states of its current
-    turn, each action's public effects (as `GameService.submit_as` stores them) and the
+    turn, each action's public effects (as `Play.submit_as` stores them) and the
     snapshots a game played now has (its start, each round's end). Pure: runs in a worker."""
     game = new_game(players, seed, setup)
     turn, effects, kept = [game], [], [Snapshot(seq=0, actions=0, state=game.to_json())]
@@ -155,7 +222,7 @@ def restore(players: int, seed: int, setup: dict[str, Any] | None,
         before = turn[-1]
         after, events = play(before, parse_action(action))
         effects.append(list(public_events(events, None)))
-        if ends_round(before, after):
+        if ends_round(events):
             kept.append(Snapshot(seq=seq, actions=count, state=after.to_json()))
         turn = step(turn, after)
     return turn, effects, kept
@@ -179,6 +246,7 @@ def same_turn(before: Game, after: Game, seat: int) -> bool:
             and after.actions_left == before.actions_left - 1)
 
 
-def ends_round(before: Game, after: Game) -> bool:
-    """Did this action end a round (or the game)? Then its state is kept as a snapshot."""
-    return after.is_over or (before.era, before.round) != (after.era, after.round)
+def ends_round(events: Iterable[Event]) -> bool:
+    """Did the action whose events (`play`'s) these are end a round (the last one ends the
+    game)? Then its state is kept as a snapshot."""
+    return any(e["type"] == "round_end" for e in events)

@@ -31,8 +31,10 @@ from .errors import ApiError
 from .storage import Leases, Storage, now
 
 if TYPE_CHECKING:
+    from .core import GameCore
+    from .play import Play
     from .runtime import Runtime
-    from .service import GameService
+    from .seats import Seats
 
 log = logging.getLogger("brass.server")
 RENEW, TTL = 2.0, 6.0  # seconds: a dead owner's games are taken over within TTL + RENEW
@@ -76,9 +78,10 @@ def lease_table(storage: Storage) -> LeaseTable:
 
 
 class Steward:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.leases = lease_table(service.storage)
+    def __init__(self, core: GameCore, play: Play, seats: Seats, bot_delay: float) -> None:
+        self.core, self.play, self.seats = core, play, seats
+        self.bot_delay = bot_delay
+        self.leases = lease_table(core.storage)
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._loop: asyncio.Task[None] | None = None
         self._pokes: set[asyncio.Task[None]] = set()
@@ -106,7 +109,7 @@ class Steward:
 
     async def tick(self) -> None:
         """Renew, let go of what was lost or is done, claim a fair share of the rest."""
-        db = self.service._db
+        db = self.core.db
         held = await db(self.leases.renew)
         done = [g for g, t in self.tasks.items() if t.done()]
         for game_id in [g for g in self.tasks if g not in held]:
@@ -139,7 +142,7 @@ class Steward:
 
     async def _claim_one(self, game_id: str) -> None:
         try:
-            if await self.service._db(self.leases.claim, 1, game_id):
+            if await self.core.db(self.leases.claim, 1, game_id):
                 self._tend_game(game_id)
         except Exception:
             log.exception("cannot claim game %s", game_id)
@@ -156,9 +159,8 @@ class Steward:
 
     async def _tend(self, game_id: str) -> None:
         """The game's background work, until it has none (its lease is then dropped)."""
-        service = self.service
         try:
-            rt = await service.runtime(game_id)
+            rt = await self.core.runtime(game_id)
         except Exception as exc:
             pause = min(RETRY_MOST, 2 * self._failing.get(game_id, (RETRY_FIRST / 2, 0))[0])
             self._failing[game_id] = (pause, time.monotonic() + pause)
@@ -170,7 +172,7 @@ class Steward:
             rt.changed.clear()
             if rt.behind:
                 with contextlib.suppress(Exception):  # logged; tried again below
-                    await service.catch_up(rt)
+                    await self.core.catch_up(rt)
             work = due(rt)
             if not work.live:
                 return
@@ -181,10 +183,10 @@ class Steward:
             if work.bot is None:
                 await rt.changed.wait()
                 continue
-            await asyncio.sleep(service.bot_delay if failures == 0
+            await asyncio.sleep(self.bot_delay if failures == 0
                                 else min(5.0, 0.2 * failures))
             try:
-                await service.bot_move(rt, fallback=failures >= 2)
+                await self.play.bot_move(rt, fallback=failures >= 2)
                 failures = 0
             except ApiError as exc:
                 if exc.code != "stale_version":  # another writer was first: from the new one
@@ -208,7 +210,7 @@ class Steward:
                 await asyncio.wait_for(rt.changed.wait(), wait)
                 return failures  # something changed: the caller looks again
         try:
-            await self.service.time_out(rt, seat, version)
+            await self.seats.time_out(rt, seat, version)
             return 0
         except ApiError as exc:
             if exc.code == "not_yet":
@@ -235,6 +237,6 @@ class Steward:
         self.tasks.clear()
         if held:
             try:
-                await self.service._db(self.leases.drop, held)
+                await self.core.db(self.leases.drop, held)
             except Exception:
                 log.warning("cannot give up the leases at close", exc_info=True)

@@ -27,452 +27,74 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    SmallInteger,
-    String,
-    Table,
-    UniqueConstraint,
     and_,
-    create_engine,
-    delete,
-    event,
-    func,
     insert,
-    literal,
     or_,
     select,
     text,
     true,
     update,
 )
-from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import NullPool
 
-from brass.bots import LEVELS, LevelName
 from brass.engine import Game
 
-from . import jsontext
-from .clocks import Clock, reserve_after, turn_deadline
-
-metadata = MetaData()
-DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
-
-games = Table(
-    "games", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("name", String(80), nullable=False),
-    Column("players", SmallInteger, nullable=False),
-    # waiting, running, finished; or expired, cancelled (never played)
-    Column("status", String(16), nullable=False, index=True),
-    Column("seed", BigInteger, nullable=False),
-    Column("setup", JSON, nullable=True),
-    Column("version", Integer, nullable=False, default=0),
-    Column("engine_version", String(32), nullable=False),
-    Column("host_token_hash", String(64), nullable=False),
-    Column("scores", JSON, nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("finished_at", DateTime(timezone=True), nullable=True),
-    Column("listed", Boolean, nullable=False, default=False),  # shown in GET /api/games
-    # 0005: clock and seating settings (clocks.Clock.to_json() and shared_screen), the invite
-    # secret's hash (None: a game made before invitations, joined by its id), when the current
-    # mover's time runs out (None: no clock, or a bot moves) and when its turn started
-    Column("settings", JSON, nullable=True),
-    Column("invite_hash", String(64), nullable=True),
-    Column("deadline", DateTime(timezone=True), nullable=True),
-    Column("turn_started_at", DateTime(timezone=True), nullable=True),
-    Index("ix_games_listing", "listed", "created_at", "id"),
-    Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
-    Index("ix_games_updated", "listed", "updated_at"),
-    Index("ix_games_waiting", "status", "updated_at"),
-    Index("ix_games_deadline", "status", "deadline"),
+from .clocks import Clock, turn_deadline
+from .leases import Leases, _needs_work
+from .movelog import MoveLog, _insert_snapshot
+from .notice import CHANNEL, Notice
+from .records import (
+    ActionRecord,
+    BrowserSeated,
+    Changes,
+    Claimed,
+    DuplicateActionId,
+    GameRecord,
+    ListQuery,
+    QuickAppend,
+    SeatChange,
+    SeatRecord,
+    Snapshot,
+    StaleVersion,
+    Timing,
+    TurnStart,
+    _action_record,
+    _game_record,
+    _seat_change,
+    now,
 )
-
-seats = Table(
-    "seats", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", SmallInteger, primary_key=True),
-    Column("name", String(80), nullable=True),
-    Column("token_hash", String(64), nullable=True),
-    Column("bot", Boolean, nullable=False, default=False),
-    Column("bot_level", String(8), nullable=True),  # a bot seat's level (brass.bots.LEVELS)
-    Column("joined_at", DateTime(timezone=True), nullable=True),
-    # 0005: a live clock's reserve (seconds at the start of the seat's turn); why a bot plays
-    # for this player's seat (timeout, resigned, handover; None: they play); the hash of the
-    # browser id that joined (one seat per browser unless the game allows a shared screen)
-    Column("reserve", Float, nullable=True),
-    Column("stand_in", String(16), nullable=True),
-    Column("browser_hash", String(64), nullable=True),
+from .storebase import make_engine
+from .tables import (
+    actions,
+    analyses,
+    chat,
+    games,
+    leases,
+    metadata,
+    seat_changes,
+    seats,
+    snapshots,
 )
+from .timing import _db_now, _timed, _turn_timing
 
-actions = Table(
-    "actions", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("seat", SmallInteger, nullable=False),
-    Column("action", JSON, nullable=False),
-    Column("action_id", String(64), nullable=False),
-    Column("undone", Boolean, nullable=False, default=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("effects", DOCUMENT, nullable=True),  # public events; null for rows older than 0002
-    Column("undone_at", Integer, nullable=True),  # the version of the undo that took it back
-    Column("stand_in", String(16), nullable=True),  # 0005: a bot played it for the seat (why)
-    UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),
-    UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
-)
+__all__ = [  # what other modules import from here (the records and tables are re-exported)
+    "ActionRecord", "BrowserSeated", "Changes", "Claimed", "DuplicateActionId", "GameRecord",
+    "Leases", "ListQuery", "QuickAppend", "SeatChange", "SeatRecord", "Snapshot",
+    "StaleVersion", "Storage", "Timing", "TurnStart", "actions", "analyses", "chat", "games",
+    "leases", "make_engine", "metadata", "now", "seat_changes", "seats", "snapshots",
+]
 
-# 0005: who plays a seat changed (a time-out, a resign, a hand-over, the player taking back
-# their seat): one row per such versioned write, shown in the log
-seat_changes = Table(
-    "seat_changes", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("version", Integer, primary_key=True),  # the version this change made
-    Column("seat", SmallInteger, nullable=False),
-    Column("change", String(16), nullable=False),  # timeout, resigned, handover, returned
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
 
-# 0006: a finished game's analysis by the hard bot, stored once computed
-analyses = Table(
-    "analyses", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-
-leases = Table(
-    # which instance runs a game's background work (steward.py), until `expires_at`
-    "leases", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("owner", String(64), nullable=False),
-    Column("epoch", Integer, nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False),
-    Index("ix_leases_owner", "owner"),
-)
-
-snapshots = Table(
-    "snapshots", metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("seq", Integer, primary_key=True),  # the version of the last action it includes
-    Column("actions", Integer, nullable=False),  # how many (not undone) actions it includes
-    Column("state", DOCUMENT, nullable=False),  # Game.to_json(): secrets included
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-
-
-def now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-class StaleVersion(Exception):
-    """The game's version is no longer the one the write expected."""
-
-
-class DuplicateActionId(Exception):
-    """The action_id was used before in this game."""
-
-
-class BrowserSeated(Exception):
-    """This browser already holds a seat of the game (and it allows no shared screen)."""
-
-
-@dataclass
-class SeatRecord:
-    seat: int
-    name: str | None = None
-    token_hash: str | None = None
-    bot: bool = False
-    reserve: float | None = None  # a live clock's seconds left at the start of its turn
-    stand_in: str | None = None  # why a bot plays for this player (None: they play)
-    browser_hash: str | None = None
-    bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
-
-    @property
-    def level(self) -> LevelName:
-        """The level a bot plays this seat at (brass.bots.LEVELS)."""
-        return self.bot_level or "easy"
-
-    @property
-    def taken(self) -> bool:
-        return self.bot or self.token_hash is not None
-
-    @property
-    def played_by_bot(self) -> bool:
-        """A bot moves for this seat: a bot seat, or a player's seat a bot stands in for."""
-        return self.bot or self.stand_in is not None
-
-
-@dataclass
-class GameRecord:
-    id: str
-    name: str
-    players: int
-    status: str
-    seed: int
-    setup: dict[str, Any] | None
-    version: int
-    engine_version: str
-    host_token_hash: str
-    created_at: dt.datetime
-    updated_at: dt.datetime
-    finished_at: dt.datetime | None = None
-    scores: list[int] | None = None
-    seats: list[SeatRecord] = field(default_factory=list)
-    listed: bool = False
-    settings: dict[str, Any] | None = None  # {"clock": Clock.to_json(), "shared_screen": bool}
-    invite_hash: str | None = None
-    deadline: dt.datetime | None = None
-    turn_started_at: dt.datetime | None = None
-
-    @property
-    def clock(self) -> Clock:
-        return Clock.from_json((self.settings or {}).get("clock"))
-
-    @property
-    def shared_screen(self) -> bool:
-        return bool((self.settings or {}).get("shared_screen", False))
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """One page of the public listing: newest first, after the `before` (created_at, id)
-    cursor; or, with `changed_after`, the listed games updated since then (oldest change
-    first), for a client that already holds a page. Finished games older than
-    `finished_since` are left out (they stay reachable by id)."""
-
-    limit: int
-    status: str | None = None
-    before: tuple[dt.datetime, str] | None = None
-    changed_after: dt.datetime | None = None
-    finished_since: dt.datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
-    """A log row, kept small (slots, and JSON text where it would otherwise be a tree of
-    dicts: about 1.2 KB so, 0.9 KB as text): `action_text` is the action, `action` parses it
-    on demand; `effects` is its public events, None for a row stored before effects were."""
-
-    seq: int
-    seat: int
-    action_text: str
-    action_id: str
-    created_at: dt.datetime
-    undone: bool = False
-    effects: str | None = None
-    undone_at: int | None = None
-    stand_in: str | None = None  # a bot played it for the seat's player (why)
-
-    @property
-    def action(self) -> dict[str, Any]:
-        parsed: dict[str, Any] = jsontext.loads(self.action_text)
-        return parsed
-
-
-@dataclass(frozen=True)
-class SeatChange:
-    """Who plays a seat changed at `version`: `change` is timeout, resigned or handover (a bot
-    plays for the seat from then) or returned (its player took it back)."""
-
-    version: int
-    seat: int
-    change: str
-    created_at: dt.datetime
-
-
-@dataclass(frozen=True)
-class TurnStart:
-    """A write that may end the turn of `ended` (its deadline was `deadline`) and start the
-    turn of `next_seat` (None: the game ended); the storage works out, with the database's
-    clock, the ended seat's reserve and the new deadline."""
-
-    clock: Clock
-    ended: int | None
-    ended_reserve: float | None
-    deadline: dt.datetime | None
-    next_seat: int | None
-    next_reserve: float | None
-    next_bot: bool
-
-
-@dataclass(frozen=True)
-class Timing:
-    """The times a write stored: the deadline and start of the turn it began, and the reserve
-    it gave the seat whose turn ended."""
-
-    deadline: dt.datetime | None
-    turn_started_at: dt.datetime | None
-    reserves: dict[int, float | None] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole engine state (`Game.to_json()`) after the first `actions` actions of the log
-    (the last of them made version `seq`; 0 for the start)."""
-
-    seq: int
-    actions: int
-    state: dict[str, Any]
-
-
-# the JSON and jsonb columns (effects, snapshots, settings) go through jsontext too
-JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
-                              "json_deserializer": jsontext.loads}
-
-
-def make_engine(url: str) -> Engine:
-    """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed."""
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               poolclass=NullPool, **JSON_CODEC)
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA synchronous=FULL")
-            cur.close()
-
-        return engine
-    # as many kept connections as the server's database threads (service.py: 16): a pool
-    # smaller than its users opens and closes a connection (a Postgres process) per
-    # overflowing write under load. With the move writer's 4 and the listener, an instance
-    # uses at most 25 (HOSTING.md)
-    return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **JSON_CODEC)
-
-
-def _utc(stamp: dt.datetime) -> dt.datetime:
-    """SQLite gives back naive datetimes: every time stored here is UTC."""
-    return stamp.replace(tzinfo=dt.UTC) if stamp.tzinfo is None else stamp
-
-
-def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
-    return GameRecord(
-        id=row.id, name=row.name, players=row.players, status=row.status, seed=row.seed,
-        setup=row.setup, version=row.version, engine_version=row.engine_version,
-        host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
-        updated_at=_utc(row.updated_at),
-        finished_at=None if row.finished_at is None else _utc(row.finished_at),
-        scores=row.scores, listed=row.listed, settings=row.settings,
-        invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
-        turn_started_at=_maybe_utc(row.turn_started_at),
-        seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                          reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash,
-                          bot_level=_level(s.bot_level))
-               for s in sorted(seat_rows, key=lambda s: s.seat)])
-
-
-def _maybe_utc(stamp: dt.datetime | None) -> dt.datetime | None:
-    return None if stamp is None else _utc(stamp)
-
-
-def _level(stored: str | None) -> LevelName | None:
-    return stored if stored in LEVELS else None
-
-
-def _seat_change(row: Any) -> SeatChange:
-    return SeatChange(version=row.version, seat=row.seat, change=row.change,
-                      created_at=_utc(row.created_at))
-
-
-def _text(document: Any) -> str | None:
-    return None if document is None else jsontext.dumps(document)
-
-
-def _action_record(row: Any) -> ActionRecord:
-    return ActionRecord(seq=row.seq, seat=row.seat, action_text=jsontext.dumps(row.action),
-                        action_id=row.action_id,
-                        created_at=_utc(row.created_at), undone=row.undone,
-                        effects=_text(row.effects), undone_at=row.undone_at,
-                        stand_in=row.stand_in)
-
-
-@dataclass(frozen=True)
-class Claimed:
-    """A seat taken by `claim_seat`: which, the game as the database holds it after, and
-    whether this claim started the game."""
-
-    seat: int
-    record: GameRecord
-    started: bool
-
-
-@dataclass(frozen=True)
-class Changes:
-    """A game's record now and the log rows an instance at an older version lacks (`rows`:
-    those made or undone after it, in order; `marks`: every snapshot's action count, None
-    when the version did not move)."""
-
-    record: GameRecord
-    rows: list[ActionRecord]
-    marks: list[int] | None
-    seat_changes: list[SeatChange] = field(default_factory=list)  # made after the version
-
-
-@dataclass(frozen=True)
-class QuickAppend:
-    """A move's write as one statement (`Storage.plan_append`): the statement and its
-    parameters (it returns a row if it wrote), the log row and the times it stores."""
-
-    sql: str
-    params: dict[str, Any]
-    record: ActionRecord
-    timing: Timing | None
-
-
-CHANNEL = "brass_games"  # LISTEN/NOTIFY channel: "game_id version instance" per commit
-
-
-class Storage:
+class Storage(MoveLog):
     """Games, seats and action logs in one SQL database. On Postgres every write notifies
     `CHANNEL` in its own transaction (delivered at commit, in commit order), so that the other
     instances catch up (fanout.py); `instance` tells them who wrote."""
 
-    def __init__(self, url: str, instance: str = "") -> None:
-        self.url = url
-        self.engine = make_engine(url)
-        self.instance = instance
-        self.postgres = self.engine.dialect.name == "postgresql"
-
-    def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:
-        """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
-        -1 for a change that keeps the version (seats, status, listing)."""
-        if self.postgres:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
-                "channel": CHANNEL,
-                "payload": f"{game_id} {-1 if version is None else version} {self.instance}"})
-
-    def close(self) -> None:
-        self.engine.dispose()
-
-    @contextmanager
-    def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as conn:
-            yield conn
 
     # -- games and seats -----------------------------------------------------------------------
     def create_game(self, record: GameRecord) -> None:
@@ -772,308 +394,53 @@ class Storage:
             return [_seat_change(r) for r in conn.execute(select(seat_changes).where(
                         seat_changes.c.game_id == game_id).order_by(seat_changes.c.version))]
 
-    # -- the action log ------------------------------------------------------------------------
-    def load_actions(self, game_id: str, include_undone: bool = False) -> list[ActionRecord]:
+    # -- chat ----------------------------------------------------------------------------------
+    def add_chat(self, game_id: str, seat: int | None, name: str, text_: str,
+                 actions_played: int) -> dict[str, Any]:
+        """Store a chat message (chat.py); on Postgres it is also sent whole to the other
+        instances (fanout.py) in the same transaction, so their clients of the game get it."""
         with self._tx() as conn:
-            query = select(actions).where(actions.c.game_id == game_id).order_by(actions.c.seq)
-            if not include_undone:
-                query = query.where(actions.c.undone.is_(False))
-            return [_action_record(r) for r in conn.execute(query)]
+            key = conn.execute(insert(chat).values(
+                game_id=game_id, seat=seat, name=name, text=text_, actions=actions_played,
+                created_at=now(), spectator=seat is None)).inserted_primary_key
+            assert key is not None
+            message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
+            if self.postgres:
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                    "channel": CHANNEL, "payload": Notice(game_id, self.instance,
+                                                          chat=message).text()})
+        return message
 
-    def actions_as_of(self, game_id: str, at: int) -> list[ActionRecord]:
-        """Every log row, undone ones included, as it stood at version `at` (another instance
-        may have written since): rows after it left out, rows undone after it live again."""
-        return [a if a.undone_at is None or a.undone_at <= at else
-                dataclasses.replace(a, undone=False, undone_at=None)
-                for a in self.load_actions(game_id, True) if a.seq <= at]
-
-    def find_action(self, game_id: str, action_id: str) -> ActionRecord | None:
+    def chat_history(self, game_id: str, latest: int) -> list[dict[str, Any]]:
+        """The game's `latest` chat messages, oldest first."""
         with self._tx() as conn:
-            row = conn.execute(select(actions).where(
-                actions.c.game_id == game_id, actions.c.action_id == action_id)).first()
-        return None if row is None else _action_record(row)
+            rows = conn.execute(select(chat).where(chat.c.game_id == game_id)
+                                .order_by(chat.c.id.desc()).limit(latest)).all()
+        return [_chat_message(r) for r in reversed(rows)]
 
-    def append_action(self, game_id: str, expected_version: int, seat: int,
-                      action: dict[str, Any], action_id: str,
-                      effects: list[Any] | None = None, scores: list[int] | None = None,
-                      snapshot: tuple[int, dict[str, Any]] | None = None) -> ActionRecord:
-        """The versioned write of one log row with its public `effects`. `scores` set means
-        the action ended the game; `snapshot` (the number of actions in the log with this
-        one, and the state after it) is stored in the same transaction."""
-        return self.append_turn(game_id, expected_version, seat, action, action_id, effects,
-                                scores, snapshot)[0]
-
-    def append_turn(self, game_id: str, expected_version: int, seat: int,
-                    action: dict[str, Any], action_id: str,
-                    effects: list[Any] | None = None, scores: list[int] | None = None,
-                    snapshot: tuple[int, dict[str, Any]] | None = None,
-                    turn: TurnStart | None = None,
-                    stand_in: str | None = None) -> tuple[ActionRecord, Timing | None]:
-        """`append_action`, and, when the action ends a turn (`turn`), the ended seat's
-        reserve and the next turn's deadline, in the same transaction (so deadlines survive a
-        restart). `stand_in`: a bot played the action for the seat's player."""
-        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
-                                       scores, stand_in)
-        timing = None
-        try:
-            with self._tx() as conn:
-                if turn is not None:
-                    timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
-                    values.update(deadline=None if scores is not None else timing.deadline,
-                                  turn_started_at=timing.turn_started_at)
-                moved = conn.execute(
-                    update(games).where(games.c.id == game_id,
-                                        games.c.version == expected_version,
-                                        games.c.status == "running")
-                    .values(**values)).rowcount
-                if moved != 1:
-                    raise StaleVersion(game_id)
-                conn.execute(insert(actions).values(
-                    game_id=game_id, seq=record.seq, seat=seat, action=action,
-                    action_id=action_id, undone=False, created_at=record.created_at,
-                    effects=effects, stand_in=stand_in))
-                if timing is not None:
-                    for s, reserve in timing.reserves.items():
-                        conn.execute(update(seats).where(seats.c.game_id == game_id,
-                                                         seats.c.seat == s)
-                                     .values(reserve=reserve))
-                if snapshot is not None:
-                    _insert_snapshot(conn, game_id, Snapshot(
-                        seq=record.seq, actions=snapshot[0], state=snapshot[1]))
-                self._notify(conn, game_id, record.seq)
-        except IntegrityError as exc:
-            raise self.refused(game_id, action_id) from exc
-        return record, timing
-
-    def plan_append(self, game_id: str, expected_version: int, seat: int,
-                    action: dict[str, Any], action_id: str, effects: list[Any] | None,
-                    scores: list[int] | None, snapshot: tuple[int, dict[str, Any]] | None,
-                    turn: TurnStart | None, stand_in: str | None) -> QuickAppend | None:
-        """`append_turn` with these arguments as one statement in its own transaction, for
-        movewrite.py to run on the event loop: the versioned update of the game, the log row
-        and the notification, in one round trip instead of five (most of a move's database
-        cost); a round's last move stores its snapshot in the same statement. None if the
-        write does not fit one: not Postgres, a reserve to store or a deadline by the
-        database's clock (`append_turn` writes those)."""
-        if not self.postgres or (turn is not None and _timed(turn.clock)):
-            return None
-        record, values = _row_and_game(expected_version, seat, action, action_id, effects,
-                                       scores, stand_in)
-        timing = None
-        if turn is not None:
-            timing = _turn_timing(turn, now())
-            if timing.reserves:
-                return None
-            values.update(deadline=None if scores is not None else timing.deadline,
-                          turn_started_at=timing.turn_started_at)
-        shape = (tuple(values), snapshot is not None)
-        sql = _APPEND_SQL.get(shape)
-        if sql is None:
-            sql = _APPEND_SQL[shape] = _append_sql(*shape)
-        params = {**{f"v_{c}": (jsontext.dumps(v) if c == "scores" else v)
-                     for c, v in values.items()},
-                  "id": game_id, "expected": expected_version, "seq": record.seq,
-                  "seat": record.seat, "action": record.action_text,
-                  "action_id": record.action_id, "at": record.created_at,
-                  "effects": record.effects, "stand_in": record.stand_in,
-                  "channel": CHANNEL, "payload": f"{game_id} {record.seq} {self.instance}"}
-        if snapshot is not None:
-            params.update(snap_actions=snapshot[0], snap_state=jsontext.dumps(snapshot[1]))
-        return QuickAppend(sql, params, record, timing)
-
-    def refused(self, game_id: str, action_id: str) -> DuplicateActionId | StaleVersion:
-        """Why a write of `action_id` broke a unique constraint: that id is in the log
-        already, or another write took the version first."""
-        if self.find_action(game_id, action_id) is not None:
-            return DuplicateActionId(action_id)
-        return StaleVersion(game_id)
-
-    def undo_actions(self, game_id: str, expected_version: int, seqs: list[int]) -> int:
-        """Mark the given action rows undone and move the version on; returns the version."""
+    # -- import (transfer.py) ------------------------------------------------------------------
+    def import_finished(self, game: Mapping[str, Any], rows: Mapping[str, Sequence[Any]],
+                        new_id: Callable[[], str] | None) -> str | None:
+        """Store a finished game read from a record in one transaction: `game` the games
+        row, `rows` by table (seats, actions, snapshots, seat_changes) without their game id.
+        Its id; a game of that id already stored gets `new_id()` (None: nothing is stored,
+        None is returned)."""
+        tables = {"seats": seats, "actions": actions, "snapshots": snapshots,
+                  "seat_changes": seat_changes}
         with self._tx() as conn:
-            moved = conn.execute(
-                update(games).where(games.c.id == game_id, games.c.version == expected_version,
-                                    games.c.status == "running")
-                .values(version=expected_version + 1, updated_at=now())).rowcount
-            if moved != 1:
-                raise StaleVersion(game_id)
-            marked = conn.execute(
-                update(actions).where(actions.c.game_id == game_id, actions.c.seq.in_(seqs),
-                                      actions.c.undone.is_(False))
-                .values(undone=True, undone_at=expected_version + 1)).rowcount
-            if marked != len(seqs):
-                raise StaleVersion(game_id)  # rolls the whole transaction back
-            self._notify(conn, game_id, expected_version + 1)
-        return expected_version + 1
-
-    def fill_log(self, game_id: str, effects: Sequence[tuple[int, list[Any]]],
-                 kept: Sequence[Snapshot]) -> None:
-        """Give a game stored before migration 0003 what its log lacks: the effects of the
-        rows that have none (`effects`: seq, public events) and the snapshots (`kept`). Done
-        once: another instance that filled it first wins, and nothing else is touched."""
-        try:
-            with self._tx() as conn:
-                for seq, events in effects:
-                    conn.execute(update(actions).where(
-                        actions.c.game_id == game_id, actions.c.seq == seq,
-                        actions.c.effects.is_(None)).values(effects=events))
-                have = set(conn.execute(select(snapshots.c.seq).where(
-                    snapshots.c.game_id == game_id)).scalars())
-                for snapshot in kept:
-                    if snapshot.seq not in have:
-                        _insert_snapshot(conn, game_id, snapshot)
-        except IntegrityError:
-            pass  # filled meanwhile by another instance
-
-    # -- snapshots -----------------------------------------------------------------------------
-    def load_snapshot(self, game_id: str, actions_at_most: int | None = None) -> Snapshot | None:
-        """The latest snapshot (with at most `actions_at_most` actions), or None."""
-        with self._tx() as conn:
-            query = (select(snapshots).where(snapshots.c.game_id == game_id)
-                     .order_by(snapshots.c.seq.desc()).limit(1))
-            if actions_at_most is not None:
-                query = query.where(snapshots.c.actions <= actions_at_most)
-            row = conn.execute(query).first()
-        return None if row is None else Snapshot(seq=row.seq, actions=row.actions,
-                                                 state=row.state)
-
-    def snapshot_marks(self, game_id: str) -> list[int]:
-        """How many actions each snapshot of the game includes, in order."""
-        with self._tx() as conn:
-            return list(conn.execute(
-                select(snapshots.c.actions).where(snapshots.c.game_id == game_id)
-                .order_by(snapshots.c.seq)).scalars())
+            game_id: str = game["id"]
+            if conn.execute(select(games.c.id).where(games.c.id == game_id)).first():
+                if new_id is None:
+                    return None
+                game_id = new_id()
+            conn.execute(insert(games).values({**game, "id": game_id}))
+            for name, found in rows.items():
+                if found:
+                    conn.execute(insert(tables[name]), [{**r, "game_id": game_id}
+                                                       for r in found])
+        return game_id
 
 
-def _db_now(conn: Connection) -> dt.datetime:
-    """The database's clock: Postgres's `now()` (every instance compares with it, so their own
-    clocks may differ); SQLite is one process, whose clock it is."""
-    if conn.dialect.name == "postgresql":
-        return _utc(conn.execute(select(func.now())).scalar_one())
-    return now()
-
-
-def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], action_id: str,
-                  effects: list[Any] | None, scores: list[int] | None,
-                  stand_in: str | None) -> tuple[ActionRecord, dict[str, Any]]:
-    """A move's log row, and the game's columns it sets (without the turn's times)."""
-    record = ActionRecord(seq=expected_version + 1, seat=seat,
-                          action_text=jsontext.dumps(action),
-                          action_id=action_id, created_at=now(), effects=_text(effects),
-                          stand_in=stand_in)
-    values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
-    if scores is not None:
-        values.update(status="finished", scores=scores, finished_at=record.created_at,
-                      deadline=None)
-    return record, values
-
-
-_APPEND_SQL: dict[tuple[tuple[str, ...], bool], str] = {}  # by the game columns set, snapshot
-
-
-def _append_sql(columns: tuple[str, ...], snapshot: bool) -> str:
-    """The one statement of `Storage.plan_append` for a move that sets `columns` of its
-    game, and with `snapshot` stores one (its data-modifying parts always run to completion,
-    in the statement's transaction, and only if the game was at the expected version; it
-    returns one row then, none otherwise)."""
-    cast = {"scores": "::json"}
-    sets = ", ".join(f"{c} = %(v_{c})s{cast.get(c, '')}" for c in columns)
-    snap = ("kept AS (INSERT INTO snapshots (game_id, seq, actions, state, created_at) "
-            "SELECT id, %(seq)s, %(snap_actions)s, %(snap_state)s::jsonb, %(at)s FROM moved), "
-            if snapshot else "")
-    return (f"WITH moved AS (UPDATE games SET {sets} WHERE id = %(id)s AND "
-            "version = %(expected)s AND status = 'running' RETURNING id), "
-            f"{snap}"
-            "added AS (INSERT INTO actions (game_id, seq, seat, action, action_id, undone, "
-            "created_at, effects, stand_in) SELECT id, %(seq)s, %(seat)s, %(action)s::json, "
-            "%(action_id)s, false, %(at)s, %(effects)s::jsonb, %(stand_in)s FROM moved "
-            "RETURNING game_id) SELECT pg_notify(%(channel)s, %(payload)s) FROM added")
-
-
-def _timed(clock: Clock) -> bool:
-    """Are this game's turn times compared (a deadline, or a hand-over after idle time)? Then
-    they are the database's; otherwise the turn's start is only shown, and this process's
-    clock saves a round trip."""
-    return clock.timed or clock.handoff_after > 0
-
-
-def _turn_timing(turn: TurnStart, at: dt.datetime) -> Timing:
-    """The times stored when `turn.ended`'s turn ends and `turn.next_seat`'s starts, `at`."""
-    reserves: dict[int, float | None] = {}
-    if turn.ended is not None and turn.clock.kind == "live":
-        reserves[turn.ended] = reserve_after(turn.clock, turn.deadline, turn.ended_reserve, at)
-    if turn.next_seat is None:
-        return Timing(None, None, reserves)
-    reserve = reserves.get(turn.next_seat, turn.next_reserve)
-    return Timing(turn_deadline(turn.clock, reserve, turn.next_bot, at), at, reserves)
-
-
-def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None:
-    conn.execute(insert(snapshots).values(
-        game_id=game_id, seq=snapshot.seq, actions=snapshot.actions, state=snapshot.state,
-        created_at=now()))
-
-
-def _needs_work() -> Any:
-    """The games that have background work (steward.py, due.py): running, and with a turn
-    clock's deadline, a bot seat or a seat a bot plays for its player (`stand_in`)."""
-    return and_(games.c.status == "running", or_(
-        games.c.deadline.is_not(None),
-        select(seats.c.seat).where(seats.c.game_id == games.c.id,
-                                   or_(seats.c.bot.is_(True),
-                                       seats.c.stand_in.is_not(None))).exists()))
-
-
-class Leases:
-    """Which instance runs each game's background work: a row per game in `leases`, held by
-    `owner` until `expires_at`. Only the database clock (`now()`) is compared, so instances
-    with skewed clocks agree. Postgres only (SQLite is one process: steward.LocalLeases)."""
-
-    def __init__(self, storage: Storage, owner: str, ttl: float) -> None:
-        self.storage, self.owner, self.ttl = storage, owner, dt.timedelta(seconds=ttl)
-
-    def renew(self) -> set[str]:
-        """Extend every lease this instance still holds; the games they are for."""
-        with self.storage._tx() as conn:
-            return set(conn.execute(
-                update(leases).where(leases.c.owner == self.owner)
-                .values(expires_at=func.now() + self.ttl).returning(leases.c.game_id)
-            ).scalars())
-
-    def census(self) -> tuple[int, int]:
-        """(games that need background work, other instances holding a live lease)."""
-        with self.storage._tx() as conn:
-            needing = conn.execute(select(func.count()).select_from(games)
-                                   .where(_needs_work())).scalar_one()
-            others = conn.execute(select(func.count(func.distinct(leases.c.owner))).where(
-                leases.c.expires_at >= func.now(), leases.c.owner != self.owner)).scalar_one()
-        return int(needing), int(others)
-
-    def claim(self, limit: int, game_id: str | None = None) -> dict[str, int]:
-        """Take up to `limit` games that need work and whose lease is free or expired (just
-        `game_id`, if given): {game id: epoch}. Of two instances claiming one game, one wins
-        (the conflict is decided on the row)."""
-        free = select(games.c.id, literal(self.owner), literal(1),
-                      func.now() + self.ttl).where(
-            _needs_work(),
-            ~select(leases.c.game_id).where(leases.c.game_id == games.c.id,
-                                            leases.c.expires_at >= func.now()).exists(),
-        ).limit(limit)
-        if game_id is not None:
-            free = free.where(games.c.id == game_id)
-        new = pg_insert(leases).from_select(["game_id", "owner", "epoch", "expires_at"], free)
-        sql = new.on_conflict_do_update(
-            index_elements=[leases.c.game_id],
-            set_={"owner": new.excluded.owner, "epoch": leases.c.epoch + 1,
-                  "expires_at": new.excluded.expires_at},
-            where=leases.c.expires_at < func.now(),
-        ).returning(leases.c.game_id, leases.c.epoch)
-        with self.storage._tx() as conn:
-            return {row.game_id: row.epoch for row in conn.execute(sql)}
-
-    def drop(self, game_ids: Sequence[str]) -> None:
-        """Give up the leases of these games (no work left, or this instance stops)."""
-        if game_ids:
-            with self.storage._tx() as conn:
-                conn.execute(delete(leases).where(leases.c.owner == self.owner,
-                                                  leases.c.game_id.in_(list(game_ids))))
+def _chat_message(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
+            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}

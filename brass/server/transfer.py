@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import insert, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -43,10 +42,10 @@ from brass.engine import (
 
 from . import migrate, outbound
 from .auth import new_token, token_hash
+from .lobby import new_game_id
 from .runtime import restore
 from .schemas import GameLog
-from .service import new_game_id
-from .storage import Snapshot, Storage, actions, games, seat_changes, seats, snapshots
+from .storage import Snapshot, Storage
 
 FORMAT = "brass-game-log/1"
 
@@ -205,43 +204,36 @@ def import_record(url: str, record: Any, new_id: bool = False) -> str:
         raise _db_error(url, exc) from None
     storage = Storage(url)
     try:
-        game_id = log.id
-        with storage.engine.begin() as conn:
-            if conn.execute(select(games.c.id).where(games.c.id == game_id)).first():
-                if not new_id:
-                    raise TransferError(
-                        f"a game {game_id!r} is already in {shown(url)} (imported before?); "
-                        "--new-id stores this one under a new id")
-                game_id = new_game_id()
-            times = [_when(entry.time) for entry in log.actions]
-            started = times[0] if times else dt.datetime.now(dt.UTC)
-            ended = times[-1] if times else started
-            conn.execute(insert(games).values(
-                id=game_id, name=log.name, players=log.players, status="finished",
-                seed=log.seed, setup=log.setup, version=log.version,
-                engine_version=log.engine_version, host_token_hash=token_hash(new_token()),
-                scores=checked.scores, created_at=started, updated_at=ended,
-                finished_at=ended))
+        times = [_when(entry.time) for entry in log.actions]
+        started = times[0] if times else dt.datetime.now(dt.UTC)
+        ended = times[-1] if times else started
+        game = {"id": log.id, "name": log.name, "players": log.players, "status": "finished",
+                "seed": log.seed, "setup": log.setup, "version": log.version,
+                "engine_version": log.engine_version,
+                "host_token_hash": token_hash(new_token()), "scores": checked.scores,
+                "created_at": started, "updated_at": ended, "finished_at": ended}
+        rows: dict[str, list[dict[str, Any]]] = {
             # a seat token nobody holds: every seat of a finished game is taken
-            conn.execute(insert(seats), [
-                {"game_id": game_id, "seat": s.seat, "name": s.name, "bot": s.bot,
-                 "token_hash": None if s.bot else token_hash(new_token()), "joined_at": started,
-                 "bot_level": s.bot_level, "stand_in": s.stand_in, "reserve": s.reserve}
-                for s in sorted(log.seats, key=lambda s: s.seat)])
-            conn.execute(insert(actions), [
-                {"game_id": game_id, "seq": entry.seq, "seat": entry.seat,
-                 "action": action, "action_id": f"import-{entry.seq}", "undone": False,
-                 "created_at": when, "effects": effects, "stand_in": entry.stand_in}
-                for entry, action, effects, when in zip(
-                    log.actions, checked.actions, checked.effects, times, strict=True)])
-            conn.execute(insert(snapshots), [
-                {"game_id": game_id, "seq": s.seq, "actions": s.actions, "state": s.state,
-                 "created_at": ended} for s in checked.snapshots])
-            if log.seat_changes:  # who played for whom, as the log showed it
-                conn.execute(insert(seat_changes), [
-                    {"game_id": game_id, "version": c.version, "seat": c.seat,
-                     "change": c.change, "created_at": _when(c.time)}
-                    for c in log.seat_changes])
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot,
+                       "token_hash": None if s.bot else token_hash(new_token()),
+                       "joined_at": started, "bot_level": s.bot_level,
+                       "stand_in": s.stand_in, "reserve": s.reserve}
+                      for s in sorted(log.seats, key=lambda s: s.seat)],
+            "actions": [{"seq": entry.seq, "seat": entry.seat, "action": action,
+                         "action_id": f"import-{entry.seq}", "undone": False,
+                         "created_at": when, "effects": effects, "stand_in": entry.stand_in}
+                        for entry, action, effects, when in zip(
+                            log.actions, checked.actions, checked.effects, times, strict=True)],
+            "snapshots": [{"seq": s.seq, "actions": s.actions, "state": s.state,
+                           "created_at": ended} for s in checked.snapshots],
+            # who played for whom, as the log showed it
+            "seat_changes": [{"version": c.version, "seat": c.seat, "change": c.change,
+                              "created_at": _when(c.time)} for c in log.seat_changes]}
+        game_id = storage.import_finished(game, rows, new_game_id if new_id else None)
+        if game_id is None:
+            raise TransferError(
+                f"a game {log.id!r} is already in {shown(url)} (imported before?); "
+                "--new-id stores this one under a new id")
     except IntegrityError:
         raise TransferError(f"a game {log.id!r} was stored in {shown(url)} meanwhile; "
                             "import again") from None

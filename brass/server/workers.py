@@ -2,7 +2,7 @@
 bot's choice, an analysis, replaying a loaded game's turn), so the event loop that carries
 every commit and broadcast never waits for them. With `workers=0` they run in the server
 process. A seat's legal moves are not listed here: bounded and cheaper than the trip to a
-worker, they are listed in the server process (`GameService._compute_legal`)."""
+worker, they are listed in the server process (`legal.compute`)."""
 
 from __future__ import annotations
 

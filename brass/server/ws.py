@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from . import chat, jsontext, logs, metrics, outbound
+from .deps import hello_seat
 from .errors import ApiError
 from .guard import SocketCap
 from .runtime import Runtime
@@ -179,7 +180,7 @@ async def game_socket(ws: WebSocket, game_id: str,
     finally:
         metrics.OPEN_SOCKETS.dec()
         if rt is not None:
-            service.unsubscribe(rt, conn)
+            service.core.unsubscribe(rt, conn)
         conn.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
@@ -213,36 +214,33 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
-            if msg.token is not None:
-                conn.seat = rt.seat_of(msg.token)
-                if conn.seat is None:
-                    raise ApiError("unauthorized", "Unknown seat token")
+            conn.seat = hello_seat(rt, msg.token)
             said_hello = True
-            await service.subscribe(rt, conn)
+            await service.core.subscribe(rt, conn)
         elif not said_hello:
             raise ApiError("unauthorized", "Send hello first")
         elif isinstance(msg, WsSync):
-            conn.send(await service.state_text(rt, conn.seat))
+            conn.send(await service.core.publisher.state_text(rt, conn.seat))
         elif isinstance(msg, WsChat):
             bucket = conn.chat if conn.seat is None else rt.chat_buckets.setdefault(
                 conn.seat, chat.Bucket())
-            await chat.post(service, rt, conn.seat, msg.name, msg.text, bucket)
+            await chat.post(service.core, rt, conn.seat, msg.name, msg.text, bucket)
         elif conn.seat is None:
             raise ApiError("unauthorized", "Spectators cannot act")
         elif isinstance(msg, WsAction):
             action_id = msg.action_id
-            version = await service.submit_as(rt, conn.seat, msg.action,
+            version = await service.play.submit_as(rt, conn.seat, msg.action,
                                               msg.expected_version, msg.action_id)
             conn.send_json(outbound.ws_ack(msg.action_id, version))
         elif isinstance(msg, WsUndo):
-            version = await service.undo_as(rt, conn.seat, msg.expected_version)
+            version = await service.play.undo_as(rt, conn.seat, msg.expected_version)
             conn.send_json(outbound.ws_ack(None, version))
         elif isinstance(msg, WsExtend):
             asked = rt.record.version if msg.version is None else msg.version
-            conn.send(await service.extensions(rt, conn.seat, msg.action, msg.version))
+            conn.send(await service.play.extensions(rt, conn.seat, msg.action, msg.version))
         elif isinstance(msg, WsPreview):
             asked = rt.record.version if msg.version is None else msg.version
-            conn.send(await service.preview(rt, conn.seat, msg.action, msg.version))
+            conn.send(await service.play.preview(rt, conn.seat, msg.action, msg.version))
     except ApiError as exc:
         conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
                                          exc.params, asked))

@@ -22,9 +22,9 @@ DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 
 def fix_seed(seed: int) -> None:
     """Deal every new game from `seed` (the browser test scripts its opening with the engine)."""
-    import brass.server.service as service
+    import brass.server.lobby as lobby
 
-    service.secrets = types.SimpleNamespace(  # type: ignore[assignment]
+    lobby.secrets = types.SimpleNamespace(  # type: ignore[assignment]
         token_urlsafe=secrets.token_urlsafe, randbits=lambda _bits: seed)
 
 

@@ -247,6 +247,24 @@ def test_openapi_schema_lists_the_api(http: httpx.Client) -> None:
     assert {"SubmitAction", "Version", "Error", "GameLog"} <= set(schema["components"]["schemas"])
 
 
+def test_the_openapi_schema_declares_the_bearer_token(http: httpx.Client) -> None:
+    """Who is asking is a declared security scheme (deps.py), not a header parameter: a
+    route that needs a seat's or the host's token says so, one that needs none does not."""
+    schema = http.get("/openapi.json").json()
+    schemes = schema["components"]["securitySchemes"]
+    assert [s for s in schemes.values() if s["type"] == "http" and s["scheme"] == "bearer"]
+    needed = [{name: []} for name in schemes]
+    for path, method, security in [("/api/games/{game_id}/actions", "post", needed),
+                                   ("/api/games/{game_id}/cancel", "post", needed),
+                                   ("/api/games/{game_id}/renew", "post", needed),
+                                   ("/api/games/{game_id}/state", "get", [*needed, {}])]:
+        operation = schema["paths"][path][method]
+        assert operation.get("security") == security, (path, operation)
+        assert all(p["name"].lower() != "authorization" for p in operation.get("parameters", []))
+    assert "security" not in schema["paths"]["/api/games/{game_id}/log"]["get"]
+    assert "security" not in schema["paths"]["/api/games"]["post"]
+
+
 def test_the_rules_numbers_are_the_engines_own(http: httpx.Client) -> None:
     reply = http.get("/api/rules")
     assert reply.status_code == 200, reply.text

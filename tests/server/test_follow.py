@@ -1,5 +1,5 @@
 """An instance follows every change another instance announces (fanout.py hands each
-notification to `GameService.changed`), including one announced just as its previous catch-up
+notification to `GameCore.changed`), including one announced just as its previous catch-up
 of the game has returned but before that task is forgotten: a spectator of the game there
 must still get the new version (missed, it waited for the next move, and the last version of
 a game for ever). And a write of its own whose task is cancelled (a steward that lost the
@@ -51,13 +51,13 @@ async def follow(url: str, http: httpx.Client, table: Table) -> None:
     b = GameService(Storage(url, instance="b"), workers=0)
     try:
         spectator = Spectator()
-        await b.subscribe(await b.runtime(table.id), spectator)
+        await b.core.subscribe(await b.runtime(table.id), spectator)
         b.changed(table.id, move(http, table), "a")
-        task = b._following[table.id]
+        task = b.core._following[table.id]
         give_up = time.monotonic() + WITHIN
         while not task.done() and time.monotonic() < give_up:
             await asyncio.sleep(0)  # one turn of the loop at a time: see the task end
-        assert task.done() and b._following.get(table.id) is task  # returned, not forgotten
+        assert task.done() and b.core._following.get(table.id) is task  # returned, not forgotten
         # A's next move and its notification come before the loop turns again (this call
         # blocks it), as two notifications read in one turn would
         latest = move(http, table)
@@ -81,15 +81,16 @@ async def cancelled_write(url: str) -> tuple[int, list[int]]:
     service = GameService(Storage(url, instance="solo"), workers=0)
     other = Storage(url, instance="reader")
     try:
-        game_id, _host, invite = await service.create_game(2, "cancelled")
-        tokens = dict([await service.join(game_id, f"p{i}", invite) for i in range(2)])
+        game_id, _host, invite = await service.lobby.create_game(2, "cancelled")
+        for i in range(2):
+            await service.lobby.join(game_id, f"p{i}", invite)
         rt = await service.runtime(game_id)
         spectator = Spectator()
-        await service.subscribe(rt, spectator)
+        await service.core.subscribe(rt, spectator)
         assert rt.game is not None and rt.game.current_seat is not None
-        token = tokens[rt.game.current_seat]
-        action = json.loads(await service.legal(game_id, token))[0]["action"]
-        move = asyncio.create_task(service.submit(game_id, token, action, 0, "cancelled"))
+        seat = rt.game.current_seat
+        action = json.loads(await service.play.legal(rt, seat))[0]["action"]
+        move = asyncio.create_task(service.play.submit_as(rt, seat, action, 0, "cancelled"))
         give_up = time.monotonic() + WITHIN
         while not rt.lock.locked() and time.monotonic() < give_up:
             await asyncio.sleep(0)  # until the move waits for its write (its only wait)

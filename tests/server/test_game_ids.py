@@ -3,7 +3,7 @@ would take for an option (a 1-in-64 chance with plain URL-safe base64)."""
 
 from __future__ import annotations
 
-from brass.server.service import new_game_id
+from brass.server.lobby import new_game_id
 
 
 def test_no_game_id_starts_with_a_dash() -> None:

@@ -17,9 +17,9 @@ from sqlalchemy import update
 from brass.engine import DATA, Game, IllegalAction, apply_action, new_game, parse_action, view
 from brass.server import Settings
 from brass.server.auth import token_hash
+from brass.server.core import GameCore
 from brass.server.outbound import rebuilt_frame
 from brass.server.runtime import rebuild
-from brass.server.service import GameService
 from brass.server.storage import GameRecord, SeatRecord, Storage, actions, now
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
@@ -149,7 +149,7 @@ def test_loading_a_game_and_its_replay_frames_rebuild_in_a_worker_not_on_the_eve
     the hook is seen to work). The frames are checked against the engine's own replay."""
     table = make_game(http, players=2, humans=2)
     play(http, table, 9, random.Random(4))
-    watched = {rebuild.__code__, rebuilt_frame.__code__, GameService._load.__code__}
+    watched = {rebuild.__code__, rebuilt_frame.__code__, GameCore._load.__code__}
     calls: list[str] = []
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
@@ -173,3 +173,37 @@ def test_loading_a_game_and_its_replay_frames_rebuild_in_a_worker_not_on_the_eve
         fresh.__exit__()
     # (a coroutine's every resumption counts as a call: `_load` shows up more than once)
     assert "_load" in calls and set(calls) == {"_load"}, set(calls)
+
+
+def test_a_late_replay_frame_reads_only_the_rows_after_its_snapshot(
+        http: httpx.Client, storage: Storage) -> None:
+    """A replay frame is rebuilt from the nearest snapshot and the log rows after it, never
+    from the whole log (stepping through a game read O(N²) rows): the rows a frame reads
+    (`Storage.rows_after`, what `Replays.replay_frame` asks for) are at most one round's,
+    late in the game as early, with undone rows left out; and every frame is the engine's
+    own replay."""
+    table = make_game(http, players=2, humans=2)
+    rng = random.Random(3)
+    play(http, table, 3, rng)  # round 2 has begun: its first seat has one action of two left
+    game = info(http, table)
+    undone = http.post(table.url("/undo"), json={"expected_version": game["version"]},
+                       headers=auth(table.tokens[game["current_seat"]]))
+    assert undone.status_code == 200, undone.text
+    play(http, table, 13, rng)
+    states, live = replayed(storage, table.id), storage.load_actions(table.id)
+    record, marks = storage.load_game(table.id), storage.snapshot_marks(table.id)
+    assert record is not None and len(live) == len(states) - 1 == 15
+    assert len(storage.load_actions(table.id, include_undone=True)) == 16
+    reads = {}
+    for n in range(len(states)):
+        base = max(m for m in marks if m <= n)
+        snapshot = storage.load_snapshot(table.id, base)
+        assert snapshot is not None and snapshot.actions == base
+        rows = storage.rows_after(table.id, record.version, snapshot.seq, n - base)
+        assert [r.seq for r in rows] == [r.seq for r in live[base:n]], n
+        reads[n] = len(rows)
+        frame = http.get(table.url(f"/replay/{n}")).json()
+        assert frame["view"] == view(states[n], None), n
+    # a round is 4 actions here; frame 13 is 3 after the snapshot at 10 (the whole log
+    # before it was 13 rows)
+    assert max(reads.values()) <= 4 and reads[13] == 3, reads

@@ -1,0 +1,337 @@
+"""The per-game core: one owner for each game's transitions on this instance (as lichess's
+`RoundAsyncActor`). It loads a game into memory (`Runtime`), holds its lock, catches it up
+with what other instances wrote, and publishes each version after its commit. The features
+(lobby.py, play.py, seats.py, replays.py) sit above it and call only down; a local commit and
+a catch-up move the game in memory through the same `Runtime` transitions (`played`,
+`took_back`, `seat_changed`).
+
+Several instances may serve one Postgres database; the database decides every outcome. Each
+change is a conditional write: of two instances racing, one lands, the other is refused and
+catches up. The `Runtime` is a cache: when another instance wrote (a notification through
+`fanout.py`, a refused write, a client naming a newer version) it catches up from the log's
+new rows, never a full replay. Every change of a game on this instance happens under that
+game's `asyncio.Lock`, and is published to subscribers only after its commit. Loading a game
+starts from its latest snapshot and replays at most one round, in a worker process."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
+
+from brass.engine import ENGINE_VERSION, Game
+
+from . import jsontext, logs
+from .errors import ApiError
+from .publish import Publisher
+from .runtime import RECENT, Runtime, Subscriber, advance, rebuild, restore
+from .storage import ActionRecord, Changes, Storage
+from .workers import Workers
+
+log = logging.getLogger("brass.server")
+T = TypeVar("T")
+FOLLOW_HERE = 8  # another instance's new log rows followed on the event loop, at most
+
+
+class Tending(Protocol):
+    """Who runs the games' background work (steward.py): the core asks, never imports it."""
+
+    def owns(self, game_id: str) -> bool: ...
+
+    def poke(self, game_id: str) -> None: ...
+
+
+class _Nobody:
+    def owns(self, game_id: str) -> bool:
+        return False
+
+    def poke(self, game_id: str) -> None:
+        pass
+
+
+class GameCore:
+    def __init__(self, storage: Storage, workers: Workers) -> None:
+        self.storage = storage
+        self.workers = workers
+        self.games: dict[str, Runtime] = {}
+        self.publisher = Publisher()
+        self.tending: Tending = _Nobody()  # the steward, once it is made
+        self._loading = asyncio.Lock()
+        # the game being loaded, and whether another instance changed it meanwhile
+        self._load_heard: tuple[str, bool] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
+        self._following: dict[str, asyncio.Task[None]] = {}  # catch-ups after notifications
+        self._closing = False
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` (a blocking database call) in the database threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def stop(self) -> None:
+        """No more catch-ups or sends (the database threads stay until `close`)."""
+        self._closing = True
+        tasks = list(self._following.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.publisher.close()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+    # -- loading -------------------------------------------------------------------------------
+    async def runtime(self, game_id: str) -> Runtime:
+        """The game, caught up first if another instance wrote it since."""
+        rt = self.games.get(game_id)
+        if rt is not None:
+            if rt.behind:
+                await self.catch_up(rt)
+            return rt
+        async with self._loading:
+            rt = self.games.get(game_id)
+            if rt is None:
+                self._load_heard = (game_id, False)
+                try:
+                    rt = await self._load(game_id)
+                finally:
+                    heard, self._load_heard = self._load_heard, None
+                self.games[game_id] = rt
+                if heard is not None and heard[1]:  # the load may have read the older version
+                    rt.behind = True
+                    self._follow(rt)
+        return rt
+
+    async def _load(self, game_id: str) -> Runtime:
+        """The game from the database: its log, and its current turn replayed (in a worker)
+        from its latest snapshot. A finished game is its final snapshot, so it is shown even
+        if this server's engine no longer replays its log."""
+        record = await self.db(self.storage.load_game, game_id)
+        if record is None:
+            raise ApiError("not_found", f"No game {game_id!r}")
+        # another instance may write between the reads: everything is cut at the version of
+        # the record read first (a later catch-up brings the rest)
+        at = record.version
+        everything = await self.db(self.storage.actions_as_of, game_id, at)
+        rt = Runtime(record=record)
+        rt.hold(everything)
+        rt.seat_changes = [c for c in await self.db(self.storage.load_seat_changes, game_id)
+                           if c.version <= at]
+        if record.status == "waiting":
+            return rt
+        if rt.older_engine:
+            log.warning("game %s was played with engine %s; this server has %s",
+                        game_id, record.engine_version, ENGINE_VERSION)
+        live = [a for a in everything if not a.undone]
+        rt.count, rt.recent = len(live), live[-RECENT:]
+        rt.undone = (record.version, [a.seq for a in everything
+                                      if a.undone_at == record.version])
+        snapshot = await self.db(self.storage.load_snapshot, game_id, rt.count)
+        rt.snapshots = [m for m in await self.db(self.storage.snapshot_marks, game_id)
+                        if m <= rt.count]
+        start = 0 if snapshot is None else snapshot.actions
+        try:
+            if snapshot is None and not rt.older_engine and any(
+                    a.effects is None for a in live):
+                rt.turn = await self._restore(rt, live)
+            else:
+                rt.turn = await self.workers.compute(
+                    rebuild, record.players, record.seed, record.setup,
+                    None if snapshot is None else snapshot.state,
+                    [a.action for a in live[start:]])
+        except Exception as exc:
+            log.exception("game %s does not replay (engine %s, stored with %s)",
+                          game_id, ENGINE_VERSION, record.engine_version)
+            raise ApiError("game_not_running", f"Game {game_id} cannot be replayed by "
+                           f"this server's engine ({ENGINE_VERSION})") from exc
+        return rt
+
+    async def _restore(self, rt: Runtime, live: list[ActionRecord]) -> list[Game]:
+        """A game stored before the log kept effects and snapshots gets them, once, from the
+        replay that loads it (in a worker): its log then shows every move's price and
+        sources, and its later loads and replay frames replay at most a round. The states of
+        its current turn."""
+        record = rt.record
+        turn, effects, kept = await self.workers.compute(
+            restore, record.players, record.seed, record.setup,
+            [(a.seq, a.action) for a in live])
+        missing = [(a.seq, e) for a, e in zip(live, effects, strict=True) if a.effects is None]
+        await self.db(self.storage.fill_log, rt.id, missing, kept)
+        rt.snapshots = [s.actions for s in kept]
+        by_seq = {a.seq: e for a, e in zip(live, effects, strict=True)}
+        rt.recent = [dataclasses.replace(a, effects=jsontext.dumps(by_seq[a.seq]))
+                     for a in rt.recent]
+        log.info("game %s: its log's effects and snapshots were filled in", rt.id)
+        return turn
+
+    # -- publishing ----------------------------------------------------------------------------
+    def publish(self, rt: Runtime) -> asyncio.Task[None] | None:
+        """Tell every client of the game here its new version (publish.py)."""
+        return self.publisher.publish(rt)
+
+    async def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
+        await self.publisher.subscribe(rt, sub)
+
+    def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:
+        rt.subscribers.discard(sub)
+        self.evict_if_done(rt)
+
+    def evict_if_done(self, rt: Runtime) -> None:
+        """A finished game nobody watches leaves memory (it is reloaded from its log when
+        asked for), so a long-running server does not keep every game it ever hosted."""
+        if (rt.record.status == "finished" and not rt.subscribers and not rt.lock.locked()
+                and self.games.get(rt.id) is rt):
+            del self.games[rt.id]
+
+    # -- catching up with other instances ---------------------------------------------------
+    async def written(self, rt: Runtime, write: Awaitable[T]) -> T:
+        """Await a write; if this task is cancelled meanwhile (a steward that lost the game's
+        lease), the write may still commit in its thread: the runtime catches up from the
+        database, at once, as the lock is let go. Not at its next use: its clients would
+        never hear of a version this instance wrote (the notification of it is its own)."""
+        try:
+            return await write
+        except asyncio.CancelledError:
+            rt.behind = True
+            self._follow(rt)
+            raise
+
+    def changed(self, game_id: str, version: int, sender: str) -> None:
+        """Another instance committed a change of `game_id` (its new `version`, -1 if the
+        version did not move): a game held here is behind. One with clients here or owned by
+        this instance's steward catches up (and publishes) now, any other at its next use."""
+        if sender == self.storage.instance:
+            return
+        rt = self.games.get(game_id)
+        log.debug("game %s: version %s from %s; held here: %s", game_id, version, sender,
+                  None if rt is None else rt.record.version)
+        if rt is None and self._load_heard is not None and self._load_heard[0] == game_id:
+            self._load_heard = (game_id, True)  # caught up as soon as it is loaded
+        if rt is None or 0 <= version <= rt.record.version:
+            return
+        rt.behind = True
+        if rt.subscribers or self.tending.owns(game_id):
+            self._follow(rt)
+
+    def resync(self) -> None:
+        """Notifications may have been lost (the listening connection dropped): every game
+        held here is checked against the database."""
+        for rt in list(self.games.values()):
+            rt.behind = True
+            if rt.subscribers or self.tending.owns(rt.id):
+                self._follow(rt)
+
+    def _follow(self, rt: Runtime) -> None:
+        """One catch-up task per game. A task that has returned is done even before its done
+        callback runs (a later turn of the loop): a notification in between must start a new
+        one, or the change it announces would wait for the next (a spectator here would miss
+        the last version of a game for good)."""
+        running = self._following.get(rt.id)
+        if self._closing or (running is not None and not running.done()):
+            return
+        task = asyncio.create_task(self.catch_up(rt), name=f"catch-up-{rt.id}",
+                                   context=logs.background())
+        self._following[rt.id] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._following.get(rt.id) is done:
+                del self._following[rt.id]
+
+        task.add_done_callback(forget)
+
+    async def catch_up(self, rt: Runtime) -> None:
+        while rt.behind:
+            async with rt.lock:
+                if rt.behind:
+                    try:
+                        await self.caught_up(rt)
+                    except Exception:
+                        log.exception("cannot catch up game %s", rt.id)
+                        rt.behind = True
+                        raise
+
+    async def caught_up(self, rt: Runtime) -> None:
+        """Bring the runtime (its lock held) to what the database holds: the new log rows
+        are played on the current turn's states (in a worker), rows undone meanwhile are taken
+        back; a game that started, or a change the held states cannot follow, is reloaded.
+        Publishes if anything changed."""
+        rt.behind = False  # a notification during the read sets it again
+        changes = await self.db(self.storage.changes, rt.id, rt.record.version)
+        if changes is None:
+            return
+        old = rt.record
+        moved = changes.marks is not None or (rt.game is None and changes.record.status in (
+            "running", "finished"))
+        if not moved or (rt.game is not None and await self._advance(rt, changes)):
+            rt.record = changes.record
+        else:
+            rt.reloaded(await self._load(rt.id))
+        log.debug("game %s: caught up from version %s to %s", rt.id, old.version,
+                  rt.record.version)
+        if dataclasses.replace(rt.record, updated_at=old.updated_at) == old:
+            return
+        for seat, (was, now_) in enumerate(zip(old.seats, rt.record.seats, strict=False)):
+            if was.token_hash != now_.token_hash:  # renewed or removed on another instance
+                self.publisher.unseat(rt, seat, "This seat's link changed: open the new link "
+                                      "to play")
+        self.publish(rt)
+
+    async def _advance(self, rt: Runtime, changes: Changes) -> bool:
+        """Play the new rows on the held states through the runtime's transitions, publishing
+        each version but the last (the caller publishes that one), so that every client sees
+        every version as on the instance that wrote them; False if the rows cannot be
+        followed from the held states (the caller reloads the game)."""
+        steps = _steps(changes, rt.record.version)
+        held, moves = [a.seq for a in rt.recent], []
+        for _version, kind, what in steps:
+            if kind == "play":
+                held.append(what.seq)
+                moves.append(("play", what.action))
+            elif kind == "seat":  # who plays a seat changed: the states stay as they are
+                moves.append(("seat", None))
+            else:  # undo reaches only the current turn: its rows are among the held ones
+                if held[-len(what):] != what:
+                    return False
+                del held[-len(what):]
+                moves.append(("undo", len(what)))
+        try:
+            # a move or two (the usual notification) is followed here: carrying one out takes
+            # tens of µs, handing the turn's states to a worker and back takes milliseconds
+            turns = (advance(rt.turn, moves) if len(moves) <= FOLLOW_HERE
+                     else await self.workers.compute(advance, rt.turn, moves))
+        except Exception:
+            log.warning("game %s: cannot follow its new rows; reloading", rt.id, exc_info=True)
+            return False
+        final = changes.record
+        for (version, kind, what), turn in zip(steps, turns, strict=True):
+            rt.record = final if version == final.version else dataclasses.replace(
+                final, version=version, status="running", scores=None, finished_at=None,
+                seats=list(final.seats))
+            if kind == "play":
+                rt.played(dataclasses.replace(what, undone=False, undone_at=None), turn)
+            elif kind == "seat":
+                rt.seat_changed(what)
+            else:
+                rt.took_back(version, what, turn)
+            if version != final.version:
+                self.publish(rt)
+        rt.hold(changes.rows)
+        rt.snapshots = changes.marks or rt.snapshots
+        return True
+
+
+def _steps(changes: Changes, since: int) -> list[tuple[int, str, Any]]:
+    """What happened after version `since`, in version order: (version, "play", the row),
+    (version, "undo", the seqs it took back) or (version, "seat", the seat change)."""
+    steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
+                                         if r.seq > since]
+    undos: dict[int, list[int]] = {}
+    for r in changes.rows:
+        if r.undone_at is not None and r.undone_at > since:
+            undos.setdefault(r.undone_at, []).append(r.seq)
+    steps += [(v, "undo", sorted(seqs)) for v, seqs in undos.items()]
+    steps += [(c.version, "seat", c) for c in changes.seat_changes if c.version > since]
+    steps.sort(key=lambda s: s[0])
+    return steps

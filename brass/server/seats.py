@@ -1,0 +1,103 @@
+"""Who plays a seat: clocks that run out (the steward times a seat out), resign, hand-over
+and take-over. Each change is a versioned write, logged (`seat_changes`) and published; a bot
+then plays for the seat (the steward is poked), or stops."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from . import clocks
+from .core import GameCore
+from .errors import ApiError
+from .runtime import Runtime
+from .storage import SeatChange, StaleVersion, now
+
+log = logging.getLogger("brass.server")
+
+
+class Seats:
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+
+    async def time_out(self, rt: Runtime, seat: int, version: int) -> int:
+        """The seat to move ran out of time: a bot plays for it from now (a versioned write the
+        database refuses unless the deadline has passed by its clock). The new version."""
+        clock = rt.record.clock
+        reserve = 0.0 if clock.kind == "live" else rt.record.seats[seat].reserve
+        return await self._change(rt, seat, version, "timeout", reserve, "deadline")
+
+    async def resign(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
+        """The seat's player gives up: a bot plays their seat to the end (for good)."""
+        rt.running_game()
+        if rt.record.seats[seat].stand_in == "resigned":
+            raise ApiError("illegal", "You have resigned already")
+        return await self._change(rt, seat, expected_version, "resigned",
+                                  rt.record.seats[seat].reserve)
+
+    async def hand_over(self, rt: Runtime, asking: int, seat: int,
+                        expected_version: int | None) -> int:
+        """Another player (seat `asking`) hands the seat to move to a bot, once it has been
+        idle for the game's `handoff_after` (a game with no clock that allows it)."""
+        clock, game = rt.record.clock, rt.running_game()
+        if clock.kind != "none" or clock.handoff_after <= 0:
+            raise ApiError("illegal", "This game does not allow handing a seat to a bot"
+                           if clock.kind == "none" else
+                           "This game has a clock: a seat goes to a bot when its time runs out")
+        if not 0 <= seat < rt.record.players:
+            raise ApiError("not_found", f"No seat {seat}")
+        if seat == asking:
+            raise ApiError("illegal", "To let a bot play your seat, resign")
+        if seat != game.current_seat:
+            raise ApiError("not_your_turn", "Only the seat to move can be handed to a bot")
+        if rt.is_bot(seat):
+            raise ApiError("illegal", "A bot plays this seat already")
+        return await self._change(rt, seat, expected_version, "handover",
+                                  rt.record.seats[seat].reserve, "idle")
+
+    async def take_over(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
+        """The player is back (with their seat link): they play their seat again."""
+        rt.running_game()
+        standing = rt.record.seats[seat].stand_in
+        if standing is None:
+            raise ApiError("illegal", "You are playing this seat already")
+        if standing == "resigned":
+            raise ApiError("illegal", "You resigned this game: a bot plays your seat to the end")
+        reserve = clocks.reserve_on_return(rt.record.clock, rt.record.seats[seat].reserve)
+        return await self._change(rt, seat, expected_version, "returned", reserve)
+
+    async def _change(self, rt: Runtime, seat: int, version: int | None, change: str,
+                      reserve: float | None, require: str | None = None) -> int:
+        """The versioned write of a change of who plays `seat`, logged (`seat_changes`) and
+        published; a bot then plays for it, or stops."""
+        core = self.core
+        async with rt.lock:
+            game = rt.running_game()
+            if version is None:
+                version = rt.record.version
+            if version != rt.record.version:
+                raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
+                               f"not {version}")
+            mover = game.current_seat == seat
+            if require == "deadline" and (not mover or rt.record.deadline is None):
+                raise ApiError("not_yet", f"Seat {seat} has no running clock")
+            try:
+                timing = await core.written(rt, core.db(
+                    core.storage.change_seat, rt.id, version, seat, change, rt.record.clock,
+                    mover, reserve, require))
+            except StaleVersion:
+                fresh = await core.db(core.storage.load_game, rt.id)
+                if fresh is not None and fresh.version == version and require is not None:
+                    raise ApiError("not_yet", "The deadline has not passed yet"
+                                   if require == "deadline" else
+                                   f"Seat {seat} has not been idle for "
+                                   f"{rt.record.clock.handoff_after:g} seconds yet") from None
+                await core.caught_up(rt)
+                raise ApiError("stale_version", "The game moved on; fetch the new state") from None
+            rt.seat_changed(SeatChange(version + 1, seat, change, now()))
+            deadline = timing.deadline if mover else rt.record.deadline
+            rt.timed(dataclasses.replace(timing, deadline=deadline))
+            log.info("game %s seat %s: %s", rt.id, seat, change)
+            core.publish(rt)
+        core.tending.poke(rt.id)  # a bot plays for the seat now: its steward moves it
+        return version + 1

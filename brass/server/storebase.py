@@ -1,0 +1,74 @@
+"""The connection every store shares: the engine, one short transaction at a time, and the
+notification of each commit to the other instances (notice.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import NullPool
+
+from . import jsontext
+from .notice import CHANNEL, Notice
+
+JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
+                              "json_deserializer": jsontext.loads}
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               poolclass=NullPool, **JSON_CODEC)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.close()
+
+        return engine
+    # as many kept connections as the server's database threads (core.py: 16): a pool
+    # smaller than its users opens and closes a connection (a Postgres process) per
+    # overflowing write under load. With the move writer's 4 and the listener, an instance
+    # uses at most 25 (HOSTING.md)
+    return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **JSON_CODEC)
+
+
+class StoreBase:
+    """A database connection for the stores (storage.py, movelog.py, leases.py)."""
+
+    def __init__(self, url: str, instance: str = "") -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.instance = instance
+        self.postgres = self.engine.dialect.name == "postgresql"
+
+    def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:
+        """Tell the other instances (at commit) that `game_id` changed: its new `version`, or
+        -1 for a change that keeps the version (seats, status, listing)."""
+        if self.postgres:
+            notice = Notice(game_id, self.instance, -1 if version is None else version)
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": notice.text()})
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
