@@ -177,7 +177,7 @@ class Lobby:
             rt.record.status = "cancelled"
             self.core.publish(rt)
 
-    async def add_bot(self, rt: Runtime, seat: int | None, level: LevelName = "easy") -> int:
+    async def add_bot(self, rt: Runtime, seat: int | None, level: LevelName = "medium") -> int:
         """Host only (deps.HostToAddBots): a bot takes a seat."""
         return await self._claim(rt, seat, None, None, bot=True, bot_level=level)
 

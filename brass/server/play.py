@@ -26,6 +26,7 @@ from .movewrite import MoveWriter
 from .replays import Replays
 from .runtime import Runtime, ends_round, step
 from .storage import ActionRecord, DuplicateActionId, StaleVersion
+from .undo import takes_back
 from .workers import bot_choice
 
 
@@ -122,7 +123,7 @@ class Play:
                 raise ApiError("stale_version", f"The game is at version {version}")
             if game.current_seat != seat:
                 raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
-            if len(rt.turn) < 2 or not rt.recent or rt.recent[-1].seat != seat:
+            if not takes_back(seat, rt.recent[-1] if rt.recent else None):
                 raise ApiError("illegal", "Nothing to undo in this turn")
             last = rt.recent[-1]
             try:

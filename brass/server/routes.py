@@ -191,7 +191,7 @@ async def cancel(game_id: str, service: Service, rt: HostToCancel) -> GameInfo:
 async def add_bot(game_id: str, service: Service, rt: HostToAddBots,
                   body: AddBot | None = None) -> BotAdded:
     seat = await service.lobby.add_bot(rt, None if body is None else body.seat,
-                                 "easy" if body is None else body.level)
+                                 "medium" if body is None else body.level)
     return BotAdded(seat=seat)
 
 

@@ -201,7 +201,7 @@ class AddBot(BaseModel):
     seat: SeatNumber | None = Field(
         default=None, description="a free seat; default the first")
     level: LevelName = Field(
-        default="easy", description="easy: one move ahead; medium: searches its own turn; "
+        default="medium", description="easy: one move ahead; medium: searches its own turn; "
                                     "hard: searches its turn and the others' next ones")
 
 

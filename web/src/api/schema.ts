@@ -501,7 +501,7 @@ export interface components {
             /**
              * Level
              * @description easy: one move ahead; medium: searches its own turn; hard: searches its turn and the others' next ones
-             * @default easy
+             * @default medium
              * @enum {string}
              */
             level: "easy" | "medium" | "hard";
@@ -2278,9 +2278,7 @@ export interface operations {
     submit_action_api_games__game_id__actions_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -2512,9 +2510,7 @@ export interface operations {
     add_bot_api_games__game_id__bots_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -2594,9 +2590,7 @@ export interface operations {
     cancel_api_games__game_id__cancel_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -2748,9 +2742,7 @@ export interface operations {
     hand_over_api_games__game_id__handover_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -2830,9 +2822,7 @@ export interface operations {
     renew_invite_api_games__game_id__invite_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -2988,9 +2978,7 @@ export interface operations {
     legal_api_games__game_id__legal_get: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3066,9 +3054,7 @@ export interface operations {
     extend_api_games__game_id__legal_extend_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3148,9 +3134,7 @@ export interface operations {
     preview_api_games__game_id__legal_preview_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3230,9 +3214,7 @@ export interface operations {
     set_listed_api_games__game_id__listed_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3388,9 +3370,7 @@ export interface operations {
     renew_api_games__game_id__renew_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3545,9 +3525,7 @@ export interface operations {
     resign_api_games__game_id__resign_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3627,9 +3605,7 @@ export interface operations {
     remove_seat_api_games__game_id__seats__seat__delete: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
                 seat: number;
@@ -3706,9 +3682,7 @@ export interface operations {
     state_api_games__game_id__state_get: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3784,9 +3758,7 @@ export interface operations {
     take_over_api_games__game_id__takeover_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
@@ -3866,9 +3838,7 @@ export interface operations {
     undo_api_games__game_id__undo_post: {
         parameters: {
             query?: never;
-            header?: {
-                authorization?: string | null;
-            };
+            header?: never;
             path: {
                 game_id: string;
             };
