@@ -3,7 +3,9 @@
 - `SecurityHeaders`: every HTTP answer says `nosniff`, may not be framed (`frame-ancestors
   'none'` and `X-Frame-Options: DENY`) and sends no `Referer` (seat tokens live in URL
   fragments). HTML pages get a Content-Security-Policy that allows only this origin (plus
-  the websocket of this host); everything else gets `default-src 'none'`. An answer that set
+  the websocket of this host), and so does a service worker's script (the browser asks for it
+  with `Service-Worker: script`; its policy is the worker's, which fetches the app shell);
+  everything else gets `default-src 'none'`. An answer that set
   its own policy (the API docs) keeps it.
 - `SocketCap`: at most `limit` open websockets per client address; the next one is refused
   before the handshake with `429` (`too_many_sockets`, `Retry-After`), or, where the server
@@ -67,8 +69,10 @@ def with_headers(scope: Scope, send: Send) -> Send:
             # a 304 keeps the cached answer's own policy: the browser merges the 304's headers
             # into it, and a page given `default-src 'none'` on a reload would not start
             if "content-security-policy" not in headers and message["status"] != 304:
-                html = headers.get("content-type", "").startswith("text/html")
-                host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+                asked = dict(scope["headers"])
+                html = (headers.get("content-type", "").startswith("text/html")
+                        or asked.get(b"service-worker") == b"script")
+                host = asked.get(b"host", b"").decode("latin-1")
                 headers.append("content-security-policy",
                                page_policy(host) if html else OTHER_POLICY)
         await send(message)

@@ -1,0 +1,48 @@
+/// <reference lib="webworker" />
+// The service worker (our own code; vite-plugin-pwa only injects the list of built files).
+//
+// What it caches: the app shell, precached at install from the build's list (index.html, the
+// offline page, the JS bundle with the board data in it, the CSS, the icons), and the fonts a
+// page has used (the script fonts are many subsets, 2 MB for Korean alone: each player's few are
+// kept as they load, so the offline page reads well in their language). What it
+// never caches: the API (/api, /docs, /openapi.json) and the websockets (/ws), which a service
+// worker cannot even see; a request with no route here goes to the network untouched.
+//
+// Pages (navigations) go to the network first, always: an online player gets the server's page,
+// never a stale copy. Only when the network fails does the worker answer with the offline page
+// (offline.html, in the player's language), which reloads itself once the connection is back.
+//
+// Updates: a new worker installs beside the old one and WAITS (no skipWaiting, no clients.claim)
+// until every tab of the site is closed; the browser then activates it and it deletes the old
+// precache. An open game is never switched to another version's files under its feet, and it
+// loses nothing by waiting: its next reload already fetches the new page and hashed files from
+// the network (they are not in the old precache, so the old worker lets them through).
+//
+// Notifications: a "notificationclick" handler (focus the game's tab, else open it) goes here
+// with web push (issue 27's push part), beside its "push" handler.
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
+import { NavigationRoute, registerRoute } from "workbox-routing";
+import { CacheFirst, NetworkOnly } from "workbox-strategies";
+
+declare let self: ServiceWorkerGlobalScope;
+
+const OFFLINE_PAGE = "offline.html";
+
+const network = new NetworkOnly();
+// Registered before the precache's route, so that "/" comes from the network (the precache
+// route would answer it from the cache).
+registerRoute(new NavigationRoute(async (options) => {
+  try {
+    return await network.handle(options);
+  } catch {
+    return (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
+  }
+}, { denylist: [/^\/(api|ws|docs|openapi\.json)(\/|$)/] }));
+
+precacheAndRoute(self.__WB_MANIFEST);
+// fonts have hashed names (a name never changes content): the cache answers first
+registerRoute(({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/assets/")
+  && /\.woff2?$/.test(url.pathname),
+new CacheFirst({ cacheName: "brass-fonts", plugins: [new ExpirationPlugin({ maxEntries: 120 })] }));
+cleanupOutdatedCaches();
