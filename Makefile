@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 # The web client (web/): installed with npm ci, built into web/dist (served by the server at /).
 WEB_STAMP := web/node_modules/.package-lock.json
 WEB_DIST := web/dist/index.html
-WEB_SRC := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json \
+WEB_SRC := $(shell find web/src web/public -type f) web/index.html web/offline.html \
+	web/pwa-assets.config.ts web/vite.config.ts web/tsconfig.json \
 	web/package.json data/board.json data/links.json data/tiles.json
 
 $(STAMP): pyproject.toml

@@ -17,8 +17,9 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # what the client is built from (as the Makefile's WEB_SRC)
-SOURCES = ("web/src", "web/index.html", "web/vite.config.ts", "web/tsconfig.json",
-           "web/package.json", "data/board.json", "data/links.json", "data/tiles.json")
+SOURCES = ("web/src", "web/public", "web/index.html", "web/offline.html", "web/vite.config.ts",
+           "web/pwa-assets.config.ts", "web/tsconfig.json", "web/package.json",
+           "data/board.json", "data/links.json", "data/tiles.json")
 
 
 def _newest(paths: list[Path]) -> float:

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Response, expect
 
 
 def test_the_favicon_is_served_and_nothing_is_missing(browser: Browser, server: str) -> None:
-    for path, kind in (("/favicon.ico", "image/"), ("/favicon.svg", "image/svg+xml")):
+    for path, kind in (("/favicon.ico", "image/"), ("/icon.svg", "image/svg+xml")):
         with urllib.request.urlopen(server + path, timeout=5) as r:
             assert r.status == 200 and r.headers["content-type"].startswith(kind), (path, r.headers)
             assert len(r.read()) > 200, path
@@ -25,6 +25,6 @@ def test_the_favicon_is_served_and_nothing_is_missing(browser: Browser, server: 
     page.goto(server + "/")
     expect(page.locator("[data-testid=create]")).to_be_visible()
     icon = page.evaluate("[...document.querySelectorAll('link[rel=icon]')].map(l => l.href)")
-    assert any(h.endswith("/favicon.svg") for h in icon), icon
+    assert any(h.endswith("/icon.svg") for h in icon), icon
     assert missing == [], missing
     ctx.close()
