@@ -7,7 +7,8 @@ The app runs with `BRASS_PROXY_HEADERS=1` and `BRASS_FORWARDED_ALLOW_IPS=127.0.0
 address the proxy connects from); test clients connect from other loopback addresses
 (127.0.0.2 and up), so the app can tell the proxy from a client. The join limit (3 a minute
 per address) shows which address the app counted: through the proxy, the real client's; a
-client that talks to the app directly cannot choose its address with `X-Forwarded-For`."""
+client that talks to the app directly cannot choose its address with `X-Forwarded-For`.
+`/metrics` is the app's, with its token, and never the proxy's."""
 
 from __future__ import annotations
 
@@ -66,6 +67,10 @@ def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subproc
             proc.wait(timeout=30)
 
 
+METRICS_TOKEN = "proxy-metrics-" + "x" * 16
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     caddy = shutil.which("caddy")
@@ -78,7 +83,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
     app_env = {**base, "DATABASE_URL": f"sqlite:///{folder / 'brass.db'}",
                "BRASS_BOT_DELAY": "0", "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "3",
-               "BRASS_PROXY_HEADERS": "1", "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+               "BRASS_PROXY_HEADERS": "1", "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1",
+               "BRASS_METRICS_TOKEN": METRICS_TOKEN}
     proxy_env = {**base, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
                  "XDG_CONFIG_HOME": str(folder / "config"),
                  "BRASS_SITE": f"https://127.0.0.1:{https_port}",
@@ -130,6 +136,25 @@ def test_https_and_a_websocket_game_through_the_proxy(stack: Stack) -> None:
         assert {"type": "ack", "action_id": "tls-1", "version": state["version"] + 1} in answers
         log = http.get(f"/api/games/{game['id']}/log").json()
         assert log["actions"][state["version"]]["action"] == move["action"]
+
+
+def test_metrics_only_from_the_app_with_its_token_and_hsts_over_https(stack: Stack) -> None:
+    with stack.client(stack.app, "127.0.0.10") as direct:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": METRICS_TOKEN}):
+            refused = direct.get("/metrics", headers=headers)
+            assert refused.status_code == 401, (headers, refused.text)
+            assert refused.json()["code"] == "unauthorized"
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+        opened = direct.get("/metrics", headers=METRICS)
+        assert opened.status_code == 200 and "brass_open_sockets" in opened.text
+    with stack.client(stack.site, "127.0.0.11") as through:
+        for path in ("/metrics", "/METRICS", "/metrics/", "/metrics?x=1"):
+            hidden = through.get(path, headers=METRICS)
+            assert hidden.status_code == 404, (path, hidden.status_code, hidden.text[:200])
+            assert "brass_" not in hidden.text
+        page = through.get("/api/games")
+        assert page.status_code == 200
+        assert page.headers["strict-transport-security"] == "max-age=31536000"
 
 
 def created(client: httpx.Client, forwarded_for: str | None = None) -> int:
@@ -230,7 +255,7 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
         stack.callback(names.close)
         app_env = {**base, "DATABASE_URL": url, "BRASS_BOT_DELAY": "0", "BRASS_WORKERS": "0",
                    "BRASS_JOIN_LIMIT": "3", "BRASS_PROXY_HEADERS": "1",
-                   "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+                   "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1", "BRASS_METRICS_TOKEN": METRICS_TOKEN}
         apps = [stack.enter_context(process(
             [sys.executable, "-m", "brass.cli", "serve", "--host", host, "--port", str(port),
              "--log-level", "warning"], app_env, tmp_path / f"app-{host}.log"))
@@ -249,7 +274,8 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
                      "name": n, "invite": game["invite"]}).json() for n in ("a", "b")]
 
         def sockets() -> list[float]:
-            return [_metric(d.get("/metrics").text, "brass_open_sockets") for d in directs]
+            return [_metric(d.get("/metrics", headers=METRICS).text, "brass_open_sockets")
+                    for d in directs]
 
         ws_url = site.replace("http://", "ws://") + f"/ws/games/{game['id']}"
         with ExitStack() as open_sockets:
