@@ -58,18 +58,21 @@ def export_cmd(args: argparse.Namespace) -> int:
 
 
 def import_cmd(args: argparse.Namespace) -> int:
-    from brass.server import transfer
+    from brass.server import importcheck, transfer
 
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-        record = json.loads(text)
+        # one byte over the limit is enough to refuse it: a huge file is never read whole
+        with (open(sys.stdin.fileno(), "rb", closefd=False) if args.file == "-"
+              else Path(args.file).open("rb")) as source:
+            raw = source.read(importcheck.MAX_BYTES + 1)
+        record = importcheck.parse(raw)
         url = database_url(args.database)
         game_id = transfer.import_record(url, record, new_id=args.new_id)
     except OSError as exc:
         print(f"brass import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except json.JSONDecodeError as exc:
-        print(f"brass import: {args.file} is not JSON ({exc})", file=sys.stderr)
+    except importcheck.BadRecord as exc:
+        print(f"brass import: {args.file}: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:  # TransferError, or a bad setting
         print(f"brass import: {exc}", file=sys.stderr)
