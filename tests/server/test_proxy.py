@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -52,6 +53,16 @@ def _answers(client: httpx.Client) -> bool:
         return client.get("/ready").status_code == 200
     except httpx.TransportError:
         return False
+
+
+def waited(check: Any, what: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """`wait_for`, and on failure the last lines of the process's log (a proxy that exits at
+    start says why there: a port taken meanwhile, a bad Caddyfile)."""
+    try:
+        wait_for(check, what, proc)
+    except AssertionError as exc:
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
+        raise AssertionError(f"{exc}; the last lines of {log}:\n{tail}") from None
 
 
 @contextmanager
@@ -99,13 +110,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             process(run_caddy, proxy_env, folder / "caddy.log") as proxy:
         app_url, site = f"http://127.0.0.1:{app_port}", f"https://127.0.0.1:{https_port}"
         with httpx.Client(base_url=app_url, timeout=30) as direct:
-            wait_for(lambda: _answers(direct), "the app", app)
+            waited(lambda: _answers(direct), "the app", app, folder / "app.log")
         root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-        wait_for(root.is_file, f"Caddy's local CA (see {folder / 'caddy.log'})", proxy)
+        waited(root.is_file, "Caddy's local CA", proxy, folder / "caddy.log")
         context = ssl.create_default_context(cafile=str(root))
         stack = Stack(app=app_url, site=site, ssl=context)
         with stack.client(site, "127.0.0.9") as through:
-            wait_for(lambda: _answers(through), "the app through the proxy", proxy)
+            waited(lambda: _answers(through), "the app through the proxy", proxy,
+                   folder / "caddy.log")
         yield stack
 
 
@@ -262,13 +274,15 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
             for host in hosts]
         directs = [stack.enter_context(httpx.Client(base_url=f"http://{host}:{port}",
                                                     timeout=30)) for host in hosts]
-        for app, direct in zip(apps, directs, strict=True):
-            wait_for(lambda d=direct: _answers(d), "an app instance", app)
+        for app, direct, host in zip(apps, directs, hosts, strict=True):
+            waited(lambda d=direct: _answers(d), "an app instance", app,
+                   tmp_path / f"app-{host}.log")
         proxy = stack.enter_context(process(run_caddy, proxy_env, tmp_path / "caddy.log"))
         site = f"http://127.0.0.1:{site_port}"
         through = stack.enter_context(httpx.Client(
             base_url=site, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.7")))
-        wait_for(lambda: _answers(through), "the app through the proxy", proxy)
+        waited(lambda: _answers(through), "the app through the proxy", proxy,
+               tmp_path / "caddy.log")
         game = through.post("/api/games", json={"players": 2, "name": "two"}).json()
         seats = [through.post(f"/api/games/{game['id']}/join", json={
                      "name": n, "invite": game["invite"]}).json() for n in ("a", "b")]
