@@ -56,9 +56,9 @@ class Settings(BaseSettings):
                                    description="CPU seconds the analysis of a finished game "
                                                "spends on each move")
     workers: int = Field(
-        default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64,
+        default_factory=lambda: max(1, usable_cpus() - 1), ge=0, le=64,
         description="processes that compute bot moves and analyses (0: in the server "
-                    "process)", json_schema_extra={"default_help": "CPUs - 1"})
+                    "process)", json_schema_extra={"default_help": "usable CPUs - 1"})
     synchronous_commit: bool = Field(
         default=True,
         description="on Postgres, acknowledge a move only once it is flushed to disk (off: "
@@ -164,6 +164,48 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
+
+
+CGROUP = Path("/sys/fs/cgroup")
+
+
+def usable_cpus(cgroup: Path = CGROUP, membership: Path = Path("/proc/self/cgroup")) -> int:
+    """The CPUs this process may use: those it may run on (affinity), fewer where its cgroup's
+    CPU quota allows less (a container's `--cpus`, Kubernetes' CPU limit), rounded up.
+    `os.cpu_count()` counts the host's CPUs: a container with 2 of 64 would start 63 workers."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    quota = cgroup_quota(cgroup, membership)
+    return max(1, min(cpus, quota)) if quota is not None else cpus
+
+
+def cgroup_quota(cgroup: Path, membership: Path) -> int | None:
+    """CPUs the cgroup's quota allows, rounded up (None: no quota, or no cgroup found):
+    cgroup v2's `cpu.max` ("200000 100000": 2 CPUs; "max ...": none) in this process's own
+    group, else at the mount's root (a container's namespace); cgroup v1's
+    `cpu/cpu.cfs_quota_us` over `cpu.cfs_period_us` (-1: none)."""
+    own = None
+    try:
+        for line in membership.read_text().splitlines():
+            if line.startswith("0::"):
+                own = cgroup / line[3:].lstrip("/")
+    except OSError:
+        pass
+    places: list[tuple[Path, Path | None]] = [
+        (folder / "cpu.max", None) for folder in (own, cgroup) if folder is not None]
+    places.append((cgroup / "cpu" / "cpu.cfs_quota_us", cgroup / "cpu" / "cpu.cfs_period_us"))
+    for quota_file, period_file in places:
+        try:
+            if period_file is None:
+                quota, _, period = quota_file.read_text().strip().partition(" ")
+            else:
+                quota, period = quota_file.read_text().strip(), period_file.read_text().strip()
+        except OSError:
+            continue
+        if quota in ("max", "-1") or not quota.isdigit() or not period.isdigit():
+            return None
+        return max(1, -(-int(quota) // max(1, int(period))))
+    return None
 
 
 class SecretFileError(ValueError):
