@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -28,7 +29,7 @@ from .fanout import Fanout
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
-from .storage import Storage
+from .storage import Storage, games
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("brass.server")
@@ -106,8 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.warning("the web client is not built: / shows a page saying so; %s",
                         ops.BUILD_HINT)
         log.info("brass %s: database %s, %d running games, web client %s", __version__,
-                 safe_url(settings.database_url), len(service.games),
-                 settings.web_dist or "missing")
+                 safe_url(settings.database_url),
+                 await asyncio.to_thread(running_games, storage), settings.web_dist or "missing")
         try:
             yield
         finally:
@@ -167,6 +168,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=headers)
 
     return app
+
+
+def running_games(storage: Storage) -> int:
+    """The running games in the database (the steward loads them after the start, in the
+    background: the games in memory then are not all of them)."""
+    with storage.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(games)
+                            .where(games.c.status == "running")).scalar_one()
 
 
 def instance_id() -> str:
