@@ -47,11 +47,26 @@ def parse(raw: bytes) -> Any:
     try:
         record = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        if str(exc).startswith("depth limit exceeded"):  # orjson's, at 1,024 deep
+        if nesting(raw) > MAX_DEPTH:  # orjson refuses over 1,024 deep (its words vary)
             raise BadRecord(DEEP) from None
         raise BadRecord(f"not JSON ({exc})") from None
     check_shape(record)
     return record
+
+
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def nesting(raw: bytes) -> int:
+    """How deep the brackets of JSON text go (strings skipped), even where it does not parse."""
+    depth = deepest = 0
+    for token in _TOKENS.finditer(raw):
+        if token[0] in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token[0] in (b"]", b"}"):
+            depth -= 1
+    return deepest
 
 
 def check_shape(record: Any) -> None:

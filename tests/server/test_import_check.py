@@ -170,9 +170,12 @@ def test_invented_time_out_marks_are_refused(resigned: dict[str, Any]) -> None:
 def test_size_and_nesting_have_limits() -> None:
     with pytest.raises(BadRecord, match="over the 4,194,304 bytes"):
         importcheck.parse(b" " * (importcheck.MAX_BYTES + 1))
-    for deep in (100, 100_000):
+    for text in (b"[" * 100 + b"]" * 100, b"[" * 100_000 + b"]" * 100_000, b"[" * 5000):
         with pytest.raises(BadRecord, match="nested over 24 deep"):
-            importcheck.parse(b"[" * deep + b"]" * deep)
+            importcheck.parse(text)
+    with pytest.raises(BadRecord, match="not JSON"):  # brackets in a string are not nesting
+        importcheck.parse(b'["' + b"[" * 5000 + b'"')
+    assert importcheck.nesting(b'[["]]]]\\\"[[[", {"a": [1]}]]') == 4
     nested: Any = []
     for _ in range(100_000):  # deeper than Python's stack: walked without recursion
         nested = [nested]
