@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
@@ -62,6 +63,19 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+class WebClient(StaticFiles):
+    """The built web client at `/`, after every API route: a path an API route serves, asked
+    with another method, is a 405 with `Allow` (the client's 404 before: the mount matches
+    every path, so the router never said 405)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and any(
+                not isinstance(route, Mount) and route.matches(scope)[0] is Match.PARTIAL
+                for route in scope["app"].routes):
+            raise StarletteHTTPException(405)
+        await super().__call__(scope, receive, send)
 
 
 class BrassApp(FastAPI):
@@ -132,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.web_dist is not None:
         # after the API and websocket routes, so it only answers what they do not
-        app.mount("/", StaticFiles(directory=settings.web_dist, html=True), name="web")
+        app.mount("/", WebClient(directory=settings.web_dist, html=True), name="web")
     else:
         app.add_api_route("/", ops.no_client, methods=["GET"], include_in_schema=False)
 
