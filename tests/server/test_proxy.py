@@ -41,6 +41,7 @@ class Stack:
     app: str  # the app, directly
     site: str  # the proxy's HTTPS address
     ssl: ssl.SSLContext  # trusts Caddy's local CA
+    ca: Path  # its certificate
 
     def client(self, base: str, source: str) -> httpx.Client:
         """An HTTP client that connects from the loopback address `source`."""
@@ -114,7 +115,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
         waited(root.is_file, "Caddy's local CA", proxy, folder / "caddy.log")
         context = ssl.create_default_context(cafile=str(root))
-        stack = Stack(app=app_url, site=site, ssl=context)
+        stack = Stack(app=app_url, site=site, ssl=context, ca=root)
         with stack.client(site, "127.0.0.9") as through:
             waited(lambda: _answers(through), "the app through the proxy", proxy,
                    folder / "caddy.log")
@@ -167,6 +168,34 @@ def test_metrics_only_from_the_app_with_its_token_and_hsts_over_https(stack: Sta
         page = through.get("/api/games")
         assert page.status_code == 200
         assert page.headers["strict-transport-security"] == "max-age=31536000"
+
+
+def test_export_over_https_trusts_a_private_ca_given_with_cacert(
+        stack: Stack, tmp_path: Path) -> None:
+    with stack.client(stack.site, "127.0.0.12") as http:
+        game = http.post("/api/games", json={"players": 2, "name": "tls export"}).json()["id"]
+
+    def export(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "brass.cli", "export", game, "--url",
+                               stack.site, *options], capture_output=True, text=True,
+                              cwd=repo_root(), timeout=60, check=False)
+
+    untrusted = export()
+    assert untrusted.returncode == 2, untrusted.stderr
+    host = stack.site.removeprefix("https://")
+    assert untrusted.stderr.startswith(
+        f"brass export: {host} answers, but its TLS certificate is refused: "), untrusted.stderr
+    assert "(trusted: this system's CAs)" in untrusted.stderr  # OpenSSL's words between
+    assert untrusted.stderr.rstrip().endswith("a private CA's certificate: --cacert FILE")
+    trusted = export("--cacert", str(stack.ca))  # it answers: the game is not finished
+    assert trusted.returncode == 2
+    assert trusted.stderr.startswith(f"brass export: game {game} is waiting: only a finished "
+                                     "game can be exported"), trusted.stderr
+    missing = export("--cacert", str(tmp_path / "none.pem"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("brass export: cannot read the CA certificate"), \
+        missing.stderr
+    assert "Traceback" not in untrusted.stderr + trusted.stderr + missing.stderr
 
 
 def created(client: httpx.Client, forwarded_for: str | None = None) -> int:
