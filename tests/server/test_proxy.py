@@ -21,6 +21,7 @@ import ssl
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -102,7 +103,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
                  "BRASS_SITE": f"https://127.0.0.1:{https_port}",
                  "BRASS_HTTPS_PORT": str(https_port), "BRASS_HTTP_PORT": str(free_port()),
                  "BRASS_CADDY_ADMIN": f"127.0.0.1:{free_port()}",
-                 "BRASS_UPSTREAM": "127.0.0.1", "BRASS_UPSTREAM_PORT": str(app_port)}
+                 "BRASS_UPSTREAM": "127.0.0.1", "BRASS_UPSTREAM_PORT": str(app_port),
+                 "BRASS_READ_HEADER_TIMEOUT": "2s"}
     serve = [sys.executable, "-m", "brass.cli", "serve", "--host", "127.0.0.1",
              "--port", str(app_port), "--log-level", "warning"]
     run_caddy = [caddy, "run", "--config", str(repo_root() / "deploy" / "Caddyfile"),
@@ -168,6 +170,36 @@ def test_metrics_only_from_the_app_with_its_token_and_hsts_over_https(stack: Sta
         page = through.get("/api/games")
         assert page.status_code == 200
         assert page.headers["strict-transport-security"] == "max-age=31536000"
+
+
+def test_the_proxy_closes_a_connection_whose_headers_never_end(stack: Stack) -> None:
+    """Slowloris at the proxy: half-sent headers are cut at its read_header deadline (2 s
+    here, 10 s shipped), while a websocket opened through it lives on past it."""
+    host, port = stack.site.removeprefix("https://").split(":")
+    with socket.create_connection((host, int(port)), source_address=("127.0.0.13", 0)) as raw, \
+            stack.ssl.wrap_socket(raw, server_hostname=host) as tls:
+        tls.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started = time.monotonic()
+        tls.settimeout(30)
+        try:
+            while tls.recv(65536):
+                pass
+        except (ConnectionResetError, ssl.SSLError):
+            pass  # cut: as good as a close
+        took = time.monotonic() - started
+    assert 1.5 < took < 15, took
+    with stack.client(stack.site, "127.0.0.14") as http:
+        game = http.post("/api/games", json={"players": 2, "name": "long socket"}).json()["id"]
+    ws_url = stack.site.replace("https://", "wss://") + f"/ws/games/{game}"
+    with connect(ws_url, ssl=stack.ssl, max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "state"
+        quiet = time.monotonic() + 3  # past the header deadline, saying nothing
+        while time.monotonic() < quiet:
+            with contextlib.suppress(TimeoutError):
+                ws.recv(timeout=quiet - time.monotonic())
+        ws.send(json.dumps({"type": "sync"}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "state"
 
 
 def test_export_over_https_trusts_a_private_ca_given_with_cacert(
