@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest selfplay bench clean web webtest webtypes lock
+.PHONY: run test lint typecheck pytest selfplay bench clean web webtest webtypes lock lowest
 
 # The web client (web/): installed with npm ci, built into web/dist (served by the server at /).
 WEB_STAMP := web/node_modules/.package-lock.json
@@ -18,6 +18,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# `make run` needs the server only: its own venv with pyproject's dependencies, no test or
+# lint tools (the dev venv above has those too)
+RUN_VENV := .venv-run
+RUN_STAMP := $(RUN_VENV)/.installed
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/pip install --quiet --upgrade pip
+	$(RUN_VENV)/bin/pip install --quiet -e .
+	touch $(RUN_STAMP)
 
 $(WEB_STAMP): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
@@ -34,8 +44,8 @@ webtest: $(WEB_STAMP)
 webtypes: $(STAMP) $(WEB_STAMP)
 	cd web && PYTHON=$(CURDIR)/$(BIN)/python npm run check:api
 
-run: $(STAMP) $(WEB_DIST)
-	$(BIN)/brass serve
+run: $(RUN_STAMP) $(WEB_DIST)
+	$(RUN_VENV)/bin/brass serve
 
 test: lint typecheck webtest webtypes pytest
 
@@ -64,5 +74,22 @@ lock: $(STAMP)
 	$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
 	['build-system']['requires'], sep='\n')" | $(UV_COMPILE) - -o requirements-build.lock
 
+# The lowest versions pyproject.toml allows (uv's lowest-direct resolution: each dependency at
+# its floor) in a venv of their own, and the server tests that reach each of them there:
+# FastAPI, Starlette and pydantic (test_api), uvicorn and websockets (test_hardening,
+# test_websocket, test_ops), pydantic-settings (test_db_settings), SQLAlchemy, Alembic and
+# psycopg (test_migrations, and every test on Postgres), orjson (test_import_check).
+LOWEST := .venv-lowest
+LOWEST_TESTS := tests/server/test_api.py tests/server/test_hardening.py \
+	tests/server/test_websocket.py tests/server/test_ops.py tests/server/test_db_settings.py \
+	tests/server/test_migrations.py tests/server/test_import_check.py
+lowest: $(STAMP) $(WEB_DIST)
+	$(BIN)/pip install --quiet uv
+	rm -rf $(LOWEST)
+	$(BIN)/uv venv --quiet --python $(PYTHON) $(LOWEST)
+	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install --quiet --resolution lowest-direct \
+		-e '.[test]'
+	$(LOWEST)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules web/dist
+	rm -rf $(VENV) $(RUN_VENV) $(LOWEST) .pytest_cache .mypy_cache .ruff_cache web/node_modules web/dist

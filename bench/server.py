@@ -62,6 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from brass.bots import choose_entry  # noqa: E402
 
+METRICS_TOKEN = "bench-metrics-token-0123456789"  # the servers' BRASS_METRICS_TOKEN
 POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
 
@@ -257,7 +258,8 @@ async def gc_pauses(http: httpx.AsyncClient, ports: list[int]) -> dict[str, tupl
     how many and their seconds in all."""
     found: dict[str, list[float]] = {}
     for port in ports:
-        page = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
+        page = (await http.get(f"http://127.0.0.1:{port}/metrics", headers={
+            "Authorization": f"Bearer {METRICS_TOKEN}"})).text
         for family in text_string_to_metric_families(page):
             for sample in family.samples:
                 part = sample.name.removeprefix("brass_gc_seconds_")
@@ -393,6 +395,7 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
     env = {**os.environ, "DATABASE_URL": f"{POSTGRES}/{name}", "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0",  # 1000 sockets from one address
+           "BRASS_METRICS_TOKEN": METRICS_TOKEN,
            **(options or {})}
     # as many worker processes in all as one instance has by default (CPUs - 1), shared out
     env["BRASS_WORKERS"] = str(max(1, ((os.cpu_count() or 2) - 1) // instances))

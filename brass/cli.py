@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import ssl
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 from brass import terminal
 
@@ -38,15 +42,47 @@ def replay_cmd(args: argparse.Namespace) -> int:
     return 0 if recorded is None or scores == recorded else 1
 
 
+class TLSRefused(Exception):
+    """Not a ValueError or OSError: transfer.py reports those as no answer or no JSON."""
+
+
+class CheckedHTTPS(urllib.request.HTTPSHandler):
+    """HTTPS for `brass export --url`: trusts `--cacert` (a private CA) if given, else the
+    system's CAs, and says so in words when a certificate is refused (urllib's URLError would
+    be reported as "no server answers")."""
+
+    def __init__(self, cacert: str | None) -> None:
+        self.cacert = cacert
+        try:
+            context = ssl.create_default_context(cafile=cacert)
+        except (OSError, ssl.SSLError) as exc:  # ssl.SSLError: not a PEM certificate
+            raise ValueError(f"cannot read the CA certificate {cacert}: {exc}") from None
+        super().__init__(context=context)
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        try:
+            return super().https_open(req)
+        except urllib.error.URLError as exc:
+            if not isinstance(exc.reason, ssl.SSLError):
+                raise
+            trusted = f"the CA in {self.cacert}" if self.cacert else "this system's CAs"
+            hint = "" if self.cacert else "; a private CA's certificate: --cacert FILE"
+            raise TLSRefused(f"{req.host} answers, but its TLS certificate is refused: "
+                             f"{getattr(exc.reason, 'verify_message', None) or exc.reason} "
+                             f"(trusted: {trusted}){hint}") from None
+
+
 def export_cmd(args: argparse.Namespace) -> int:
     from brass.server import transfer
 
     try:
         if args.url is not None:
+            # the one opener of this command: transfer.export_from_server's urlopen uses it
+            urllib.request.install_opener(urllib.request.build_opener(CheckedHTTPS(args.cacert)))
             record = transfer.export_from_server(args.url, args.game)
         else:
             record = transfer.export_from_database(database_url(args.database), args.game)
-    except ValueError as exc:  # TransferError, or a bad setting
+    except (ValueError, TLSRefused) as exc:  # TransferError, a bad setting, a refused cert
         print(f"brass export: {exc}", file=sys.stderr)
         return 2
     text = json.dumps(record, indent=1) + "\n"
@@ -58,18 +94,21 @@ def export_cmd(args: argparse.Namespace) -> int:
 
 
 def import_cmd(args: argparse.Namespace) -> int:
-    from brass.server import transfer
+    from brass.server import importcheck, transfer
 
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-        record = json.loads(text)
+        # one byte over the limit is enough to refuse it: a huge file is never read whole
+        with (open(sys.stdin.fileno(), "rb", closefd=False) if args.file == "-"
+              else Path(args.file).open("rb")) as source:
+            raw = source.read(importcheck.MAX_BYTES + 1)
+        record = importcheck.parse(raw)
         url = database_url(args.database)
         game_id = transfer.import_record(url, record, new_id=args.new_id)
     except OSError as exc:
         print(f"brass import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except json.JSONDecodeError as exc:
-        print(f"brass import: {args.file} is not JSON ({exc})", file=sys.stderr)
+    except importcheck.BadRecord as exc:
+        print(f"brass import: {args.file}: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:  # TransferError, or a bad setting
         print(f"brass import: {exc}", file=sys.stderr)
@@ -114,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--url", help="read it from this server (e.g. https://games.example.com)")
     source.add_argument("--database", help="read it from this database URL (default: the "
                         "server's setting, DATABASE_URL or BRASS_DB_*)")
+    p_export.add_argument("--cacert", help="with --url: trust the CA certificate in this PEM "
+                          "file (a server with a private CA), instead of the system's CAs")
     p_export.add_argument("-o", "--output", help="the file to write (default: standard output)")
     p_export.set_defaults(func=export_cmd)
     p_import = sub.add_parser("import", help="store a finished game's record in the database")

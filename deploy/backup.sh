@@ -10,7 +10,10 @@
 # temporary name and renamed when complete, so a file with the final name is a whole dump.
 # Retention: after each good dump only the newest BACKUP_KEEP dumps are kept (default 28: a
 # week at the default interval of 6 hours); a failed dump never prunes anything.
+# Dumps hold every seat's token hash and every chat line: they are written 0600 (and a folder
+# this script makes, 0700), readable by their owner only.
 set -euo pipefail
+umask 077
 
 BACKUP_DIR="${BACKUP_DIR:-/backups}"
 BACKUP_KEEP="${BACKUP_KEEP:-28}"

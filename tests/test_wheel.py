@@ -73,7 +73,8 @@ def test_the_installed_wheel_serves_a_game_from_an_empty_folder(
     assert where.startswith(str(venv)), where  # the wheel's brass, not the checkout's
     folder = tmp_path / "empty"
     folder.mkdir()
-    served = serve_command([str(venv / "bin" / "brass"), "serve"], folder)
+    served = serve_command([str(venv / "bin" / "brass"), "serve"], folder,
+                           BRASS_METRICS_TOKEN="wheel-metrics-token-0123")
     with httpx.Client(base_url=served.base, timeout=30) as http:
         page = http.get("/")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
@@ -83,7 +84,8 @@ def test_the_installed_wheel_serves_a_game_from_an_empty_folder(
         assert http.get("/health").json() == {"status": "ok"}
         assert http.get("/ready").status_code == 200
         version = play_one_move(http)
-        assert 'brass_moves_total{kind="' in http.get("/metrics").text
+        assert 'brass_moves_total{kind="' in http.get("/metrics", headers={
+            "Authorization": "Bearer wheel-metrics-token-0123"}).text
         assert http.get(f"/api/games/{version[0]}/state").json()["version"] >= version[1]
     assert (folder / "var" / "brass.db").is_file()
     # uvicorn stops cleanly on SIGTERM, then re-raises it: the exit status says SIGTERM

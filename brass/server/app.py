@@ -15,20 +15,22 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, migrate, ops, outbound, routes, ws
+from . import guard, logs, metrics, migrate, ops, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
-from .storage import Storage
+from .storage import Storage, games
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("brass.server")
@@ -61,6 +63,19 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+class WebClient(StaticFiles):
+    """The built web client at `/`, after every API route: a path an API route serves, asked
+    with another method, is a 405 with `Allow` (the client's 404 before: the mount matches
+    every path, so the router never said 405)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and any(
+                not isinstance(route, Mount) and route.matches(scope)[0] is Match.PARTIAL
+                for route in scope["app"].routes):
+            raise StarletteHTTPException(405)
+        await super().__call__(scope, receive, send)
 
 
 class BrassApp(FastAPI):
@@ -106,8 +121,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.warning("the web client is not built: / shows a page saying so; %s",
                         ops.BUILD_HINT)
         log.info("brass %s: database %s, %d running games, web client %s", __version__,
-                 safe_url(settings.database_url), len(service.games),
-                 settings.web_dist or "missing")
+                 safe_url(settings.database_url),
+                 await asyncio.to_thread(running_games, storage), settings.web_dist or "missing")
         try:
             yield
         finally:
@@ -122,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
+    app.add_middleware(metrics.MetricsGate, token=settings.metrics_token)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
     app.include_router(ws.router)
@@ -130,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.web_dist is not None:
         # after the API and websocket routes, so it only answers what they do not
-        app.mount("/", StaticFiles(directory=settings.web_dist, html=True), name="web")
+        app.mount("/", WebClient(directory=settings.web_dist, html=True), name="web")
     else:
         app.add_api_route("/", ops.no_client, methods=["GET"], include_in_schema=False)
 
@@ -166,6 +182,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=headers)
 
     return app
+
+
+def running_games(storage: Storage) -> int:
+    """The running games in the database (the steward loads them after the start, in the
+    background: the games in memory then are not all of them)."""
+    with storage.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(games)
+                            .where(games.c.status == "running")).scalar_one()
 
 
 def instance_id() -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 
-from .settings import SettingInfo, Settings, setting_infos
+from .settings import SecretFileError, SettingInfo, Settings, setting_infos
 
 log = logging.getLogger("brass.server")
 BAD_SETTING, NO_DATABASE, IN_USE = 2, 1, 3
@@ -30,11 +30,17 @@ BAD_SETTING, NO_DATABASE, IN_USE = 2, 1, 3
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """The `serve` subcommand: one option per setting, its help made from the setting."""
+    infos = setting_infos()
+    secrets = "; ".join(f"{i.env} (or a file named by {i.env}_FILE): {i.description}"
+                        for i in infos if i.secret)
     parser: argparse.ArgumentParser = sub.add_parser(
         "serve", help="run the game server",
         description="Run the game server. Each setting is an option, or else an environment "
-                    "variable, or else its default; the database is migrated at start.")
-    for info in setting_infos():
+                    "variable, or else its default; the database is migrated at start.",
+        epilog=f"Secrets are never options (the process list shows those): {secrets}.")
+    for info in infos:
+        if info.secret:
+            continue
         parser.add_argument(f"--{info.name.replace('_', '-')}", dest=info.name, default=None,
                             choices=info.choices, metavar=_metavar(info),
                             help=f"{info.description} (env {info.env}; default {info.default})")
@@ -55,6 +61,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         return Settings(**given)
     except ValidationError as exc:
         raise BadSetting(describe(exc, infos, set(given))) from None
+    except SecretFileError as exc:
+        raise BadSetting(str(exc)) from None
 
 
 class BadSetting(Exception):
@@ -71,7 +79,7 @@ def describe(exc: ValidationError, infos: list[SettingInfo], given: set[str]) ->
         return f"bad setting {key}: {message}" if key else f"bad settings: {message}"
     where = f"--{info.name.replace('_', '-')}" if info.name in given else info.env
     message = str(problem["msg"]).removeprefix("Value error, ")
-    if info.name == "database_url":  # it may hold a password: do not repeat it
+    if info.name == "database_url" or info.secret:  # do not repeat a password
         return f"bad setting {where}: {message}"
     return f"bad setting {where}={problem.get('input')!r}: {message}"
 

@@ -10,6 +10,11 @@ client address and scheme from `X-Forwarded-For`/`-Proto`, trusted only from
 `BRASS_FORWARDED_ALLOW_IPS` (the proxy's addresses or networks, comma-separated). Instead of
 `DATABASE_URL`, `BRASS_DB_HOST` (with `BRASS_DB_PORT`, `BRASS_DB_USER`, `BRASS_DB_PASSWORD`,
 `BRASS_DB_NAME`) gives the Postgres database in parts: any password works, it is URL-encoded.
+
+Secrets (`db_password`, `metrics_token`: `SECRET` in their field) are never command-line
+options, which every user of the machine can read in the process list: they come from their
+variable, or from a file named by `<variable>_FILE` (`BRASS_DB_PASSWORD_FILE=/run/secrets/db`,
+as compose and Kubernetes mount secrets; its last newline is dropped); the variable wins.
 """
 
 from __future__ import annotations
@@ -19,14 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from sqlalchemy import URL
 
 DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "brass.db")
 PACKAGE = Path(__file__).resolve().parents[1]
 LogLevel = Literal["critical", "error", "warning", "info", "debug"]
 LogFormat = Literal["text", "json"]
+SECRET: dict[str, Any] = {"secret": True}  # json_schema_extra: env or file only, no option
 
 
 class Settings(BaseSettings):
@@ -49,9 +56,9 @@ class Settings(BaseSettings):
                                    description="CPU seconds the analysis of a finished game "
                                                "spends on each move")
     workers: int = Field(
-        default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0, le=64,
+        default_factory=lambda: max(1, usable_cpus() - 1), ge=0, le=64,
         description="processes that compute bot moves and analyses (0: in the server "
-                    "process)", json_schema_extra={"default_help": "CPUs - 1"})
+                    "process)", json_schema_extra={"default_help": "usable CPUs - 1"})
     synchronous_commit: bool = Field(
         default=True,
         description="on Postgres, acknowledge a move only once it is flushed to disk (off: "
@@ -100,14 +107,28 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str = Field(
         default="127.0.0.1", description="the reverse proxy's addresses or networks, "
                                          "comma-separated: only they may set forwarded headers")
+    metrics_token: SecretStr | None = Field(
+        default=None, min_length=16, json_schema_extra=SECRET,
+        description="the bearer token /metrics asks for (Authorization: Bearer ..., 16 "
+                    "characters or more); unset, /metrics answers nobody")
     db_host: str | None = Field(
         default=None, description="the Postgres host, instead of database_url: the database "
                                   "from db_host, db_port, db_user, db_password, db_name")
     db_port: int = Field(default=5432, ge=1, le=65535, description="the Postgres port")
     db_user: str = Field(default="brass", description="the Postgres user")
-    db_password: str | None = Field(
-        default=None, description="the Postgres password (any characters: it is URL-encoded)")
+    db_password: SecretStr | None = Field(
+        default=None, json_schema_extra=SECRET,
+        description="the Postgres password (any characters: it is URL-encoded)")
     db_name: str = Field(default="brass", description="the Postgres database")
+
+    @classmethod
+    def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, SecretFiles(settings_cls), dotenv_settings,
+                file_secret_settings)
 
     @field_validator("database_url")
     @classmethod
@@ -120,10 +141,16 @@ class Settings(BaseSettings):
             if "database_url" in self.model_fields_set:
                 raise ValueError("set DATABASE_URL or BRASS_DB_HOST, not both")
             self.database_url = URL.create(
-                "postgresql+psycopg", username=self.db_user, password=self.db_password,
+                "postgresql+psycopg", username=self.db_user,
+                password=self.db_password.get_secret_value() if self.db_password else None,
                 host=self.db_host, port=self.db_port, database=self.db_name,
             ).render_as_string(hide_password=False)
         return self
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if value == "" else value  # compose passes an unset variable as ""
 
     @field_validator("web_dist")
     @classmethod
@@ -137,6 +164,86 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value
+
+
+CGROUP = Path("/sys/fs/cgroup")
+
+
+def usable_cpus(cgroup: Path = CGROUP, membership: Path = Path("/proc/self/cgroup")) -> int:
+    """The CPUs this process may use: those it may run on (affinity), fewer where its cgroup's
+    CPU quota allows less (a container's `--cpus`, Kubernetes' CPU limit), rounded up.
+    `os.cpu_count()` counts the host's CPUs: a container with 2 of 64 would start 63 workers."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    quota = cgroup_quota(cgroup, membership)
+    return max(1, min(cpus, quota)) if quota is not None else cpus
+
+
+def cgroup_quota(cgroup: Path, membership: Path) -> int | None:
+    """CPUs the cgroup's quota allows, rounded up (None: no quota, or no cgroup found):
+    cgroup v2's `cpu.max` ("200000 100000": 2 CPUs; "max ...": none) in this process's own
+    group, else at the mount's root (a container's namespace); cgroup v1's
+    `cpu/cpu.cfs_quota_us` over `cpu.cfs_period_us` (-1: none)."""
+    own = None
+    try:
+        for line in membership.read_text().splitlines():
+            if line.startswith("0::"):
+                own = cgroup / line[3:].lstrip("/")
+    except OSError:
+        pass
+    places: list[tuple[Path, Path | None]] = [
+        (folder / "cpu.max", None) for folder in (own, cgroup) if folder is not None]
+    places.append((cgroup / "cpu" / "cpu.cfs_quota_us", cgroup / "cpu" / "cpu.cfs_period_us"))
+    for quota_file, period_file in places:
+        try:
+            if period_file is None:
+                quota, _, period = quota_file.read_text().strip().partition(" ")
+            else:
+                quota, period = quota_file.read_text().strip(), period_file.read_text().strip()
+        except OSError:
+            continue
+        if quota in ("max", "-1") or not quota.isdigit() or not period.isdigit():
+            return None
+        return max(1, -(-int(quota) // max(1, int(period))))
+    return None
+
+
+class SecretFileError(ValueError):
+    """A secret's `_FILE` cannot be read (launch.py says so in one line)."""
+
+
+class SecretFiles(PydanticBaseSettingsSource):
+    """Each secret setting from the file its `<variable>_FILE` names, if it names one."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads every secret at once
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name, field in self.settings_cls.model_fields.items():
+            variable = f"{env_of(name, field)}_FILE"
+            path = os.environ.get(variable)
+            if not is_secret(field) or not path:
+                continue
+            try:
+                found[name] = Path(path).read_text(encoding="utf-8").removesuffix("\n")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise SecretFileError(f"bad setting {variable}={path!r}: cannot read it "
+                                      f"({type(exc).__name__}: {exc})") from None
+        return found
+
+
+def is_secret(field: FieldInfo) -> bool:
+    extra = field.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get("secret"))
+
+
+def env_of(name: str, field: FieldInfo) -> str:
+    """A setting's environment variable (its first alias, else `BRASS_<NAME>`)."""
+    alias = field.validation_alias
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0])
+    return f"{Settings.model_config.get('env_prefix', '')}{name}".upper()
 
 
 def default_web_dist() -> Path | None:
@@ -168,20 +275,19 @@ class SettingInfo:
     default: str
     description: str
     choices: tuple[str, ...] | None
+    secret: bool  # from the environment or a file only (no command-line option)
 
 
 def setting_infos() -> list[SettingInfo]:
     out = []
-    prefix = Settings.model_config.get("env_prefix", "")
     for name, field in Settings.model_fields.items():
-        alias = field.validation_alias
-        env = (str(alias.choices[0]) if isinstance(alias, AliasChoices)
-               else f"{prefix}{name}".upper())
+        env = env_of(name, field)
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
         default = str(extra.get("default_help", field.default))
         choices = get_args(field.annotation) if _is_literal(field.annotation) else None
         out.append(SettingInfo(name=name, env=env, default=default,
-                               description=field.description or "", choices=choices))
+                               description=field.description or "", choices=choices,
+                               secret=is_secret(field)))
     return out
 
 

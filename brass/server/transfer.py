@@ -40,7 +40,7 @@ from brass.engine import (
     parse_action,
 )
 
-from . import migrate, outbound
+from . import importcheck, migrate, outbound
 from .auth import new_token, token_hash
 from .lobby import new_game_id
 from .runtime import restore
@@ -94,12 +94,12 @@ def export_from_database(url: str, game_id: str) -> dict[str, Any]:
         record = storage.load_game(game_id)
         if record is None:
             raise TransferError(f"no game {game_id!r} in {shown(url)}")
-        entries = storage.load_actions(game_id)
+        entries, changes = storage.load_actions(game_id), storage.load_seat_changes(game_id)
     except SQLAlchemyError as exc:
         raise _db_error(url, exc) from None
     finally:
         storage.close()
-    return _finished_only(json.loads(outbound.log_text(record, entries)), game_id)
+    return _finished_only(json.loads(outbound.log_text(record, entries, changes)), game_id)
 
 
 def export_from_server(base_url: str, game_id: str, timeout: float = 30.0) -> dict[str, Any]:
@@ -132,6 +132,7 @@ def check_record(record: Any) -> CheckedRecord:
         raise TransferError(
             "this is the log of a game that is not finished (it has no seed): only a finished "
             "game's record can be imported; export it again once the game is over")
+    importcheck.check(record)  # held to the rules a client's input is
     try:
         log = GameLog.model_validate(record)
     except ValidationError as exc:

@@ -77,6 +77,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return url
 
 
+METRICS_TOKEN = "test-metrics-token-0123456789"  # the shared server's /metrics (metrics.py)
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+
 class LiveServer:
     """The real app served by uvicorn on a loopback port, in a thread of this process."""
 
@@ -106,7 +110,8 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def server(db_url: str) -> Iterator[LiveServer]:
     # many games from one address: the join limit has its own test (test_ratelimit.py)
-    with LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0)) as live:
+    with LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0,
+                             metrics_token=METRICS_TOKEN)) as live:
         yield live
 
 

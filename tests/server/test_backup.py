@@ -2,11 +2,13 @@
 `backup` runs: deploy/backup.sh writes a whole dump and keeps only the newest BACKUP_KEEP (a
 failed dump prunes nothing); deploy/restore.sh puts a dump into a fresh database, where a
 server serves the same games: the finished one replays, the running one goes on with the
-players' own tokens. A restore over a database replaces what it held."""
+players' own tokens. A restore over a database replaces what it held, and is refused while a
+server is connected to it. Dumps are readable by their owner only."""
 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,6 +72,7 @@ def test_a_backup_keeps_only_the_newest_dumps(database: str, tmp_path: Path) -> 
     assert f"pruned {folder / old[0]}" in done.stdout and f"pruned {folder / old[1]}" in done.stdout
     assert (folder / "notes.txt").exists()
     assert not list(folder.glob("*.partial"))
+    assert stat.S_IMODE(new.stat().st_mode) == 0o600  # token hashes and chat: owner only
     # a real dump: pg_restore can list it
     listing = subprocess.run(["pg_restore", "--list", str(new)], capture_output=True,
                              text=True, check=False)
@@ -138,6 +141,16 @@ def test_restore_into_a_fresh_database_serves_the_same_games(
             joined = http.post(waiting.url("/join"),
                                json={"name": "late", "invite": waiting.invite})
             assert joined.status_code == 201
+            # while it serves, a restore is refused and changes nothing
+            refused = script("restore.sh", str(dump), env=pg_env(target, RESTORE_WAIT="1"))
+            assert refused.returncode == 3, (refused.stdout, refused.stderr)
+            assert refused.stderr.startswith(
+                "restore.sh: refused: 1 Brass app instance(s) connected to brass_restored"), \
+                refused.stderr
+            assert "docker compose stop app" in refused.stderr
+            assert http.get(running.url()).json()["version"] == listed[running.id]["version"] + 1
+            late = [s["name"] for s in http.get(waiting.url()).json()["seats"]]
+            assert "late" in late, late
 
         # restoring again replaces what the database holds: that move is gone
         again = script("restore.sh", str(dump), env=pg_env(target))

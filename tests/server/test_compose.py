@@ -74,6 +74,7 @@ def test_the_password_reaches_every_service_unchanged(config: dict[str, Any]) ->
     assert app["BRASS_DB_PASSWORD"] == PASSWORD and app["BRASS_DB_HOST"] == "db"
     assert "DATABASE_URL" not in app  # the app URL-encodes the parts itself (settings.py)
     assert environment(services["backup"])["PGPASSWORD"] == PASSWORD
+    assert app["BRASS_METRICS_TOKEN"] == ""  # unset: /metrics answers nobody (metrics.py)
 
 
 def test_images_are_pinned(config: dict[str, Any]) -> None:

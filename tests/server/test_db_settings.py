@@ -1,6 +1,8 @@
 """The database in parts (BRASS_DB_HOST, _PORT, _USER, _PASSWORD, _NAME), as docker-compose.yml
 gives it: any password works (it is URL-encoded, never pasted into a URL), and `brass serve`
-started with only these settings serves from that Postgres database. (The local Postgres of
+started with only these settings serves from that Postgres database. The password is never a
+command-line option (the process list shows those): the variable, or a file named by
+BRASS_DB_PASSWORD_FILE. (The local Postgres of
 the tests trusts loopback connections, so this proves the URL is built right, not that the
 password is checked.)"""
 
@@ -34,13 +36,59 @@ def test_the_parts_make_a_url_with_the_password_as_it_is() -> None:
         Settings(database_url="sqlite:///x.db", db_host="db")
 
 
+def clean() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("BRASS_") and k != "DATABASE_URL"}
+
+
+def test_secrets_come_from_a_file_and_the_variable_wins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = tmp_path / "db-password"
+    secret.write_text(PASSWORD + "\n")  # as `echo ... > file` writes it
+    monkeypatch.setenv("BRASS_DB_PASSWORD_FILE", str(secret))
+    monkeypatch.setenv("BRASS_METRICS_TOKEN_FILE", str(secret))
+    monkeypatch.delenv("BRASS_DB_PASSWORD", raising=False)
+    monkeypatch.delenv("BRASS_METRICS_TOKEN", raising=False)
+    settings = Settings(db_host="db")
+    assert make_url(settings.database_url).password == PASSWORD
+    assert settings.metrics_token is not None
+    assert settings.metrics_token.get_secret_value() == PASSWORD
+    assert PASSWORD not in repr(settings)
+    monkeypatch.setenv("BRASS_DB_PASSWORD", "from the variable")
+    assert make_url(Settings(db_host="db").database_url).password == "from the variable"
+    monkeypatch.setenv("BRASS_METRICS_TOKEN", "")  # compose's unset variable
+    assert Settings().metrics_token is None
+
+
+def serve_once(*options: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "brass.cli", "serve", *options], env=env,
+                          cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_secret_is_no_option_and_an_unreadable_file_is_one_line(tmp_path: Path) -> None:
+    for option in ("--db-password", "--metrics-token"):
+        refused = serve_once(option, "hunter2hunter2hunter2", env=clean(), cwd=tmp_path)
+        assert refused.returncode == 2 and "unrecognized arguments" in refused.stderr
+    helped = serve_once("--help", env=clean(), cwd=tmp_path)
+    assert "--db-password" not in helped.stdout and "--db-host" in helped.stdout
+    missing = tmp_path / "no-such-file"
+    bad = serve_once(env={**clean(), "BRASS_DB_PASSWORD_FILE": str(missing)}, cwd=tmp_path)
+    assert bad.returncode == 2, bad.stderr
+    assert bad.stderr.startswith(f"brass serve: bad setting BRASS_DB_PASSWORD_FILE='{missing}'")
+    assert "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 1
+    short = serve_once(env={**clean(), "BRASS_METRICS_TOKEN": "short-secret"}, cwd=tmp_path)
+    assert short.returncode == 2 and "BRASS_METRICS_TOKEN" in short.stderr
+    assert "short-secret" not in short.stderr  # a secret is never repeated
+
+
 def test_serve_with_the_database_in_parts(postgres_url: str, tmp_path: Path) -> None:
     url = make_url(postgres_url)
     port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("BRASS_") and k != "DATABASE_URL"}
+    secret = tmp_path / "db-password"
+    secret.write_text(PASSWORD)
+    env = clean()
     env.update(BRASS_DB_HOST=url.host or "127.0.0.1", BRASS_DB_PORT=str(url.port or 5432),
-               BRASS_DB_USER=url.username or "postgres", BRASS_DB_PASSWORD=PASSWORD,
+               BRASS_DB_USER=url.username or "postgres", BRASS_DB_PASSWORD_FILE=str(secret),
                BRASS_DB_NAME=url.database or "", BRASS_WORKERS="0")
     log = tmp_path / "serve.log"
     with log.open("wb") as out:

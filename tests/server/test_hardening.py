@@ -251,6 +251,24 @@ def test_a_wrong_method_is_405_with_every_allowed_method(plain: httpx.Client) ->
     assert {m.strip() for m in reply.headers["Allow"].split(",")} >= {"GET", "POST"}
 
 
+def test_an_api_path_asked_with_another_method_is_405_not_the_clients_404(
+        plain: httpx.Client) -> None:
+    """Behind the web client's catch-all mount too: every API path with no GET answers GET
+    (and HEAD) with 405 and the methods it has; a path no route has is still a 404."""
+    paths = plain.get("/openapi.json").json()["paths"]
+    no_get = {path: {m.upper() for m in ops} for path, ops in paths.items() if "get" not in ops}
+    assert len(no_get) >= 5, sorted(no_get)
+    for path, methods in no_get.items():
+        url = re.sub(r"\{[^}]+\}", "x1", path)
+        for method in ("GET", "HEAD"):
+            reply = plain.request(method, url)
+            assert reply.status_code == 405, (method, url, reply.status_code)
+            assert {m.strip() for m in reply.headers["Allow"].split(",")} == methods, \
+                (url, reply.headers["Allow"])
+    assert plain.get("/api/no/such/path").status_code == 404
+    assert plain.get("/").status_code == 200  # the client itself
+
+
 def test_the_name_pattern_refuses_every_invisible_character() -> None:
     listed = {cp for a, b in _INVISIBLE for cp in range(a, b + 1)}
     invisible = {cp for cp in range(sys.maxunicode + 1)

@@ -17,13 +17,13 @@ from websockets.sync.client import connect
 from brass.server import Settings, migrate
 from brass.server.socketproto import LeanWebSocketProtocol
 
-from .conftest import LiveServer, auth, legal, make_game
+from .conftest import METRICS, LiveServer, auth, legal, make_game
 from .test_websocket import hello, open_socket, receive
 
 
 def metric(http: httpx.Client, name: str, **labels: str) -> float:
     """The value of one sample at /metrics (0 when it is not there yet)."""
-    reply = http.get("/metrics")
+    reply = http.get("/metrics", headers=METRICS)
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
     for family in text_string_to_metric_families(reply.text):
         for sample in family.samples:
@@ -96,7 +96,7 @@ def test_metrics_count_moves_legal_time_errors_games_and_sockets(
     assert metric(http, "brass_legal_moves_seconds_count") >= legal_count + 1
     assert metric(http, "brass_errors_total", code="not_found") >= not_found + 1
     assert metric(http, "brass_live_games") >= 1
-    assert "brass_worker_queue_depth" in http.get("/metrics").text
+    assert "brass_worker_queue_depth" in http.get("/metrics", headers=METRICS).text
     young = metric(http, "brass_gc_seconds_count", kind="young")  # a step every 0.1 s
     deadline = time.monotonic() + 10
     while metric(http, "brass_gc_seconds_count", kind="young") <= young:
@@ -114,7 +114,7 @@ def test_metrics_count_moves_legal_time_errors_games_and_sockets(
 
 
 def sum_of(http: httpx.Client, name: str) -> float:
-    reply = http.get("/metrics")
+    reply = http.get("/metrics", headers=METRICS)
     return sum(float(s.value) for family in text_string_to_metric_families(reply.text)
                for s in family.samples if s.name == name)
 

@@ -7,7 +7,8 @@ The app runs with `BRASS_PROXY_HEADERS=1` and `BRASS_FORWARDED_ALLOW_IPS=127.0.0
 address the proxy connects from); test clients connect from other loopback addresses
 (127.0.0.2 and up), so the app can tell the proxy from a client. The join limit (3 a minute
 per address) shows which address the app counted: through the proxy, the real client's; a
-client that talks to the app directly cannot choose its address with `X-Forwarded-For`."""
+client that talks to the app directly cannot choose its address with `X-Forwarded-For`.
+`/metrics` is the app's, with its token, and never the proxy's."""
 
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ import ssl
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -39,6 +42,7 @@ class Stack:
     app: str  # the app, directly
     site: str  # the proxy's HTTPS address
     ssl: ssl.SSLContext  # trusts Caddy's local CA
+    ca: Path  # its certificate
 
     def client(self, base: str, source: str) -> httpx.Client:
         """An HTTP client that connects from the loopback address `source`."""
@@ -51,6 +55,16 @@ def _answers(client: httpx.Client) -> bool:
         return client.get("/ready").status_code == 200
     except httpx.TransportError:
         return False
+
+
+def waited(check: Any, what: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """`wait_for`, and on failure the last lines of the process's log (a proxy that exits at
+    start says why there: a port taken meanwhile, a bad Caddyfile)."""
+    try:
+        wait_for(check, what, proc)
+    except AssertionError as exc:
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
+        raise AssertionError(f"{exc}; the last lines of {log}:\n{tail}") from None
 
 
 @contextmanager
@@ -66,6 +80,10 @@ def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subproc
             proc.wait(timeout=30)
 
 
+METRICS_TOKEN = "proxy-metrics-" + "x" * 16
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     caddy = shutil.which("caddy")
@@ -78,13 +96,15 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("BRASS_")}
     app_env = {**base, "DATABASE_URL": f"sqlite:///{folder / 'brass.db'}",
                "BRASS_BOT_DELAY": "0", "BRASS_WORKERS": "0", "BRASS_JOIN_LIMIT": "3",
-               "BRASS_PROXY_HEADERS": "1", "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+               "BRASS_PROXY_HEADERS": "1", "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1",
+               "BRASS_METRICS_TOKEN": METRICS_TOKEN}
     proxy_env = {**base, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
                  "XDG_CONFIG_HOME": str(folder / "config"),
                  "BRASS_SITE": f"https://127.0.0.1:{https_port}",
                  "BRASS_HTTPS_PORT": str(https_port), "BRASS_HTTP_PORT": str(free_port()),
                  "BRASS_CADDY_ADMIN": f"127.0.0.1:{free_port()}",
-                 "BRASS_UPSTREAM": "127.0.0.1", "BRASS_UPSTREAM_PORT": str(app_port)}
+                 "BRASS_UPSTREAM": "127.0.0.1", "BRASS_UPSTREAM_PORT": str(app_port),
+                 "BRASS_READ_HEADER_TIMEOUT": "2s"}
     serve = [sys.executable, "-m", "brass.cli", "serve", "--host", "127.0.0.1",
              "--port", str(app_port), "--log-level", "warning"]
     run_caddy = [caddy, "run", "--config", str(repo_root() / "deploy" / "Caddyfile"),
@@ -93,13 +113,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             process(run_caddy, proxy_env, folder / "caddy.log") as proxy:
         app_url, site = f"http://127.0.0.1:{app_port}", f"https://127.0.0.1:{https_port}"
         with httpx.Client(base_url=app_url, timeout=30) as direct:
-            wait_for(lambda: _answers(direct), "the app", app)
+            waited(lambda: _answers(direct), "the app", app, folder / "app.log")
         root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-        wait_for(root.is_file, f"Caddy's local CA (see {folder / 'caddy.log'})", proxy)
+        waited(root.is_file, "Caddy's local CA", proxy, folder / "caddy.log")
         context = ssl.create_default_context(cafile=str(root))
-        stack = Stack(app=app_url, site=site, ssl=context)
+        stack = Stack(app=app_url, site=site, ssl=context, ca=root)
         with stack.client(site, "127.0.0.9") as through:
-            wait_for(lambda: _answers(through), "the app through the proxy", proxy)
+            waited(lambda: _answers(through), "the app through the proxy", proxy,
+                   folder / "caddy.log")
         yield stack
 
 
@@ -130,6 +151,83 @@ def test_https_and_a_websocket_game_through_the_proxy(stack: Stack) -> None:
         assert {"type": "ack", "action_id": "tls-1", "version": state["version"] + 1} in answers
         log = http.get(f"/api/games/{game['id']}/log").json()
         assert log["actions"][state["version"]]["action"] == move["action"]
+
+
+def test_metrics_only_from_the_app_with_its_token_and_hsts_over_https(stack: Stack) -> None:
+    with stack.client(stack.app, "127.0.0.10") as direct:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": METRICS_TOKEN}):
+            refused = direct.get("/metrics", headers=headers)
+            assert refused.status_code == 401, (headers, refused.text)
+            assert refused.json()["code"] == "unauthorized"
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+        opened = direct.get("/metrics", headers=METRICS)
+        assert opened.status_code == 200 and "brass_open_sockets" in opened.text
+    with stack.client(stack.site, "127.0.0.11") as through:
+        for path in ("/metrics", "/METRICS", "/metrics/", "/metrics?x=1"):
+            hidden = through.get(path, headers=METRICS)
+            assert hidden.status_code == 404, (path, hidden.status_code, hidden.text[:200])
+            assert "brass_" not in hidden.text
+        page = through.get("/api/games")
+        assert page.status_code == 200
+        assert page.headers["strict-transport-security"] == "max-age=31536000"
+
+
+def test_the_proxy_closes_a_connection_whose_headers_never_end(stack: Stack) -> None:
+    """Slowloris at the proxy: half-sent headers are cut at its read_header deadline (2 s
+    here, 10 s shipped), while a websocket opened through it lives on past it."""
+    host, port = stack.site.removeprefix("https://").split(":")
+    with socket.create_connection((host, int(port)), source_address=("127.0.0.13", 0)) as raw, \
+            stack.ssl.wrap_socket(raw, server_hostname=host) as tls:
+        tls.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started = time.monotonic()
+        tls.settimeout(30)
+        try:
+            while tls.recv(65536):
+                pass
+        except (ConnectionResetError, ssl.SSLError):
+            pass  # cut: as good as a close
+        took = time.monotonic() - started
+    assert 1.5 < took < 15, took
+    with stack.client(stack.site, "127.0.0.14") as http:
+        game = http.post("/api/games", json={"players": 2, "name": "long socket"}).json()["id"]
+    ws_url = stack.site.replace("https://", "wss://") + f"/ws/games/{game}"
+    with connect(ws_url, ssl=stack.ssl, max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "state"
+        quiet = time.monotonic() + 3  # past the header deadline, saying nothing
+        while time.monotonic() < quiet:
+            with contextlib.suppress(TimeoutError):
+                ws.recv(timeout=quiet - time.monotonic())
+        ws.send(json.dumps({"type": "sync"}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "state"
+
+
+def test_export_over_https_trusts_a_private_ca_given_with_cacert(
+        stack: Stack, tmp_path: Path) -> None:
+    with stack.client(stack.site, "127.0.0.12") as http:
+        game = http.post("/api/games", json={"players": 2, "name": "tls export"}).json()["id"]
+
+    def export(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "brass.cli", "export", game, "--url",
+                               stack.site, *options], capture_output=True, text=True,
+                              cwd=repo_root(), timeout=60, check=False)
+
+    untrusted = export()
+    assert untrusted.returncode == 2, untrusted.stderr
+    host = stack.site.removeprefix("https://")
+    assert untrusted.stderr.startswith(
+        f"brass export: {host} answers, but its TLS certificate is refused: "), untrusted.stderr
+    assert "(trusted: this system's CAs)" in untrusted.stderr  # OpenSSL's words between
+    assert untrusted.stderr.rstrip().endswith("a private CA's certificate: --cacert FILE")
+    trusted = export("--cacert", str(stack.ca))  # it answers: the game is not finished
+    assert trusted.returncode == 2
+    assert trusted.stderr.startswith(f"brass export: game {game} is waiting: only a finished "
+                                     "game can be exported"), trusted.stderr
+    missing = export("--cacert", str(tmp_path / "none.pem"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("brass export: cannot read the CA certificate"), \
+        missing.stderr
+    assert "Traceback" not in untrusted.stderr + trusted.stderr + missing.stderr
 
 
 def created(client: httpx.Client, forwarded_for: str | None = None) -> int:
@@ -230,26 +328,29 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
         stack.callback(names.close)
         app_env = {**base, "DATABASE_URL": url, "BRASS_BOT_DELAY": "0", "BRASS_WORKERS": "0",
                    "BRASS_JOIN_LIMIT": "3", "BRASS_PROXY_HEADERS": "1",
-                   "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+                   "BRASS_FORWARDED_ALLOW_IPS": "127.0.0.1", "BRASS_METRICS_TOKEN": METRICS_TOKEN}
         apps = [stack.enter_context(process(
             [sys.executable, "-m", "brass.cli", "serve", "--host", host, "--port", str(port),
              "--log-level", "warning"], app_env, tmp_path / f"app-{host}.log"))
             for host in hosts]
         directs = [stack.enter_context(httpx.Client(base_url=f"http://{host}:{port}",
                                                     timeout=30)) for host in hosts]
-        for app, direct in zip(apps, directs, strict=True):
-            wait_for(lambda d=direct: _answers(d), "an app instance", app)
+        for app, direct, host in zip(apps, directs, hosts, strict=True):
+            waited(lambda d=direct: _answers(d), "an app instance", app,
+                   tmp_path / f"app-{host}.log")
         proxy = stack.enter_context(process(run_caddy, proxy_env, tmp_path / "caddy.log"))
         site = f"http://127.0.0.1:{site_port}"
         through = stack.enter_context(httpx.Client(
             base_url=site, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.7")))
-        wait_for(lambda: _answers(through), "the app through the proxy", proxy)
+        waited(lambda: _answers(through), "the app through the proxy", proxy,
+               tmp_path / "caddy.log")
         game = through.post("/api/games", json={"players": 2, "name": "two"}).json()
         seats = [through.post(f"/api/games/{game['id']}/join", json={
                      "name": n, "invite": game["invite"]}).json() for n in ("a", "b")]
 
         def sockets() -> list[float]:
-            return [_metric(d.get("/metrics").text, "brass_open_sockets") for d in directs]
+            return [_metric(d.get("/metrics", headers=METRICS).text, "brass_open_sockets")
+                    for d in directs]
 
         ws_url = site.replace("http://", "ws://") + f"/ws/games/{game['id']}"
         with ExitStack() as open_sockets:

@@ -184,7 +184,7 @@ def test_import_says_why_a_file_is_refused(tmp_path: Path, target: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text("{not json")
     done = brass("import", str(path), "--database", target)
-    assert done.returncode == 2 and done.stderr.startswith(f"brass import: {path} is not JSON")
+    assert done.returncode == 2 and done.stderr.startswith(f"brass import: {path}: not JSON")
     done = brass("import", str(tmp_path / "missing.json"), "--database", target)
     assert done.returncode == 2 and "cannot read" in done.stderr
     path.write_text(json.dumps({"hello": 1}))
