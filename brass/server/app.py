@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, metrics, migrate, ops, outbound, routes, ws
+from . import guard, logs, migrate, ops, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
     app.add_middleware(BodyLimit)
-    app.add_middleware(metrics.MetricsGate, token=settings.metrics_token)
+    app.add_middleware(ops.MetricsGate, token=settings.metrics_token)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
     app.include_router(ws.router)

@@ -6,7 +6,7 @@ from a file is held to the rules input from a client is.
   which refuses deeper nesting with an error instead of exhausting the stack.
 - Names: the game's and every seat's, by the API's own rule (`schemas.PlayerName`: length,
   visible characters, no control or direction-override characters).
-- The id: what the server makes (`service.new_game_id`: URL-safe characters, not starting
+- The id: what the server makes (`lobby.new_game_id`: URL-safe characters, not starting
   with `-`), at most `MAX_ID` long: it is a path segment and a command-line argument.
 - Who played each seat: every change of who plays a seat (`seat_changes`) is one the server
   allows when and where it happened (a time-out or hand-over of the seat to move, while its
@@ -107,7 +107,7 @@ def _name(what: str, name: str | None) -> None:
 
 
 def check_seat_changes(log: GameLog) -> None:
-    """Replay who played each seat, in version order, against the rules of `service.py`
+    """Replay who played each seat, in version order, against the rules of `seats.py`
     (`time_out`, `resign`, `hand_over`, `take_over`)."""
     standing: dict[int, str | None] = {s.seat: None for s in log.seats}
     bots = {s.seat for s in log.seats if s.bot}

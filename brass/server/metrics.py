@@ -8,25 +8,18 @@ one line each: `MOVES.labels(kind).inc()`, `@timed(MOVE_SECONDS)`, `with LEGAL_S
 sockets are read when scraped (`observe`) or kept by `ws.enter` (`OPEN_SOCKETS`).
 
 `/metrics` tells a stranger how busy the server is, its memory, open files and errors, so it is
-closed by default: `MetricsGate` answers it only to a request that carries the setting
+closed by default: `ops.MetricsGate` answers it only to a request that carries the setting
 `metrics_token` as `Authorization: Bearer <token>` (with no token set, to nobody).
 """
 
 from __future__ import annotations
 
 import functools
-import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram
-from pydantic import SecretStr
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
-
-if TYPE_CHECKING:
-    from .service import GameService
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -68,38 +61,6 @@ def timed(histogram: Histogram) -> Callable[[Callable[P, Awaitable[T]]],
     return decorate
 
 
-def observe(service: GameService) -> None:
+def observe(live_games: int) -> None:
     """Set the gauges that are read from the service (called when /metrics is scraped)."""
-    LIVE_GAMES.set(sum(1 for rt in list(service.games.values())
-                       if rt.record.status == "running"))
-
-
-PATH = "/metrics"
-
-
-class MetricsGate:
-    """ASGI middleware: `/metrics` only with the bearer token; every other path passes."""
-
-    def __init__(self, app: ASGIApp, token: SecretStr | None) -> None:
-        self.app = app
-        self.token = token.get_secret_value().encode() if token else None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != PATH or self._allowed(scope):
-            await self.app(scope, receive, send)
-            return
-        from .outbound import error  # outbound imports this module: not at the top
-
-        message = ("Metrics are closed: set BRASS_METRICS_TOKEN on the server and send it as "
-                   "Authorization: Bearer <token>" if self.token is None
-                   else "Metrics need the server's metrics token as a bearer token")
-        refused = JSONResponse(error("unauthorized", message), status_code=401,
-                               headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
-        await refused(scope, receive, send)
-
-    def _allowed(self, scope: Scope) -> bool:
-        if self.token is None:
-            return False
-        sent = dict(scope["headers"]).get(b"authorization", b"")
-        scheme, _, token = sent.partition(b" ")
-        return scheme.lower() == b"bearer" and secrets.compare_digest(token.strip(), self.token)
+    LIVE_GAMES.set(live_games)

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from pydantic import SecretStr
 from sqlalchemy import Engine
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import metrics, migrate
+from .outbound import error
 
 log = logging.getLogger("brass.server")
 READY_TIMEOUT = 5.0
@@ -68,7 +72,8 @@ def _not_ready(reason: str, **details: Any) -> JSONResponse:
 async def prometheus_metrics(request: Request) -> Response:
     service = getattr(request.app.state, "service", None)
     if service is not None:
-        metrics.observe(service)
+        metrics.observe(sum(1 for rt in list(service.games.values())
+                            if rt.record.status == "running"))
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 
@@ -89,3 +94,32 @@ server.</p>
 async def no_client(_request: Request) -> HTMLResponse:
     """`/` when the web client is missing: a page that says so and how to build it."""
     return HTMLResponse(NO_CLIENT_PAGE, status_code=503)
+
+
+PATH = "/metrics"
+
+
+class MetricsGate:
+    """ASGI middleware: `/metrics` only with the bearer token; every other path passes."""
+
+    def __init__(self, app: ASGIApp, token: SecretStr | None) -> None:
+        self.app = app
+        self.token = token.get_secret_value().encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != PATH or self._allowed(scope):
+            await self.app(scope, receive, send)
+            return
+        message = ("Metrics are closed: set BRASS_METRICS_TOKEN on the server and send it as "
+                   "Authorization: Bearer <token>" if self.token is None
+                   else "Metrics need the server's metrics token as a bearer token")
+        refused = JSONResponse(error("unauthorized", message), status_code=401,
+                               headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+        await refused(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        if self.token is None:
+            return False
+        sent = dict(scope["headers"]).get(b"authorization", b"")
+        scheme, _, token = sent.partition(b" ")
+        return scheme.lower() == b"bearer" and secrets.compare_digest(token.strip(), self.token)

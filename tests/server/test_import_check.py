@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, func, select
 
 from brass.server import importcheck
 from brass.server.importcheck import BadRecord
-from brass.server.service import new_game_id
+from brass.server.lobby import new_game_id
 from brass.server.storage import games
 from brass.server.transfer import check_record
 
