@@ -302,11 +302,13 @@ class Names:
         self.udp.close()
 
 
-def test_the_proxy_balances_several_instances_that_share_every_change(
+def test_the_proxy_routes_a_game_to_one_instance_and_instances_share_every_change(
         tmp_path: Path) -> None:
     """`docker compose up --scale app=2` without Docker: two `brass serve` on one Postgres
     database, on 127.0.0.21 and 127.0.0.22 (the same port), found by the proxy through a DNS
-    name that resolves to both, as Docker's DNS resolves `app`."""
+    name that resolves to both, as Docker's DNS resolves `app`. The proxy sends every socket and
+    request of one game to one instance (a hash of the game's id); a client that reaches the
+    other instance directly still hears every change."""
     caddy = shutil.which("caddy")
     if caddy is None:
         if os.environ.get("CI"):
@@ -360,7 +362,14 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 assert json.loads(ws.recv(timeout=30))["version"] == 0
                 clients.append(ws)
-            assert all(n >= 1 for n in sockets()), sockets()  # least_conn: both instances
+            held = sockets()
+            assert sorted(held) == [0, 6], held  # the game's six sockets: on one instance
+            home = held.index(6)
+            for direct_url in [f"ws://{host}:{port}/ws/games/{game['id']}" for host in hosts]:
+                ws = open_sockets.enter_context(connect(direct_url, max_size=None))
+                ws.send(json.dumps({"type": "hello", "token": None}))  # one on each, directly
+                assert json.loads(ws.recv(timeout=30))["version"] == 0
+                clients.append(ws)
             mover = next(s for s in seats if s["seat"] == info_seat(through, game["id"]))
             move = through.get(f"/api/games/{game['id']}/legal",
                                headers={"Authorization": f"Bearer {mover['token']}"}).json()[0]
@@ -369,6 +378,8 @@ def test_the_proxy_balances_several_instances_that_share_every_change(
                                 json={"action": move["action"], "expected_version": 0,
                                       "action_id": "through-the-proxy"})
             assert done.json() == {"version": 1}
+            moves = [_moves(d.get("/metrics", headers=METRICS).text) for d in directs]
+            assert moves[home] == 1 and sum(moves) == 1, moves  # the move went to the same one
             for ws in clients:  # every socket, on either instance, gets the new version
                 while json.loads(ws.recv(timeout=30))["version"] != 1:
                     pass
@@ -384,3 +395,9 @@ def _metric(text: str, name: str) -> float:
         if line.startswith(name + " ") or line.startswith(name + "{"):
             return float(line.rsplit(" ", 1)[1])
     raise AssertionError(f"no metric {name}")
+
+
+def _moves(text: str) -> float:
+    """Moves this instance committed, every kind together."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("brass_moves_total{"))
