@@ -87,6 +87,8 @@ def test_an_unjudged_move_says_so_and_is_no_mistake(
     listed = page.locator("[data-testid=mistakes]")
     expect(listed.locator("li").first).to_contain_text(f"move {shown['seq']},")
     expect(listed).not_to_contain_text(f"move {worst},")
+    expect(page.locator("[data-testid=win-chart] [data-testid=unjudged]")).to_have_count(
+        sum(not m["judged"] for m in moves))  # a tick under each move not judged
 
     listed.locator("li").first.locator("button").click()  # to the biggest mistake judged
     judgement = page.locator("[data-testid=analysis-move]")

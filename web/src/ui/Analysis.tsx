@@ -2,8 +2,8 @@
 // bot's preferred move, how much better it judged it and the win chance it would have given,
 // how sure it is (the positions searched), the biggest mistakes (click to jump there) and each
 // player's estimated chance of winning over the game. The server judges; this only draws what
-// it says: a move it did not judge (`judged` false, `loss` null) says so in words, and is never
-// shown as one it agrees with, nor ranked among the mistakes.
+// it says: a move it did not judge (`judged` false, `loss` null) says so in words and by a grey
+// tick under the chart, and is never shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -87,6 +87,10 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
         {Array.from({ length: seats }, (_, s) => (
           <polyline key={s} fill="none" stroke={PLAYER_COLOURS[s]} stroke-width="1.5"
             points={moves.map((m, i) => `${x(i).toFixed(1)},${y(m.win[s]).toFixed(1)}`).join(" ")} />
+        ))}
+        {moves.map((m, i) => !isJudged(m) && (
+          <line key={`u${m.seq}`} x1={x(i)} x2={x(i)} y1={H - 8} y2={H} stroke="#888" stroke-width="1.5"
+            data-testid="unjudged"><title>{t("analysis.unjudged", { n: m.seq })}</title></line>
         ))}
         {n > 0 && <line x1={x(n - 1)} x2={x(n - 1)} y1={0} y2={H} class="now" />}
       </svg>
