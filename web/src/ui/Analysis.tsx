@@ -1,8 +1,9 @@
 // The analysis of a finished game in its replay: asked for with one button, then per move the
-// bot's preferred move and how much better it judged it, the biggest mistakes (click to
-// jump there) and each player's estimated chance of winning over the game. The server judges;
-// this only draws what it says: a move it did not judge (`judged` false, `loss` null) is never
-// shown as one it agrees with, nor ranked among the mistakes.
+// bot's preferred move, how much better it judged it and the win chance it would have given,
+// how sure it is (the positions searched), the biggest mistakes (click to jump there) and each
+// player's estimated chance of winning over the game. The server judges; this only draws what
+// it says: a move it did not judge (`judged` false, `loss` null) says so in words and by a grey
+// tick under the chart, and is never shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -14,6 +15,30 @@ import "./analysis.css";
 
 const W = 260;
 const H = 90;
+
+/** Did the search value the move made? (Not: the budget ran out first; `loss` is then null.) */
+export function isJudged(m: MoveJudged): m is MoveJudged & { loss: number } {
+  return m.judged !== false && m.loss !== null;
+}
+
+/** The words for one move's judgement, a sentence a line: what the bot preferred and the win
+ * chance it would have given, and how sure it is; an unjudged move says only that. */
+export function judgementWords(m: MoveJudged): string[] {
+  if (!isJudged(m)) return [t("analysis.unjudged", { n: m.seq })];
+  const lines = [m.loss > 0
+    ? t("analysis.preferred", { n: m.seq, action: actionOnlyWords(m.preferred, m.seat), loss: m.loss })
+    : t("analysis.agrees", { n: m.seq })];
+  if (m.loss > 0 && m.win_preferred) {
+    lines.push(t("analysis.preferred_win", { who: PLAYER_NAMES[m.seat], p: m.win_preferred[m.seat], made: m.win[m.seat] }));
+  }
+  if (m.positions !== null && m.positions !== undefined) lines.push(t("analysis.positions", { count: m.positions }));
+  return lines;
+}
+
+/** The `count` judged moves that lost the most, worst first (an unjudged move is never one). */
+export function biggestMistakes(moves: MoveJudged[], count = 5): (MoveJudged & { loss: number })[] {
+  return moves.filter(isJudged).filter((m) => m.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, count);
+}
 
 export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump: (n: number) => void }): JSX.Element {
   const [analysis, setAnalysis] = useState<Analysis | null>(null);
@@ -44,26 +69,28 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
   }
   const moves = analysis.moves;
   const here = n > 0 ? moves[n - 1] : null;
-  const lossOf = (m: MoveJudged): number => (m.judged === false ? 0 : m.loss ?? 0);
-  const worst = moves.filter((m) => lossOf(m) > 0).sort((a, b) => lossOf(b) - lossOf(a)).slice(0, 5);
+  const worst = biggestMistakes(moves);
   const seats = moves[0]?.win.length ?? 0;
   const x = (i: number) => (moves.length <= 1 ? 0 : (i / (moves.length - 1)) * W);
   const y = (p: number) => H - p * H;
   return (
     <div class="panel analysis" data-testid="analysis">
       <div class="panel-title">{t("analysis.title")}</div>
-      {here && here.judged !== false && here.loss !== null && (
-        <p data-testid="analysis-move" data-positions={here.positions ?? undefined}>
-          {here.loss > 0
-            ? t("analysis.preferred", { n: here.seq, action: actionOnlyWords(here.preferred, here.seat), loss: here.loss })
-            : t("analysis.agrees", { n: here.seq })}
-        </p>
+      {here && (
+        <div data-testid="analysis-move" data-judged={String(isJudged(here))}
+          data-positions={here.positions ?? undefined}>
+          {judgementWords(here).map((line, i) => <p key={i} style={{ margin: "0 0 2px" }}>{line}</p>)}
+        </div>
       )}
       <svg class="win-chart" viewBox={`0 0 ${W} ${H}`} data-testid="win-chart" role="img"
         aria-label={t("analysis.chart")}>
         {Array.from({ length: seats }, (_, s) => (
           <polyline key={s} fill="none" stroke={PLAYER_COLOURS[s]} stroke-width="1.5"
             points={moves.map((m, i) => `${x(i).toFixed(1)},${y(m.win[s]).toFixed(1)}`).join(" ")} />
+        ))}
+        {moves.map((m, i) => !isJudged(m) && (
+          <line key={`u${m.seq}`} x1={x(i)} x2={x(i)} y1={H - 8} y2={H} stroke="#888" stroke-width="1.5"
+            data-testid="unjudged"><title>{t("analysis.unjudged", { n: m.seq })}</title></line>
         ))}
         {n > 0 && <line x1={x(n - 1)} x2={x(n - 1)} y1={0} y2={H} class="now" />}
       </svg>
@@ -73,7 +100,7 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
       {worst.length > 0 && <div class="mistakes">{t("analysis.mistakes")}
         <ol data-testid="mistakes">{worst.map((m) => (
           <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
-            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: lossOf(m) })}</button></li>
+            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: m.loss })}</button></li>
         ))}</ol>
       </div>}
     </div>

@@ -1,0 +1,91 @@
+// A move's judgement in words, in every language: an unjudged move says so and is never a good
+// move nor a mistake; a judged one says how sure it is and, when the bot preferred another
+// move, that move with the win chance it would have given.
+import { afterAll, describe, expect, it } from "vitest";
+import type { MoveJudged } from "../api/types";
+import { actionOnlyWords } from "../logic/events";
+import { info, type Lang, LANGUAGES, setLanguage, t } from "../i18n";
+import { biggestMistakes, isJudged, judgementWords } from "./Analysis";
+
+const LOAN = { kind: "loan", card: "birmingham" } as unknown as MoveJudged["preferred"];
+const PASS = { kind: "pass", card: "redditch" } as unknown as MoveJudged["preferred"];
+
+function move(seq: number, over: Partial<MoveJudged>): MoveJudged {
+  return { seq, seat: 0, played: PASS, preferred: PASS, judged: true, positions: 12, loss: 0,
+    win: [0.3, 0.7], win_preferred: [0.3, 0.7], ...over };
+}
+
+const unjudged = move(7, { judged: false, positions: 0, loss: null, win_preferred: null });
+const better = move(9, { seat: 1, preferred: LOAN, positions: 1240, loss: 3.25, win: [0.62, 0.38], win_preferred: [0.55, 0.45] });
+const agrees = move(4, { positions: 1 });
+
+afterAll(() => setLanguage("en"));
+
+describe("a move's judgement in words", () => {
+  it("English: not judged, the better move with its win chance, how sure", async () => {
+    await setLanguage("en");
+    expect(judgementWords(unjudged)).toEqual(["Move 7: not judged: the analysis ran out of time before it reached this move."]);
+    expect(judgementWords(better)).toEqual([
+      "Move 9: the bot preferred: Yellow took a loan (judged 3.3 VP better)",
+      "With it Yellow would have had a 45% chance of winning (38% after the move made).",
+      "Judged from 1,240 positions.",
+    ]);
+    expect(judgementWords(agrees)).toEqual(["Move 4: the bot agrees with this move.", "Judged from 1 position."]);
+  });
+
+  it("an analysis stored before judgements said how sure they are shows what it has", async () => {
+    await setLanguage("en");
+    expect(judgementWords(move(3, { positions: null, loss: 2, preferred: LOAN, win_preferred: null }))).toEqual([
+      "Move 3: the bot preferred: Red took a loan (judged 2.0 VP better)"]);
+    expect(judgementWords(move(3, { positions: undefined }))).toEqual(["Move 3: the bot agrees with this move."]);
+  });
+
+  it("a move with loss null is not judged, whatever its flag says", async () => {
+    await setLanguage("en");
+    expect(isJudged(move(5, { loss: null }))).toBe(false);
+    expect(judgementWords(move(5, { loss: null }))[0]).toContain("not judged");
+  });
+
+  for (const { code } of LANGUAGES) {
+    it(`${code}: every judgement in the language's own words and digits`, async () => {
+      await setLanguage(code as Lang);
+      const num = (n: number) => new Intl.NumberFormat(info(code as Lang).locale).format(n);
+      const pct = (p: number) => new Intl.NumberFormat(info(code as Lang).locale, { style: "percent" }).format(p);
+      expect(judgementWords(unjudged)).toEqual([t("analysis.unjudged", { n: 7 })]);
+      expect(judgementWords(unjudged)[0]).not.toBe(t("analysis.agrees", { n: 7 }));
+      expect(judgementWords(unjudged)[0]).toContain(num(7));
+      const [preferred, chance, sure] = judgementWords(better);
+      expect(preferred).toContain(actionOnlyWords(LOAN, 1));
+      expect(chance).toContain(t("player.yellow"));
+      expect(chance).toContain(pct(0.45));
+      expect(chance).toContain(pct(0.38));
+      expect(sure).toContain(num(1240));
+      for (const line of [...judgementWords(unjudged), ...judgementWords(better), ...judgementWords(agrees)]) {
+        expect(line, `${code}: an English word left`).not.toMatch(code === "en" ? /$^/ : /\b(Move|judged|positions?|chance)\b/);
+      }
+    });
+  }
+
+  it("Polish: the forms of 1, 2, 5 and 22 positions", async () => {
+    await setLanguage("pl");
+    const sure = (positions: number) => judgementWords(move(1, { positions }))[1];
+    expect([1, 2, 5, 22].map(sure)).toEqual([
+      "Bot ocenił ten ruch, badając 1 pozycję.",
+      "Bot ocenił ten ruch, badając 2 pozycje.",
+      "Bot ocenił ten ruch, badając 5 pozycji.",
+      "Bot ocenił ten ruch, badając 22 pozycje.",
+    ]);
+  });
+});
+
+describe("the biggest mistakes", () => {
+  it("are the judged moves that lost the most, worst first; an unjudged move is never one", () => {
+    const moves = [
+      move(1, { loss: 1 }), unjudged, move(2, { loss: 0 }), better, move(3, { loss: 8 }),
+      move(5, { judged: false, loss: 50 }), // a judged flag false wins over any loss
+      move(6, { loss: 0.5 }), move(8, { loss: 2 }), move(10, { loss: 0.1 }),
+    ];
+    expect(biggestMistakes(moves).map((m) => m.seq)).toEqual([3, 9, 8, 1, 6]);
+    expect(biggestMistakes([unjudged, agrees])).toEqual([]);
+  });
+});
