@@ -210,6 +210,22 @@ def test_racing_submissions_through_two_instances(tmp_path: Path) -> None:
             assert len(log_of(b.http, table)) == 1
 
 
+def started(inst: Instance, table: Table) -> dict[str, Any]:
+    """The game's info on `inst` once it shows the game running: the instance whose claim did
+    not start the game hears of the start by notification, a moment after the replies."""
+    seen: list[dict[str, Any]] = []
+
+    def running() -> bool:
+        seen.append(info(inst.http, table))
+        return bool(seen[-1]["status"] == "running")
+
+    try:
+        wait_for(running, f"{inst.base} to show the game running")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; it last showed {seen[-1]}") from None
+    return seen[-1]
+
+
 def test_a_join_on_one_instance_and_bots_on_another_start_the_game_once(
         tmp_path: Path) -> None:
     with cluster(tmp_path, 2) as found:
@@ -232,8 +248,7 @@ def test_a_join_on_one_instance_and_bots_on_another_start_the_game_once(
             seats = sorted(r.json()["seat"] for r in replies)
             assert seats == [0, 1, 2, 3]
             for inst in (a, b):
-                shown = info(inst.http, table)
-                assert shown["status"] == "running"
+                shown = started(inst, table)
                 named = [s["name"] for s in shown["seats"]]
                 assert named.count("alice") == 1 and all(named)
             engine = create_engine(found.url)
