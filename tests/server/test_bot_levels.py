@@ -51,10 +51,10 @@ def test_the_host_picks_each_bots_level_and_the_game_plays_to_the_end(
         stored.close()
 
 
-def test_a_bot_added_without_a_level_is_easy(levels_server: LiveServer) -> None:
+def test_a_bot_added_without_a_level_is_medium(levels_server: LiveServer) -> None:
     with httpx.Client(base_url=levels_server.base, timeout=60) as http:
         created = http.post("/api/games", json={"players": 3, "name": "default"}).json()
         game, host = created["id"], auth(created["host_token"])
         assert http.post(f"/api/games/{game}/bots", headers=host).status_code == 201
         seats = http.get(f"/api/games/{game}").json()["seats"]
-        assert [s["bot_level"] for s in seats] == ["easy", None, None]
+        assert [s["bot_level"] for s in seats] == ["medium", None, None]  # a first game worth playing
