@@ -57,4 +57,4 @@ def test_a_bot_added_without_a_level_is_medium(levels_server: LiveServer) -> Non
         game, host = created["id"], auth(created["host_token"])
         assert http.post(f"/api/games/{game}/bots", headers=host).status_code == 201
         seats = http.get(f"/api/games/{game}").json()["seats"]
-        assert [s["bot_level"] for s in seats] == ["medium", None, None]  # a first game worth playing
+        assert [s["bot_level"] for s in seats] == ["medium", None, None]  # a first game to enjoy
