@@ -11,7 +11,6 @@ import { ERROR_CODES, REFUSAL_CODES, SUBJECT_CODES } from "./refusals";
 const FAMILIES: Record<string, string[]> = {
   "industry.": INDUSTRIES,
   "industry_short.": INDUSTRIES,
-  "industry_letter.": INDUSTRIES,
   "player.": ["red", "yellow", "purple", "teal"],
   "town.": LOCATIONS.map((l) => l.id),
   "buys.": ["cotton", "manufacturer", "pottery", "all", "blank"],

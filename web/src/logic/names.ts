@@ -21,8 +21,6 @@ export const INDUSTRIES: Industry[] = ["cotton", "manufacturer", "pottery", "coa
 export const INDUSTRY_NAME: Record<string, string> = translated("industry.");
 /** Short name used in "their mine in Leek". */
 export const INDUSTRY_SHORT: Record<string, string> = translated("industry_short.");
-/** The industry's letters on a tile or a slot ("Ct", "Mf"…; each language its own). */
-export const INDUSTRY_LETTER: Record<string, string> = translated("industry_letter.");
 export const INDUSTRY_COLOUR: Record<string, string> = {
   cotton: "#e8d7b0",
   manufacturer: "#9fb7d0",
