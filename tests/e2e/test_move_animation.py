@@ -1,6 +1,8 @@
 """Moves you can watch: when a move arrives, a watching page animates it on the board (the
 steps of the move's effects, in their order), and a page under prefers-reduced-motion does not.
-The position is the engine's corpus of a big sale, stored as a game; the seat sells one tile."""
+The position is the engine's corpus of a big sale, stored as a game; the seat sells one tile, with
+a merchant's beer: the watcher sees a barrel carried, and that merchant's barrel is gone from the
+board after the move (the board draws the merchants' beer from the view alone)."""
 
 from __future__ import annotations
 
@@ -9,17 +11,21 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from brass.engine import Game, legal_actions
+from brass.engine import Game, apply_action, legal_actions, view
 
 from .test_browser import actions_done, click_action, wait_actions
 from .test_composed_sale import CORPUS, store_position
 
-# records every value the board's data-animating takes (set while a move plays, then removed)
-WATCH = """() => { window.__anims = [];
+# records every value the board's data-animating takes (set while a move plays, then removed),
+# and each piece the animation layer carries
+WATCH = """() => { window.__anims = []; window.__carried = [];
   const svg = document.querySelector('svg.board');
   new MutationObserver(() => {
     if (svg.dataset.animating) window.__anims.push(svg.dataset.animating);
-  }).observe(svg, {attributes: true, attributeFilter: ['data-animating']}); }"""
+  }).observe(svg, {attributes: true, attributeFilter: ['data-animating']});
+  new MutationObserver((records) => records.forEach(r => r.addedNodes.forEach(
+    n => window.__carried.push(n.dataset && n.dataset.piece))),
+  ).observe(svg.querySelector('.anim-layer'), {childList: true}); }"""
 
 
 def opened(browser: Browser, url: str, reduced: bool) -> Page:
@@ -41,6 +47,11 @@ def test_a_move_animates_for_a_watcher_but_not_under_reduced_motion(
     seat = game.current_seat
     assert seat is not None
     sale: Any = next(a for a in legal_actions(game) if a.kind == "sell" and len(a.sales) == 1)
+    beer_before = {(m["location"], m["slot"]) for m in view(game, None)["merchants"] if m["beer"]}
+    beer_after = {(m["location"], m["slot"]) for m in view(apply_action(game, sale),
+                                                           None)["merchants"] if m["beer"]}
+    drunk = beer_before - beer_after
+    assert drunk, "the sale takes no merchant's beer: pick another"
     game_id, tokens = store_position(server_db, game)
     player = opened(browser, f"{server}/#/game/{game_id}/seat/{tokens[seat]}", reduced=True)
     watcher = opened(browser, f"{server}/#/game/{game_id}", reduced=False)
@@ -59,6 +70,14 @@ def test_a_move_animates_for_a_watcher_but_not_under_reduced_motion(
                               timeout=5000)
     where = f'{sale.sales[0].location}:{sale.sales[0].slot}'
     expect(watcher.locator(f'[data-tile="{where}"]')).to_have_class("tile flipped")
+    carried = watcher.evaluate("window.__carried")
+    assert "beer" in carried, carried
+    for page in (player, watcher):  # the merchant's barrel gone, the others still there
+        for loc, slot in beer_before:
+            tile = page.locator(f'[data-merchant="{loc}:{slot}"]')
+            gone = (loc, slot) in drunk
+            expect(tile).to_have_attribute("data-beer", "0" if gone else "1")
+            expect(tile.locator(".merchant-beer")).to_have_count(0 if gone else 1)
     assert player.evaluate("window.__anims") == []  # reduced motion: nothing played
     for page in (player, watcher):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]

@@ -1,9 +1,10 @@
 """The table legible at a glance, measured in chromium at two laptops, a desktop and a phone: the
-whole map fits the board's area by default, a built tile's figures (level, VP, income) are at
+whole map fits the board's area by default, the zoom buttons cover neither market nor any place
+on it, a built tile's figures (level, VP, income) are at
 least 11 CSS px on a laptop, and the action panel, the hand, the preview's total and Confirm are
 in view without scrolling (on the phone the total sits above the Confirm bar), and axe-core finds
 no serious or critical violation with the action panel (the phone's bottom sheet) open on a
-Sell's preview. The position is
+Sell's preview; the merchants' goods and beer are drawn as the view has them. The position is
 the engine's corpus of a big sale (tiles built, every merchant connected), stored as a game."""
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from brass.engine import Game, legal_actions, view
+from brass.engine import DATA, Game, legal_actions, view
 
 from .conftest import ROOT
 from .test_browser import click_action
@@ -45,6 +47,32 @@ def figure_sizes(page: Page) -> list[tuple[str, float]]:
           e.closest('[data-tile]').dataset.tile + ' ' + e.getAttribute('class') + ' "'
             + e.textContent + '"',
           parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a])""")
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes share any area (touching edges do not)."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def merchants_drawn(page: Page) -> dict[str, list[Any]]:
+    """Each merchant tile on the board: the goods it shows, whether it shows a barrel (its
+    `data-beer`) and how many barrel pieces it holds."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        'svg.board [data-merchant]')].map(e => [e.dataset.merchant, [e.dataset.buys,
+          Number(e.dataset.beer), e.querySelectorAll('.barrel[data-piece=beer]').length]]))""")
+
+
+def merchants_expected(game: Game) -> dict[str, list[Any]]:
+    """What the engine says of each merchant tile: the goods it buys (in the client's order of
+    pictures), and its beer as 1/0 and as a count of barrels."""
+    out = {}
+    for m, tile in zip(DATA.merchant_slots, game.merchants, strict=True):
+        if tile is not None:
+            goods = " ".join(g for g in ("cotton", "manufacturer", "pottery") if tile.buys_good(g))
+            out[f"{DATA.locations[m.location].id}:{m.number}"] = [goods, int(tile.beer),
+                                                                   int(tile.beer)]
+    return out
 
 
 def in_view(b: dict[str, float], width: int, height: int) -> bool:
@@ -101,6 +129,19 @@ def test_the_table_reads_at_a_glance(browser: Browser, server: str, name: str, s
         market = page.locator(f"[data-market={resource}]")
         expect(market).to_have_attribute("data-cubes", str(seen[f"{resource}_market"]))
         expect(market.locator(f".cube.{resource}")).to_have_count(seen[f"{resource}_market"])
+
+    # the merchants' goods and beer as the engine has them, each barrel a piece
+    assert merchants_drawn(page) == merchants_expected(game), name
+    # the zoom buttons cover no market and no place of the fitted map
+    zoom = box(page, ".zoom-buttons")
+    for resource in ("coal", "iron"):
+        market = box(page, f"[data-market={resource}]")
+        assert not overlap(zoom, market), (name, "zoom buttons on the market", resource, zoom,
+                                           market)
+    covered = [loc.get_attribute("data-location") for loc in
+               page.locator("svg.board [data-location]").all()
+               if (b := loc.bounding_box()) is not None and overlap(zoom, b)]
+    assert covered == [], (name, "zoom buttons on", covered, zoom)
 
     # the action panel and the hand, in view as the turn starts
     if not phone:

@@ -1,6 +1,7 @@
 // The board as SVG: links under locations; towns with their slots and tiles; farm breweries;
 // merchants with their tiles and barrels. Clickable targets are passed in as sets of keys.
 import type { JSX } from "preact";
+import merchantsData from "../../../data/merchants.json";
 import type { MerchantView, TileView, View } from "../api/types";
 import * as i18n from "../i18n";
 import { list, money, t } from "../i18n";
@@ -23,6 +24,7 @@ import { amountWords } from "../logic/words";
 import { box, HEIGHT, LINK_GEOM, slotBox, WIDTH } from "./layout";
 import { IndustryGlyph, industryInk } from "./industries";
 import { BoardMarkets } from "./Markets";
+import { Piece } from "./pieces";
 import { PLAYER_SYMBOL, symbolPath } from "./symbols";
 
 /** What a details card is about: a slot (with its tile, if any), a link or a merchant. */
@@ -107,18 +109,14 @@ export function slotLabel(location: string, slot: number): string {
 }
 
 /** A tile's coal or iron cubes, or its beer barrels, in one row from the left of its middle
- * band (drawn for 54-unit slots, scaled by `k`). */
+ * band (drawn for 54-unit slots, scaled by `k`): the board's pieces (board/pieces.tsx). */
 function Resources({ t, b, k, room }: { t: TileView; b: { x: number; y: number; w: number; h: number }; k: number; room: number }) {
   if (t.resources <= 0) return null;
-  const barrel = t.industry === "brewery";
-  const pitch = Math.min(7, room / t.resources);
-  const items = Array.from({ length: t.resources }, (_, i) => {
-    const x = b.x + (3 + i * pitch) * k;
-    const y = b.y + 24.5 * k;
-    return barrel
-      ? <rect key={i} x={x} y={y} width={(pitch - 1) * k} height={6.5 * k} rx={2.5 * k} class="barrel" />
-      : <rect key={i} x={x} y={y} width={(pitch - 1) * k} height={6.5 * k} class={`cube ${t.industry}`} />;
-  });
+  const kind = t.industry === "brewery" ? "beer" : t.industry === "iron" ? "iron" : "coal";
+  const pitch = Math.min(7.5, room / t.resources);
+  const items = Array.from({ length: t.resources }, (_, i) => (
+    <Piece key={i} resource={kind} x={b.x + (3 + i * pitch) * k} y={b.y + 24.5 * k} w={(pitch - 1) * k} h={6.5 * k} />
+  ));
   return <g class="resources" data-resources={t.resources}>{items}</g>;
 }
 
@@ -181,26 +179,31 @@ function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: numbe
   );
 }
 
-/** A merchant tile: the pictures of the goods it buys (all three for "all"), and its barrel of
- * beer while it has one. */
+/** What a merchant tile shows it buys: the good its view names, every good for "all" (the
+ * tiles of data/merchants.json are named by what they buy), none for a blank. */
+const GOODS = Object.keys(merchantsData.tiles["4"]).filter((b) => b !== "all" && b !== "blank");
+export const merchantGoods = (buys: string): string[] => (buys === "all" ? GOODS : buys === "blank" ? [] : [buys]);
+
+/** A merchant tile as the server's view has it: the pictures of the goods it buys, and its
+ * barrel of beer (the board's piece) while it has one; an empty slot where the view has none. */
 function MerchantTile({ m, b }: { m: MerchantView | undefined; b: { x: number; y: number; w: number; h: number } }) {
   if (!m) {
-    return <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill="#ddd" stroke="#999" stroke-dasharray="3 2" />;
+    return <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} class="merchant-none" />;
   }
-  const goods = m.buys === "all" ? ["cotton", "manufacturer", "pottery"] : m.buys === "blank" ? [] : [m.buys];
+  const goods = merchantGoods(m.buys);
   const size = goods.length > 1 ? 17 : 28;
   return (
-    <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`}>
+    <g class="merchant-tile" data-merchant={`${m.location}:${m.slot}`} data-buys={goods.join(" ")} data-beer={m.beer ? 1 : 0}>
       <title>{t("board.merchant_tile", { buys: MERCHANT_BUYS[m.buys], beer: m.beer ? "yes" : "no" })}</title>
-      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} fill={m.buys === "blank" ? "#cfc7b8" : "#f4ecd8"} stroke="#5a4a32" />
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={3} class={`merchant-face${m.buys === "blank" ? " blank" : ""}`} />
       {goods.map((g, i) => (
-        <g key={g}>
+        <g key={g} class="merchant-good" data-good={g}>
           <rect x={b.x + 2 + i * (size + 0.5)} y={b.y + 2} width={size} height={size} rx={3} fill={INDUSTRY_COLOUR[g]} />
           <IndustryGlyph industry={g} x={b.x + 2 + i * (size + 0.5) + size * 0.1} y={b.y + 2 + size * 0.1} size={size * 0.8} />
         </g>
       ))}
       {m.buys === "blank" && <text x={b.x + b.w / 2} y={b.y + 24} class="merchant-buys">—</text>}
-      {m.beer && <rect x={b.x + b.w / 2 - 8} y={b.y + b.h - 21} width={16} height={18} rx={6} class="barrel merchant-beer" />}
+      {m.beer && <Piece resource="beer" x={b.x + b.w / 2 - 8} y={b.y + b.h - 21} w={16} h={18} class="merchant-beer" />}
     </g>
   );
 }
@@ -210,7 +213,8 @@ export function Board(p: BoardProps): JSX.Element {
   const tiles = new Map(v.industries.map((t) => [key(t.location, t.slot), t]));
   const built = new Map(v.links.map((l) => [l.id, l]));
   const merchants = new Map(v.merchants.map((m) => [key(m.location, m.slot), m]));
-  const inPlay = (minPlayers: number) => v.num_players >= minPlayers;
+  // a merchant is in play when the view has its tiles (the server says, not a rule here)
+  const inPlay = new Set(v.merchants.map((m) => m.location));
   const T = p.targets ?? {};
   const S = p.selected ?? {};
   const R = p.recent ?? {};
@@ -260,7 +264,7 @@ export function Board(p: BoardProps): JSX.Element {
       {LOCATIONS.map((l) => {
         const b = box(l.id);
         if (l.kind === "merchant") {
-          const active = inPlay(l.minPlayers);
+          const active = inPlay.has(l.id);
           const target = T.merchants?.has(l.id);
           const sel = S.merchants?.has(l.id);
           const it: Info = { kind: "merchant", location: l.id };

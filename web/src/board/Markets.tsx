@@ -5,6 +5,7 @@ import type { JSX } from "preact";
 import markets from "../../../data/markets.json";
 import type { View } from "../api/types";
 import { money, t } from "../i18n";
+import { Piece } from "./pieces";
 
 const SPACE = 20;
 /** Where each market is drawn, and its middle (where carried cubes come from and go to). */
@@ -22,8 +23,9 @@ function Market({ resource, cubes, x, y }: { resource: "coal" | "iron"; cubes: n
         const col = columns.indexOf(price);
         const row = i - prices.indexOf(price);
         const full = i >= capacity - cubes;
-        return <rect key={i} x={x + col * (SPACE + 2)} y={y + 6 + row * (SPACE + 2)} width={SPACE} height={SPACE} rx={2}
-          class={full ? `cube ${resource}` : "market-space"} />;
+        const [sx, sy] = [x + col * (SPACE + 2), y + 6 + row * (SPACE + 2)];
+        return full ? <Piece key={i} resource={resource} x={sx} y={sy} w={SPACE} h={SPACE} />
+          : <rect key={i} x={sx} y={sy} width={SPACE} height={SPACE} rx={2} class="market-space" />;
       })}
       {columns.map((price, col) => (
         <text key={price} x={x + col * (SPACE + 2) + SPACE / 2} y={y + 6 + 2 * (SPACE + 2) + 13} class="market-price">{money(price)}</text>

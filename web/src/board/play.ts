@@ -5,8 +5,7 @@
 import type { Timed, Where } from "../logic/animate";
 import { LINK_GEOM, slotBox } from "./layout";
 import { MARKET_MIDDLE } from "./Markets";
-
-const SVG = "http://www.w3.org/2000/svg";
+import { pieceElement } from "./pieces";
 
 /** The board point of a cube's start or end; null for a seat's own supply (not on the board). */
 function point(w: Where): [number, number] | null {
@@ -64,14 +63,8 @@ export function play(svg: SVGSVGElement, timed: Timed[]): Playing {
         const to = point(step.to) ?? from;
         if (!from || !to || !layer) break;
         for (let i = 0; i < Math.min(step.count, 3); i++) {
-          const cube = document.createElementNS(SVG, "rect");
-          const size = step.resource === "beer" ? 14 : 12;
-          cube.setAttribute("width", String(size));
-          cube.setAttribute("height", String(size));
-          cube.setAttribute("x", String(-size / 2 + i * 5));
-          cube.setAttribute("y", String(-size / 2 - i * 5));
-          cube.setAttribute("class", step.resource === "beer" ? "barrel" : `cube ${step.resource}`);
-          if (step.resource === "beer") cube.setAttribute("rx", "5");
+          const [w, h] = step.resource === "beer" ? [13, 15] : [12, 12];
+          const cube = pieceElement(step.resource, -w / 2 + i * 5, -h / 2 - i * 5, w, h);
           layer.appendChild(cube);
           made.push(cube);
           anims.push(cube.animate([

@@ -43,7 +43,7 @@ export function detailLines(view: View, info: Info, names: (string | null)[] = [
   }
   const l = LOCATION[info.location];
   const tiles = view.merchants.filter((m) => m.location === info.location);
-  const lines = [view.num_players >= l.minPlayers ? t("details.in_play", { min: l.minPlayers })
+  const lines = [tiles.length > 0 ? t("details.in_play", { min: l.minPlayers })
     : t("details.not_in_play", { n: view.num_players })];
   for (const m of tiles) lines.push(t("details.merchant_tile", { n: m.slot + 1, buys: MERCHANT_BUYS[m.buys], beer: m.beer ? "yes" : "no" }));
   if (l.bonus) lines.push(t("details.bonus", { kind: l.bonus.kind, n: l.bonus.amount, money: money(l.bonus.amount) }));
