@@ -182,7 +182,7 @@ function EmptySlot({ accepts, b }: { accepts: string[]; b: { x: number; y: numbe
 /** What a merchant tile shows it buys: the good its view names, every good for "all" (the
  * tiles of data/merchants.json are named by what they buy), none for a blank. */
 const GOODS = Object.keys(merchantsData.tiles["4"]).filter((b) => b !== "all" && b !== "blank");
-export const merchantGoods = (buys: string): string[] => (buys === "all" ? GOODS : buys === "blank" ? [] : [buys]);
+const merchantGoods = (buys: string): string[] => (buys === "all" ? GOODS : buys === "blank" ? [] : [buys]);
 
 /** A merchant tile as the server's view has it: the pictures of the goods it buys, and its
  * barrel of beer (the board's piece) while it has one; an empty slot where the view has none. */

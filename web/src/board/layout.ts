@@ -1,7 +1,7 @@
 // Where everything sits on the schematic map (SVG user units). Positions follow the real
 // latitude/longitude of data/board.json (see `project`), then are nudged by hand so that town
 // boxes do not overlap; merchants sit at the edges, Oxford and Gloucester pulled in close.
-import { LINKS, LOCATION, LOCATIONS } from "../logic/names";
+import { LINKS, LOCATION } from "../logic/names";
 
 export const WIDTH = 1220;
 export const HEIGHT = 1300;
@@ -126,5 +126,3 @@ export const LINK_GEOM: Record<string, LinkGeom> = Object.fromEntries(
     return [l.id, g];
   }),
 );
-
-export const ALL_LOCATIONS = LOCATIONS;

@@ -7,7 +7,7 @@
 // `pieceElement` builds them in the DOM for the animation layer (board/play.ts).
 import type { JSX } from "preact";
 
-export type PieceKind = "coal" | "iron" | "beer";
+type PieceKind = "coal" | "iron" | "beer";
 
 type Part = ["rect" | "path", Record<string, string | number>];
 
@@ -41,7 +41,7 @@ function parts(kind: PieceKind, x: number, y: number, w: number, h: number): Par
 }
 
 /** The class a piece is known by (the styles colour it, the tests count it). */
-export function pieceClass(kind: PieceKind): string {
+function pieceClass(kind: PieceKind): string {
   return kind === "beer" ? "barrel" : `cube ${kind}`;
 }
 
