@@ -161,6 +161,20 @@ def check(page: Page, name: str, tmp_path: Path) -> None:
                     f"{allowed}); actual: {actual_path}, diff: {diff_path}, reference: {ref}")
 
 
+def outside_graph(page: Page) -> list[str]:
+    """The score graph's words that do not lie wholly inside its picture (cut at its edge): in
+    a right-to-left page they once ran off its left side."""
+    return page.evaluate("""() => {
+      const svg = document.querySelector('[data-testid=score-graph] svg');
+      const r = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].filter(e => {
+        const b = e.getBoundingClientRect();
+        return b.left < r.left - 0.5 || b.right > r.right + 0.5 || b.top < r.top - 0.5
+          || b.bottom > r.bottom + 0.5;
+      }).map(e => e.textContent + ' ' + JSON.stringify(e.getBoundingClientRect()));
+    }""")
+
+
 @pytest.fixture
 def page_for(browser: Browser) -> Iterator[Any]:
     """Open a page at a viewport in a language; every page it opened is closed after the test
@@ -215,6 +229,7 @@ def test_the_end_screen_and_a_replay_frame(page_for: Any, server: str, games: di
     game_ready(page, FINISHED_NAME, seated=False)
     expect(page.locator("[data-testid=winner]")).to_be_visible(timeout=15000)
     expect(page.locator("[data-testid=score-graph]")).to_be_visible(timeout=15000)
+    assert outside_graph(page) == [], (viewport, lang, "graph labels cut")
     check(page, f"end-{viewport}-{lang}", tmp_path)
 
     page = page_for(f"{server}/#/replay/{game_id}", viewport, lang)
