@@ -5,6 +5,7 @@ import { Icon } from "./icons";
 import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Info } from "../board/Board";
+import { box, LINK_GEOM, WIDTH } from "../board/layout";
 import { list, money, t } from "../i18n";
 import { INDUSTRY_NAME, linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS, placeName, seatWithSymbol, tileName, tileSpec } from "../logic/names";
 import { amountWords, cubeWords, needsWords } from "../logic/words";
@@ -50,6 +51,14 @@ export function detailLines(view: View, info: Info, names: (string | null)[] = [
   return { title: t("details.merchant", { name: placeName(l.id) }), lines };
 }
 
+/** Where on the map (its x) a card's subject lies: the card sits at the other side of the
+ * board's area, so that it never hides what it tells of (nor what the pointer is on). */
+function mapX(info: Info): number {
+  if (info.kind === "link") return LINK_GEOM[info.id]?.seenMid[0] ?? 0;
+  const b = box(info.location);
+  return b.x + b.w / 2;
+}
+
 export function DetailsCard({ view, info, names, onClose, pinned = true }: {
   view: View;
   info: Info;
@@ -60,7 +69,7 @@ export function DetailsCard({ view, info, names, onClose, pinned = true }: {
 }): JSX.Element {
   const d = detailLines(view, info, names);
   return (
-    <div class={`details-card panel${pinned ? "" : " hovering"}`} data-testid="details" role={pinned ? "dialog" : "status"} aria-label={d.title}>
+    <div class={`details-card panel ${mapX(info) < WIDTH / 2 ? "far-right" : "far-left"}${pinned ? "" : " hovering"}`} data-testid="details" role={pinned ? "dialog" : "status"} aria-label={d.title}>
       <div class="details-head">
         <b>{d.title}</b>
         <button type="button" class="close" aria-label={t("details.close")} onClick={onClose}><Icon name="close" /></button>
