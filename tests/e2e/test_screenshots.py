@@ -1,6 +1,8 @@
 """Screenshots of the table compared with committed references (tests/e2e/shots/*.png): in
 chromium at two laptops, a desktop and a phone, in English and Persian, the game start, a Sell's
-preview, the end screen and a replay frame. A review of a change to the client sees its pictures
+preview, the end screen and a replay frame; and the game start and the Sell's preview in the dark
+theme (the system's prefers-color-scheme) at a laptop and the phone, in English: one visual
+language, checked in every theme. A review of a change to the client sees its pictures
 change in the pull; a change nobody meant fails here.
 
 Every render is fixed: the games are the engine's (a new game from seed 202 and the corpus's big
@@ -181,12 +183,12 @@ def page_for(browser: Browser) -> Iterator[Any]:
     and must have raised no error."""
     opened: list[tuple[Page, list[str]]] = []
 
-    def open_(url: str, viewport: str, lang: str) -> Page:
+    def open_(url: str, viewport: str, lang: str, scheme: str = "light") -> Page:
         width, height = VIEWPORTS[viewport]
         phone = width < 800
         ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone,
                                   is_mobile=phone, reduced_motion="reduce",
-                                  color_scheme="light", locale=LOCALES[lang])
+                                  color_scheme=scheme, locale=LOCALES[lang])
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -202,23 +204,30 @@ def page_for(browser: Browser) -> Iterator[Any]:
 
 
 PARAMS = [(v, lang) for v in VIEWPORTS for lang in LOCALES]
+# the dark theme: a laptop and the phone, in English (references named "…-dark")
+THEMED = [(v, lang, "light") for v, lang in PARAMS] + [("laptop", "en", "dark"),
+                                                       ("phone", "en", "dark")]
 
 
-@pytest.mark.parametrize(("viewport", "lang"), PARAMS)
+@pytest.mark.parametrize(("viewport", "lang", "scheme"), THEMED)
 def test_the_game_start_and_a_sell_preview(page_for: Any, server: str, games: dict[str, Any],
-                                           viewport: str, lang: str, tmp_path: Path) -> None:
+                                           viewport: str, lang: str, scheme: str,
+                                           tmp_path: Path) -> None:
+    suffix = "" if scheme == "light" else f"-{scheme}"
     game, game_id, tokens = games["start"]
-    page = page_for(f"{server}/#/game/{game_id}/seat/{tokens[game.current_seat]}", viewport, lang)
+    page = page_for(f"{server}/#/game/{game_id}/seat/{tokens[game.current_seat]}", viewport, lang,
+                    scheme)
     game_ready(page, POSITION_NAME, seated=True)
-    check(page, f"start-{viewport}-{lang}", tmp_path)
+    check(page, f"start-{viewport}-{lang}{suffix}", tmp_path)
 
     game, game_id, tokens = games["sale"]
-    page = page_for(f"{server}/#/game/{game_id}/seat/{tokens[game.current_seat]}", viewport, lang)
+    page = page_for(f"{server}/#/game/{game_id}/seat/{tokens[game.current_seat]}", viewport, lang,
+                    scheme)
     game_ready(page, POSITION_NAME, seated=True)
     sale = next(a for a in legal_actions(game) if a.kind == "sell" and len(a.sales) == 1)
     click_action(page, sale.to_json())
     expect(page.locator("[data-testid=preview-total]")).to_be_visible(timeout=15000)
-    check(page, f"sell-{viewport}-{lang}", tmp_path)
+    check(page, f"sell-{viewport}-{lang}{suffix}", tmp_path)
 
 
 @pytest.mark.parametrize(("viewport", "lang"), PARAMS)
