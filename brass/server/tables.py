@@ -1,6 +1,7 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
 table has one writer: storage.py (games, seats, seat_changes, analyses, chat), movelog.py
-(actions, snapshots), leases.py (leases)."""
+(actions, snapshots), leases.py (leases); the players' tables (0008, docs/PLAYERS.md) each
+have the one storage module that docs/PLAYERS.md names."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     String,
@@ -71,6 +73,9 @@ seats = Table(
     Column("reserve", Float, nullable=True),
     Column("stand_in", String(16), nullable=True),
     Column("browser_hash", String(64), nullable=True),
+    # 0008: the player whose device took the seat (None: a seat from before players, or a bot)
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Index("ix_seats_player", "player_id", "game_id"),
 )
 
 actions = Table(
@@ -141,4 +146,118 @@ chat = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("spectator", Boolean, nullable=False),
     Index("ix_chat_game", "game_id", "id"),
+)
+
+# 0008: players and what hangs off them (docs/PLAYERS.md is the agreed model). Secrets are
+# stored as hashes (auth.token_hash); a deleted account keeps its row, anonymised.
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=True),  # None: a guest who never chose a name
+    Column("email", String(254), nullable=True, unique=True),  # lower-cased; None: no account
+    Column("email_verified_at", DateTime(timezone=True), nullable=True),
+    Column("role", String(16), nullable=False, default="player"),  # player, admin
+    Column("listed", Boolean, nullable=False, default=False),  # profile public
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+)
+
+devices = Table(
+    # a browser signed in as a player; the guest secret is the first device
+    "devices", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("secret_hash", String(64), nullable=False, unique=True),
+    Column("label", String(120), nullable=False, default=""),  # browser and OS
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True), nullable=False),
+    Index("ix_devices_player", "player_id"),
+)
+
+passkeys = Table(
+    # WebAuthn credentials (py_webauthn)
+    "passkeys", metadata,
+    Column("credential_id", LargeBinary(1024), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("public_key", LargeBinary(4096), nullable=False),
+    Column("sign_count", BigInteger, nullable=False, default=0),
+    Column("transports", JSON, nullable=True),
+    Column("name", String(80), nullable=False, default=""),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True), nullable=True),
+    Index("ix_passkeys_player", "player_id"),
+)
+
+signin_links = Table(
+    # a single-use, short-lived e-mail sign-in link (or `brass admin link`)
+    "signin_links", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=True),  # None: the link makes a new account for `email`
+    Column("purpose", String(16), nullable=False, default="signin"),  # signin, admin
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True), nullable=True),
+    Index("ix_signin_links_email", "email", "created_at"),
+)
+
+ratings = Table(
+    # OpenSkill (Plackett-Luce) history: a player's last row is their rating
+    "ratings", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games counted so far, this one included
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_player_time", "player_id", "created_at"),
+)
+
+rematches = Table(
+    # a rematch offered at the end of a game; the write of the last answer creates the new game
+    "rematches", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("offered_by", SmallInteger, nullable=False),  # seat
+    Column("answers", JSON, nullable=False),  # {"seat": true|false}
+    Column("empty_seats", String(8), nullable=False, default="open"),  # open, bot
+    Column("new_game_id", String(32), nullable=True),
+    Column("version", Integer, nullable=False, default=0),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+server_settings = Table(
+    # the host's settings kept in the database: create policy, banner, VAPID keys...
+    "server_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+push_subscriptions = Table(
+    # Web Push per device; a 404/410 from the push service deletes the row
+    "push_subscriptions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("device_id", String(32), ForeignKey("devices.id", ondelete="CASCADE"),
+           nullable=True),
+    Column("endpoint", String(1024), nullable=False, unique=True),
+    Column("p256dh", String(256), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_push_player", "player_id"),
+)
+
+notify_prefs = Table(
+    # what a player wants to be told of, and by which road (JSON of switches)
+    "notify_prefs", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("prefs", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
 )
