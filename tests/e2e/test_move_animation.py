@@ -1,5 +1,6 @@
 """Moves you can watch: when a move arrives, a watching page animates it on the board (the
-steps of the move's effects, in their order), and a page under prefers-reduced-motion does not.
+steps of the move's effects, in their order), and a page under prefers-reduced-motion does not;
+a replay's step forward animates the move it adds, the same way.
 The position is the engine's corpus of a big sale, stored as a game; the seat sells one tile, with
 a merchant's beer: the watcher sees a barrel carried, and that merchant's barrel is gone from the
 board after the move (the board draws the merchants' beer from the view alone)."""
@@ -12,9 +13,11 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from brass.engine import Game, apply_action, legal_actions, view
+from brass.server.transfer import import_record
 
 from .test_browser import actions_done, click_action, wait_actions
 from .test_composed_sale import CORPUS, store_position
+from .test_screenshots import GOLDEN, finished_record
 
 # records every value the board's data-animating takes (set while a move plays, then removed),
 # and each piece the animation layer carries
@@ -28,7 +31,7 @@ WATCH = """() => { window.__anims = []; window.__carried = [];
   ).observe(svg.querySelector('.anim-layer'), {childList: true}); }"""
 
 
-def opened(browser: Browser, url: str, reduced: bool) -> Page:
+def opened(browser: Browser, url: str, reduced: bool, ready: str = "[data-testid=game]") -> Page:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800},
                               reduced_motion="reduce" if reduced else "no-preference")
     page = ctx.new_page()
@@ -36,7 +39,8 @@ def opened(browser: Browser, url: str, reduced: bool) -> Page:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(url)
-    expect(page.locator("[data-testid=game]")).to_be_visible(timeout=15000)
+    expect(page.locator(ready)).to_be_visible(timeout=15000)
+    expect(page.locator("svg.board .anim-layer")).to_be_attached(timeout=15000)
     page.evaluate(WATCH)
     return page
 
@@ -80,5 +84,36 @@ def test_a_move_animates_for_a_watcher_but_not_under_reduced_motion(
             expect(tile.locator(".merchant-beer")).to_have_count(0 if gone else 1)
     assert player.evaluate("window.__anims") == []  # reduced motion: nothing played
     for page in (player, watcher):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_a_replay_step_forward_animates_the_move_it_adds(browser: Browser, server: str,
+                                                         server_db: str) -> None:
+    game_id = import_record(server_db, finished_record())
+    golden = json.loads(GOLDEN.read_text())
+    # the first move that changes the board (a build, a link or a sale), and the frame before it
+    at = next(i for i, a in enumerate(golden["actions"])
+              if a["kind"] in ("build", "network", "sell"))
+    watcher = opened(browser, f"{server}/#/replay/{game_id}", reduced=False,
+                     ready="[data-testid=replay][data-frame='0']")
+    still = opened(browser, f"{server}/#/replay/{game_id}", reduced=True,
+                   ready="[data-testid=replay][data-frame='0']")
+    for page in (watcher, still):
+        replay = page.locator("[data-testid=replay]")
+        if at:  # the slider straight to the frame before it (a jump plays nothing)
+            page.locator("[data-testid=scrub]").evaluate(
+                "(e, n) => { e.value = String(n);"
+                " e.dispatchEvent(new Event('input', {bubbles: true})) }", at)
+            expect(replay).to_have_attribute("data-frame", str(at), timeout=15000)
+        page.click("[data-testid=step-forward]")
+        expect(replay).to_have_attribute("data-frame", str(at + 1), timeout=15000)
+    watcher.wait_for_function("() => window.__anims.length > 0", timeout=5000)
+    assert int(watcher.evaluate("window.__anims[0]")) >= 2, (golden["actions"][at],
+                                                             watcher.evaluate("window.__anims"))
+    watcher.wait_for_function("() => !document.querySelector('svg.board').dataset.animating",
+                              timeout=5000)
+    assert still.evaluate("window.__anims") == []  # reduced motion: nothing played
+    for page in (watcher, still):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
