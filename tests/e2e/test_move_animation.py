@@ -1,6 +1,7 @@
 """Moves you can watch: when a move arrives, a watching page animates it on the board (the
 steps of the move's effects, in their order), and a page under prefers-reduced-motion does not;
-a replay's step forward animates the move it adds, the same way.
+a replay's step forward animates the move it adds, the same way, and a key pressed while it plays
+ends it at once.
 The position is the engine's corpus of a big sale, stored as a game; the seat sells one tile, with
 a merchant's beer: the watcher sees a barrel carried, and that merchant's barrel is gone from the
 board after the move (the board draws the merchants' beer from the view alone)."""
@@ -29,6 +30,19 @@ WATCH = """() => { window.__anims = []; window.__carried = [];
   new MutationObserver((records) => records.forEach(r => r.addedNodes.forEach(
     n => window.__carried.push(n.dataset && n.dataset.piece))),
   ).observe(svg.querySelector('.anim-layer'), {childList: true}); }"""
+
+# presses a key the moment a move starts to play, and records how many of the board's animations
+# were running just before and just after (the skip finishes them all, synchronously)
+SKIP = """() => { window.__skip = null;
+  const svg = document.querySelector('svg.board');
+  const running = () => svg.getAnimations({subtree: true})
+    .filter(a => a.playState === 'running').length;
+  new MutationObserver(() => {
+    if (!svg.dataset.animating || window.__skip) return;
+    const before = running();
+    dispatchEvent(new KeyboardEvent('keydown', {key: 'x'}));
+    window.__skip = [before, running()];
+  }).observe(svg, {attributes: true, attributeFilter: ['data-animating']}); }"""
 
 
 def opened(browser: Browser, url: str, reduced: bool, ready: str = "[data-testid=game]") -> Page:
@@ -99,7 +113,10 @@ def test_a_replay_step_forward_animates_the_move_it_adds(browser: Browser, serve
                      ready="[data-testid=replay][data-frame='0']")
     still = opened(browser, f"{server}/#/replay/{game_id}", reduced=True,
                    ready="[data-testid=replay][data-frame='0']")
-    for page in (watcher, still):
+    skipper = opened(browser, f"{server}/#/replay/{game_id}", reduced=False,
+                     ready="[data-testid=replay][data-frame='0']")
+    skipper.evaluate(SKIP)
+    for page in (watcher, still, skipper):
         replay = page.locator("[data-testid=replay]")
         if at:  # the slider straight to the frame before it (a jump plays nothing)
             page.locator("[data-testid=scrub]").evaluate(
@@ -114,6 +131,12 @@ def test_a_replay_step_forward_animates_the_move_it_adds(browser: Browser, serve
     watcher.wait_for_function("() => !document.querySelector('svg.board').dataset.animating",
                               timeout=5000)
     assert still.evaluate("window.__anims") == []  # reduced motion: nothing played
-    for page in (watcher, still):
+    # a key while it plays: every animation of the board ends there and then
+    skipper.wait_for_function("() => window.__skip !== null", timeout=5000)
+    before, after = skipper.evaluate("window.__skip")
+    assert before > 0 and after == 0, (before, after)
+    skipper.wait_for_function("() => !document.querySelector('svg.board').dataset.animating",
+                              timeout=5000)
+    for page in (watcher, still, skipper):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
