@@ -214,7 +214,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
-            conn.seat = hello_seat(rt, msg.token)
+            conn.seat = await hello_seat(service, rt, msg.token)
             said_hello = True
             await service.core.subscribe(rt, conn)
         elif not said_hello:
