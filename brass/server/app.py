@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, migrate, ops, outbound, routes, ws
+from . import guard, logs, migrate, ops, outage, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -155,6 +155,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(outbound.error(exc.code, exc.message, reason=exc.reason,
                                            params=exc.params), status_code=exc.status,
                             headers=exc.headers)
+
+    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
+        return await _api_error(_request, outage.unavailable(exc, "request"))
+
+    for kind in outage.ERRORS:  # a database error no store turned into `unavailable`
+        app.add_exception_handler(kind, _outage)
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:

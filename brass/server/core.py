@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from brass.engine import ENGINE_VERSION, Game
 
-from . import jsontext, logs
+from . import jsontext, logs, outage
 from .errors import ApiError
 from .publish import Publisher
 from .runtime import RECENT, Runtime, Subscriber, advance, rebuild, restore
@@ -67,8 +67,12 @@ class GameCore:
         self._closing = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` (a blocking database call) in the database threads."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        """`fn(*args)` (a blocking database call) in the database threads; `unavailable`
+        if the database cannot be reached (outage.py)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        except outage.ERRORS as exc:
+            raise outage.unavailable(exc, getattr(fn, "__name__", "database")) from None
 
     async def stop(self) -> None:
         """No more catch-ups or sends (the database threads stay until `close`)."""
@@ -197,6 +201,10 @@ class GameCore:
             rt.behind = True
             self._follow(rt)
             raise
+        except ApiError as exc:
+            if exc.code == "unavailable":  # it may have committed before the connection broke
+                rt.behind = True
+            raise
 
     def changed(self, game_id: str, version: int, sender: str) -> None:
         """Another instance committed a change of `game_id` (its new `version`, -1 if the
@@ -247,6 +255,9 @@ class GameCore:
                 if rt.behind:
                     try:
                         await self.caught_up(rt)
+                    except ApiError:  # the database out of reach (logged by outage.py)
+                        rt.behind = True
+                        raise
                     except Exception:
                         log.exception("cannot catch up game %s", rt.id)
                         rt.behind = True

@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import make_url
 
-from . import logs
+from . import logs, outage
 from .notice import CHANNEL, Notice
 
 log = logging.getLogger("brass.server")
@@ -62,9 +62,8 @@ class Fanout:
             try:
                 await self._listen(first)
                 pause = 0.1
-            except (psycopg.Error, OSError) as exc:
-                log.warning("fan-out: the listening connection failed (%s); reconnecting in "
-                            "%.1f s", exc, pause)
+            except (psycopg.Error, OSError) as exc:  # one line per kind every few seconds
+                outage.report(exc, "the fan-out's listening connection")
             self.connected.clear()
             first = False
             await asyncio.sleep(pause)

@@ -11,6 +11,7 @@ import logging
 
 import psycopg
 
+from . import outage
 from .fanout import libpq_url
 from .storage import ActionRecord, QuickAppend, StaleVersion, Storage, Timing
 
@@ -49,12 +50,12 @@ class MoveWriter:
                     self._idle.append(conn)  # autocommit: the connection is ready again
                     raise await asyncio.to_thread(self.storage.refused, game_id,
                                                   quick.record.action_id) from None
-                except psycopg.OperationalError:
+                except psycopg.OperationalError as exc:
                     self._drop(conn)
                     if reused and attempt == 1:
                         log.warning("a kept database connection broke; writing again")
                         continue
-                    raise
+                    raise outage.unavailable(exc, "move") from None
                 except BaseException:  # cancelled mid-statement: its state is unknown
                     self._drop(conn)
                     raise
@@ -68,9 +69,12 @@ class MoveWriter:
         raise AssertionError("unreachable")
 
     async def _connect(self) -> psycopg.AsyncConnection[object]:
-        return await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, options=self.options,
-            application_name=f"brass-moves {self.storage.instance}"[:63])
+        try:
+            return await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, options=self.options,
+                application_name=f"brass-moves {self.storage.instance}"[:63])
+        except psycopg.OperationalError as exc:
+            raise outage.unavailable(exc, "move") from None
 
     def _drop(self, conn: psycopg.AsyncConnection[object]) -> None:
         task = asyncio.ensure_future(self._close(conn))
