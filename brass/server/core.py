@@ -24,8 +24,9 @@ from typing import Any, Protocol, TypeVar
 
 from brass.engine import ENGINE_VERSION, Game
 
-from . import jsontext, logs, outage
+from . import jsontext, logs, metrics, outage
 from .errors import ApiError
+from .notice import Carried
 from .publish import Publisher
 from .runtime import RECENT, Runtime, Subscriber, advance, rebuild, restore
 from .storage import ActionRecord, Changes, Storage
@@ -64,6 +65,7 @@ class GameCore:
         self._load_heard: tuple[str, bool] | None = None
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self._following: dict[str, asyncio.Task[None]] = {}  # catch-ups after notifications
+        self._carried: dict[str, dict[int, Carried]] = {}  # moves heard, to apply: by version
         self._closing = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -206,10 +208,12 @@ class GameCore:
                 rt.behind = True
             raise
 
-    def changed(self, game_id: str, version: int, sender: str) -> None:
+    def changed(self, game_id: str, version: int, sender: str,
+                carried: Carried | None = None) -> None:
         """Another instance committed a change of `game_id` (its new `version`, -1 if the
         version did not move): a game held here is behind. One with clients here or owned by
-        this instance's steward catches up (and publishes) now, any other at its next use."""
+        this instance's steward catches up (and publishes) now, any other at its next use.
+        A move the notification `carried` is applied without reading the database."""
         if sender == self.storage.instance:
             return
         rt = self.games.get(game_id)
@@ -219,8 +223,12 @@ class GameCore:
             self._load_heard = (game_id, True)  # caught up as soon as it is loaded
         if rt is None or 0 <= version <= rt.record.version:
             return
-        rt.behind = True
-        if rt.subscribers or self.tending.owns(game_id):
+        followed = bool(rt.subscribers) or self.tending.owns(game_id)
+        if carried is not None and followed and not rt.behind:
+            self._carried.setdefault(game_id, {})[version] = carried
+        else:
+            rt.behind = True
+        if followed:
             self._follow(rt)
 
     def resync(self) -> None:
@@ -250,8 +258,10 @@ class GameCore:
         task.add_done_callback(forget)
 
     async def catch_up(self, rt: Runtime) -> None:
-        while rt.behind:
+        while rt.behind or rt.id in self._carried:
             async with rt.lock:
+                if not rt.behind and rt.id in self._carried:
+                    await self._apply_carried(rt)
                 if rt.behind:
                     try:
                         await self.caught_up(rt)
@@ -272,6 +282,31 @@ class GameCore:
         changes = await self.db(self.storage.changes, rt.id, rt.record.version)
         if changes is None:
             return
+        if changes.marks is not None:
+            metrics.FOLLOWED.labels("read").inc()
+        await self._take(rt, changes)
+
+    async def _apply_carried(self, rt: Runtime) -> None:
+        """The moves other instances' notifications carried (their lock held), applied in
+        version order without reading the database: the same transitions as a catch-up's.
+        A version missing (a notification lost, or one too big to carry a move) makes the
+        game behind: the caller reads what it lacks from the log."""
+        carried = self._carried.pop(rt.id, {})
+        for version in sorted(carried):
+            if version <= rt.record.version:
+                continue  # read from the log meanwhile
+            if version != rt.record.version + 1 or rt.game is None:
+                rt.behind = True
+                return
+            move = carried[version]
+            record = dataclasses.replace(rt.record, version=version,
+                                         seats=list(rt.record.seats), **move.game)
+            marks = [*rt.snapshots, *([] if move.snapshot is None else [move.snapshot])]
+            metrics.FOLLOWED.labels("carried").inc()
+            await self._take(rt, Changes(record=record, rows=[move.row], marks=marks))
+
+    async def _take(self, rt: Runtime, changes: Changes) -> None:
+        """Move the runtime to `changes` (from the log, or a carried move) and publish."""
         old = rt.record
         moved = changes.marks is not None or (rt.game is None and changes.record.status in (
             "running", "finished"))

@@ -1,9 +1,10 @@
 """Fan-out between instances through Postgres LISTEN/NOTIFY (no broker, no other service).
 
 Every write notifies `notice.CHANNEL` in its own transaction (delivered at commit, in commit
-order) with "game_id version instance". Each instance keeps one dedicated connection that
-listens, and hands each notification to `GameCore.changed` (a game held here catches up
-from the log's new rows and publishes to its sockets). The connection is checked every few
+order) with "game_id version instance" (and the move, when it fits). Each instance keeps one
+dedicated connection that listens, and hands each notification to `GameCore.changed` (a game
+held here applies the move carried, or catches up from the log's new rows, and publishes to
+its sockets). The connection is checked every few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
 then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
@@ -20,7 +21,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from . import logs, outage
-from .notice import CHANNEL, Notice
+from .notice import CHANNEL, Carried, Notice
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
@@ -33,7 +34,8 @@ def libpq_url(url: str) -> str:
 
 
 class Fanout:
-    def __init__(self, url: str, instance: str, changed: Callable[[str, int, str], None],
+    def __init__(self, url: str, instance: str,
+                 changed: Callable[[str, int, str, Carried | None], None],
                  resync: Callable[[], None],
                  chatted: Callable[[str, str, dict[str, Any]], None] | None = None) -> None:
         self.url, self.instance = libpq_url(url), instance
@@ -88,7 +90,7 @@ class Fanout:
         try:
             notice = Notice.parse(payload)
             if notice.chat is None:
-                self.changed(notice.game_id, notice.version, notice.sender)
+                self.changed(notice.game_id, notice.version, notice.sender, notice.carried())
             elif self.chatted is not None:
                 self.chatted(notice.game_id, notice.sender, notice.chat)
         except Exception:

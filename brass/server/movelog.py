@@ -155,7 +155,8 @@ class MoveLog(StoreBase):
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
                   "channel": CHANNEL,
-                  "payload": Notice(game_id, self.instance, record.seq).text()}
+                  "payload": Notice.moved(game_id, self.instance, record, values,
+                                          None if snapshot is None else snapshot[0])}
         if snapshot is not None:
             params.update(snap_actions=snapshot[0], snap_state=jsontext.dumps(snapshot[1]))
         return QuickAppend(sql, params, record, timing)

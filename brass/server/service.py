@@ -20,6 +20,7 @@ from .analyses import Analyses
 from .core import GameCore
 from .lobby import Lobby
 from .movewrite import MoveWriter
+from .notice import Carried
 from .play import Play
 from .replays import Replays
 from .runtime import Runtime
@@ -80,8 +81,9 @@ class GameService:
         self.workers.close()
 
     # -- what the fan-out (fanout.py) hears from other instances ----------------------------
-    def changed(self, game_id: str, version: int, sender: str) -> None:
-        self.core.changed(game_id, version, sender)
+    def changed(self, game_id: str, version: int, sender: str,
+                carried: Carried | None = None) -> None:
+        self.core.changed(game_id, version, sender, carried)
 
     def resync(self) -> None:
         self.core.resync()
