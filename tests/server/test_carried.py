@@ -3,7 +3,8 @@ spectator on instance B sees every move made on A, and B applies each from its n
 without reading the database (`brass_followed{how="carried"}` at B's /metrics; no "read").
 When B's listening connection is killed and a move is made before it can come back, its
 notification is lost: B recovers the move from the database (a "read") and the spectator
-still sees every version in order."""
+still sees every version in order. The same with the notifications sent after the commit
+(`BRASS_NOTIFY_AFTER_COMMIT`, movewrite.Notifier)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 
@@ -31,8 +33,11 @@ def followed(inst: Instance) -> dict[str, float]:
         r'^brass_followed_total\{how="(\w+)"\} (\S+)$', reply.text, re.M)}
 
 
-def test_moves_carried_by_notifications_and_one_lost_read_from_the_log(tmp_path: Path) -> None:
-    with cluster(tmp_path, 2, extra={"BRASS_METRICS_TOKEN": TOKEN}) as found:
+@pytest.mark.parametrize("after_commit", ["false", "true"])  # BRASS_NOTIFY_AFTER_COMMIT
+def test_moves_carried_by_notifications_and_one_lost_read_from_the_log(
+        tmp_path: Path, after_commit: str) -> None:
+    with cluster(tmp_path, 2, extra={"BRASS_METRICS_TOKEN": TOKEN,
+                                     "BRASS_NOTIFY_AFTER_COMMIT": after_commit}) as found:
         a, b = found.instances
         table = make_game(a.http, players=2, humans=2)
         # the maintenance database: a database's connections cannot be barred from inside it
