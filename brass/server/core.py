@@ -53,6 +53,23 @@ class _Nobody:
         pass
 
 
+class Hearing(Protocol):
+    """Who listens to other instances' notifications (fanout.py): told which games are held
+    here, it listens to their channels only."""
+
+    def hear(self, game_id: str) -> None: ...
+
+    def forget(self, game_id: str) -> None: ...
+
+
+class _Deaf:  # one process (SQLite), or before the fan-out starts
+    def hear(self, game_id: str) -> None:
+        pass
+
+    def forget(self, game_id: str) -> None:
+        pass
+
+
 class GameCore:
     def __init__(self, storage: Storage, workers: Workers) -> None:
         self.storage = storage
@@ -60,6 +77,7 @@ class GameCore:
         self.games: dict[str, Runtime] = {}
         self.publisher = Publisher()
         self.tending: Tending = _Nobody()  # the steward, once it is made
+        self.hearing: Hearing = _Deaf()  # the fan-out, once it is made (Postgres)
         self._loading = asyncio.Lock()
         # the game being loaded, and whether another instance changed it meanwhile
         self._load_heard: tuple[str, bool] | None = None
@@ -104,11 +122,27 @@ class GameCore:
                     rt = await self._load(game_id)
                 finally:
                     heard, self._load_heard = self._load_heard, None
-                self.games[game_id] = rt
+                self.hold(rt)
                 if heard is not None and heard[1]:  # the load may have read the older version
                     rt.behind = True
                     self._follow(rt)
         return rt
+
+    def hold(self, rt: Runtime) -> None:
+        """Keep the game in memory, and hear of other instances' changes of it from now."""
+        self.games[rt.id] = rt
+        self.hearing.hear(rt.id)
+
+    def listening(self, game_ids: list[str]) -> None:
+        """The fan-out listens to these games' channels now: a change made before it did
+        was not heard, so each is checked against the database (one with clients here or
+        owned here at once, any other at its next use)."""
+        for game_id in game_ids:
+            rt = self.games.get(game_id)
+            if rt is not None:
+                rt.behind = True
+                if rt.subscribers or self.tending.owns(game_id):
+                    self._follow(rt)
 
     async def _load(self, game_id: str) -> Runtime:
         """The game from the database: its log, and its current turn replayed (in a worker)
@@ -190,6 +224,8 @@ class GameCore:
         if (rt.record.status == "finished" and not rt.subscribers and not rt.lock.locked()
                 and self.games.get(rt.id) is rt):
             del self.games[rt.id]
+            self.hearing.forget(rt.id)
+            self._carried.pop(rt.id, None)
 
     # -- catching up with other instances ---------------------------------------------------
     async def written(self, rt: Runtime, write: Awaitable[T]) -> T:

@@ -27,6 +27,8 @@ T = TypeVar("T")
 LIVE_GAMES = Gauge("brass_live_games", "Running games this server holds")
 OPEN_SOCKETS = Gauge("brass_open_sockets", "Open game websockets")
 MOVES = Counter("brass_moves", "Moves committed, by kind of action", ["kind"])
+HEARD = Counter("brass_notices_heard", "Notifications of other instances' writes heard (only "
+                "those of games held here)")
 FOLLOWED = Counter("brass_followed", "Another instance's writes this one followed, by how: "
                    "a move carried by its notification, or a read of the log", ["how"])
 MOVE_SECONDS = Histogram(

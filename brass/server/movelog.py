@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import jsontext
-from .notice import CHANNEL, Notice
+from .notice import Notice, channel
 from .records import (
     ActionRecord,
     DuplicateActionId,
@@ -154,7 +154,7 @@ class MoveLog(StoreBase):
                   "seat": record.seat, "action": record.action_text,
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
-                  "channel": CHANNEL,
+                  "channel": channel(game_id),
                   "payload": Notice.moved(game_id, self.instance, record, values,
                                           None if snapshot is None else snapshot[0])}
         if snapshot is not None:

@@ -13,7 +13,6 @@ import psycopg
 
 from . import outage
 from .fanout import libpq_url
-from .notice import CHANNEL
 from .storage import ActionRecord, QuickAppend, StaleVersion, Storage, Timing
 
 log = logging.getLogger("brass.server")
@@ -68,7 +67,7 @@ class MoveWriter:
                 self._idle.append(conn)
                 if found is not None:
                     if self.notifier is not None:
-                        self.notifier.send(quick.params["payload"])
+                        self.notifier.send(quick.params["channel"], quick.params["payload"])
                     return quick.record, quick.timing
                 if attempt == 2:  # the first try may have committed before the break
                     raise await asyncio.to_thread(self.storage.refused, game_id,
@@ -115,13 +114,13 @@ class Notifier:
 
     def __init__(self, url: str, instance: str) -> None:
         self.url, self.instance = url, instance
-        self._pending: list[str] = []
+        self._pending: list[tuple[str, str]] = []  # (channel, payload)
         self._wake = asyncio.Event()
         self._conn: psycopg.AsyncConnection[object] | None = None
         self._task: asyncio.Task[None] | None = None
 
-    def send(self, payload: str) -> None:
-        self._pending.append(payload)
+    def send(self, to: str, payload: str) -> None:
+        self._pending.append((to, payload))
         self._wake.set()
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="notifier")
@@ -142,8 +141,9 @@ class Notifier:
                     self.url, autocommit=True, options="-c synchronous_commit=off",
                     application_name=f"brass-notify {self.instance}"[:63])
             await self._conn.execute(
-                "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) WITH ORDINALITY AS n(p, i) "
-                "ORDER BY i", (CHANNEL, batch))
+                "SELECT pg_notify(c, p) FROM unnest(%s::text[], %s::text[]) "
+                "WITH ORDINALITY AS n(c, p, i) ORDER BY i",
+                ([c for c, _ in batch], [p for _, p in batch]))
         except psycopg.Error as exc:  # lost: the others catch up at the game's next version
             outage.report(exc, "notify")
             if self._conn is not None:

@@ -1,5 +1,7 @@
-"""The notification one instance sends the others at each commit (Postgres `NOTIFY` on
-`CHANNEL`, delivered at commit, in commit order): built and parsed here only.
+"""The notification one instance sends the others at each commit (Postgres `NOTIFY` on the
+game's channel, `channel(game_id)`, delivered at commit, in commit order): built and parsed
+here only. Each game has a channel of its own, and an instance listens only to the channels
+of the games it holds (fanout.py): it never hears of the others' games.
 
 Its text is "GAME VERSION INSTANCE" (VERSION -1: the game changed without a new version:
 seats, status, listing), "GAME VERSION INSTANCE MOVE-JSON" (a move, carried whole when it fits
@@ -9,13 +11,28 @@ the database: `Carried`) or "GAME chat INSTANCE MESSAGE-JSON" (a chat message, w
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from . import jsontext
 from .records import ActionRecord
 
-CHANNEL = "brass_games"  # LISTEN/NOTIFY channel
+_PLAIN = re.compile(r"[A-Za-z0-9_-]{1,48}")  # a game id that can name its channel as it is
+
+
+def channel(game_id: str) -> str:
+    """The LISTEN/NOTIFY channel of a game (Postgres names: at most 63 bytes).
+
+    >>> channel("Ab-9_x"), channel("x" * 60)[:8]
+    ('brass_Ab-9_x', 'brass_h_')
+    """
+    if _PLAIN.fullmatch(game_id):
+        return f"brass_{game_id}"
+    return f"brass_h_{hashlib.sha256(game_id.encode()).hexdigest()[:32]}"
+
+
 # Postgres refuses a payload of 8,000 bytes or more; a move that does not fit goes without its
 # content (the instances that follow the game read it from the log)
 PAYLOAD_MOST = 7900

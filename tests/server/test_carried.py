@@ -25,12 +25,23 @@ TOKEN = "metrics-for-the-test"
 MOVES = 6  # made on A while B follows by notification
 
 
-def followed(inst: Instance) -> dict[str, float]:
-    """B's `brass_followed` counters: {how: count}."""
+def metrics_of(inst: Instance) -> str:
     reply = inst.http.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
     assert reply.status_code == 200, reply.text
+    return reply.text
+
+
+def followed(inst: Instance) -> dict[str, float]:
+    """B's `brass_followed` counters: {how: count}."""
     return {m[0]: float(m[1]) for m in re.findall(
-        r'^brass_followed_total\{how="(\w+)"\} (\S+)$', reply.text, re.M)}
+        r'^brass_followed_total\{how="(\w+)"\} (\S+)$', metrics_of(inst), re.M)}
+
+
+def heard(inst: Instance) -> float:
+    """The notifications the instance heard."""
+    found = re.search(r"^brass_notices_heard_total (\S+)$", metrics_of(inst), re.M)
+    assert found is not None
+    return float(found.group(1))
 
 
 @pytest.mark.parametrize("after_commit", ["false", "true"])  # BRASS_NOTIFY_AFTER_COMMIT
@@ -66,11 +77,19 @@ def test_moves_carried_by_notifications_and_one_lost_read_from_the_log(
             async with connect(f"{b.ws}/ws/games/{table.id}", max_size=None) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": None}))
                 await until(ws, 0)
-                for version in range(MOVES):
+                # B listens to the game's channel a moment after it holds the game; a move
+                # made before that is read from the log once it listens: either way, once the
+                # spectator holds version 1, B listens
+                await asyncio.to_thread(move, 0)
+                await until(ws, 1)
+                before = await asyncio.to_thread(followed, b)
+                for version in range(1, MOVES + 1):
                     await asyncio.to_thread(move, version)
                     await until(ws, version + 1)
-                counts = await asyncio.to_thread(followed, b)
-                assert counts.get("carried") == MOVES and counts.get("read", 0) == 0, counts
+                after = await asyncio.to_thread(followed, b)
+                counts = {how: after.get(how, 0) - before.get(how, 0) for how in after}
+                assert counts.get("carried") == MOVES and counts.get("read", 0) == 0, (
+                    before, after)
                 old = await asyncio.to_thread(listeners)
                 assert len(old) == 1, old
                 # B's listener is cut and cannot come back (no new connection to the
@@ -79,14 +98,14 @@ def test_moves_carried_by_notifications_and_one_lost_read_from_the_log(
                 with engine.connect() as conn:
                     conn.execute(text(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false'))
                     conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": old[0]})
-                    await asyncio.to_thread(move, MOVES)  # A writes on a connection it kept
+                    await asyncio.to_thread(move, MOVES + 1)  # on a connection A kept
                     conn.execute(text(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true'))
-                await until(ws, MOVES + 1)
+                await until(ws, MOVES + 2)
                 await asyncio.to_thread(
                     wait_for, lambda: len(listeners()) == 1 and listeners() != old,
                     "B's listener to reconnect")
                 counts = await asyncio.to_thread(followed, b)
-                assert counts.get("read", 0) >= 1, counts
+                assert counts.get("read", 0) > after.get("read", 0), (after, counts)
 
         try:
             run_in_own_loop(run())
@@ -94,4 +113,37 @@ def test_moves_carried_by_notifications_and_one_lost_read_from_the_log(
             raise AssertionError(f"{exc}; seen {seen}\n{instance_logs(tmp_path)}") from None
         finally:
             engine.dispose()
-        assert seen == list(range(MOVES + 2)), seen
+        assert seen == list(range(MOVES + 3)), seen
+
+
+def test_an_instance_hears_only_the_games_it_holds(tmp_path: Path) -> None:
+    """Each game has its own channel; B listens to those of the games it holds only: A's
+    moves in a game B never opened reach B not at all, and once B holds it, they do."""
+    with cluster(tmp_path, 2, extra={"BRASS_METRICS_TOKEN": TOKEN}) as found:
+        a, b = found.instances
+        table = make_game(a.http, players=2, humans=2)
+
+        def move() -> int:
+            seat, version = info(a.http, table)["current_seat"], info(a.http, table)["version"]
+            done = act(a.http, table, seat, legal(a.http, table, seat)[0]["action"], version)
+            assert done.status_code == 200, done.text
+            new: int = done.json()["version"]
+            return new
+
+        for _ in range(3):
+            move()
+        assert heard(b) == 0  # the game's join and moves: not one notification
+
+        async def run() -> None:
+            async with connect(f"{b.ws}/ws/games/{table.id}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                latest = -1
+                for _ in range(2):  # the first may come before B listens (then it reads it)
+                    version = await asyncio.to_thread(move)
+                    while latest < version:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                        if message["type"] == "state":
+                            latest = message["version"]
+
+        run_in_own_loop(run())
+        assert heard(b) >= 1  # the second move at least: B listened once it held the game

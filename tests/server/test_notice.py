@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 
-from brass.server.notice import PAYLOAD_MOST, Carried, Notice
+from brass.server.notice import PAYLOAD_MOST, Carried, Notice, channel
 from brass.server.records import ActionRecord
 
 
@@ -33,6 +33,13 @@ def test_a_payload_that_is_no_notice_is_refused(payload: str) -> None:
 ROW = ActionRecord(seq=3, seat=1, action_text='{"kind":"loan","card":"c 1"}', action_id="a 1",
                    created_at=dt.datetime(2026, 1, 1, 12, 0, 0, 123456, tzinfo=dt.UTC),
                    effects='[{"kind":"loan","seat":1,"money":30}]', stand_in="timeout")
+
+
+def test_each_game_has_a_channel_postgres_takes() -> None:
+    assert channel("Ab-9_x") == "brass_Ab-9_x"
+    odd = [channel("x" * 60), channel("a b"), channel("é")]
+    assert all(c.startswith("brass_h_") and len(c.encode()) <= 63 for c in odd)
+    assert len(set(odd)) == 3
 
 
 def test_a_move_reads_back_as_it_was_written() -> None:
