@@ -4,12 +4,18 @@
     python bench/server.py --games 200 500 1000 --seconds 60 --think 1.5
     python bench/server.py --root /tmp/main      # another checkout's server (e.g. main)
     python bench/server.py --games 200 --instances 1 2   # one server process, then two
+    python bench/server.py --games 500 --instances 2 --placement sticky  # a game on one
 
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
 database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
 spectator per game on its own websocket over loopback. With `--instances N`, N processes serve
 one database and each game's five sockets are spread over them (so nearly every move reaches
-most of its sockets through fan-out: LISTEN/NOTIFY and a catch-up on the other instances).
+most of its sockets through fan-out: LISTEN/NOTIFY and a catch-up on the other instances);
+with `--placement sticky`, each game's requests and sockets go to one instance, as the
+shipped proxy configuration routes them (deploy/Caddyfile). With `spread` the game is made
+and joined on the first instance and its seats say hello on the others at once: a hello
+refused there ("Unknown seat token": the instance had not heard of the join yet) is
+counted, and said again as the web client does.
 Each seat plays like a bot: on its turn
 it takes its legal moves from the state message (the new version comes at once without them,
 then again with them), waits `--think` seconds on average (uniform between 0.5 and 1.5
@@ -94,6 +100,7 @@ class Bench:
     pauses: list[dict[str, tuple[float, float]]] = field(default_factory=list)  # gc_pauses:
     # the same
     live: int = 0
+    hello_refused: int = 0  # hellos answered "Unknown seat token" (then said again)
     moves: float = 0.0  # mean moves played by the live games at the end
     measuring: bool = False  # off during the warm-up
 
@@ -135,17 +142,23 @@ NO_LEGAL = b',"legal":null,'
 
 
 async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: GameClock,
-                    bench: Bench, think: float) -> None:
+                    bench: Bench, think: float, token: str | None = None) -> None:
     rng = random.Random(f"{base}:{seat}")
     acted_at = seen = -1
+    greeted = False  # a state came: the hello was taken
     while True:
         try:
             raw = await ws.recv(decode=False)  # bytes: no UTF-8 decoding of what is skipped
         except ConnectionClosed:
             return
         head = HEAD.match(raw)
+        greeted = greeted or head is not None
         if head is None:
-            if raw.startswith(b'{"type":"error"'):
+            if raw.startswith(b'{"type":"error"') and not greeted:
+                bench.hello_refused += 1  # as the web client, hello again after a moment
+                await asyncio.sleep(0.3)
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+            elif raw.startswith(b'{"type":"error"'):
                 msg = orjson.loads(raw)
                 bench.errors[msg["code"]] = bench.errors.get(msg["code"], 0) + 1
                 acted_at = -1
@@ -181,14 +194,15 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
 
 
 async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench: Bench,
-                    think: float) -> tuple[list[ClientConnection], list[asyncio.Task[None]],
-                                           GameClock]:
-    reply = await http.post("/api/games", json={"players": 4, "name": "bench"})
+                    think: float, sticky: bool = False
+                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
+    home = f"http://127.0.0.1:{ports[index % len(ports)]}" if sticky else ""
+    reply = await http.post(f"{home}/api/games", json={"players": 4, "name": "bench"})
     if reply.status_code != 201:
         raise SystemExit(f"creating game {index} failed: {reply.status_code} {reply.text[:300]}")
     created = reply.json()
     game_id, invite = created["id"], created["invite"]
-    base = f"/api/games/{game_id}"
+    base = f"{home}/api/games/{game_id}"
     clock = GameClock(sockets=5)
     sockets: list[ClientConnection] = []
     seats: list[tuple[int | None, str | None]] = [(None, None)]
@@ -198,14 +212,15 @@ async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench
         seats.append((joined["seat"], joined["token"]))
     tasks = []
     for i, (seat, token) in enumerate(seats):
-        port = ports[(index + i) % len(ports)]  # the game's sockets over every instance
+        # sticky: the game's sockets on its instance; spread: over every instance
+        port = ports[(index + (0 if sticky else i)) % len(ports)]
         # as a browser: no compression, no pings of its own (it answers the server's)
         ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", max_size=None,
                            compression=None, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sockets.append(ws)
         tasks.append(asyncio.create_task(
-            seat_loop(ws, seat, base, clock, bench, think)))
+            seat_loop(ws, seat, base, clock, bench, think, token)))
     return sockets, tasks, clock
 
 
@@ -290,7 +305,7 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 
 async def run(ports: list[int], games: int, seconds: float, think: float, warmup: float,
-              server_pids: list[int]) -> Bench:
+              server_pids: list[int], sticky: bool = False) -> Bench:
     bench = Bench()
     bench.memory.append(rss_all(server_pids))
     # a new connection per lobby call: a kept-alive one that the loaded server closes as it
@@ -300,7 +315,7 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
                                  limits=limits) as http:
         opened = []
         for start in range(0, games, 20):  # open in batches to keep the lobby calls polite
-            opened += await asyncio.gather(*[open_game(http, ports, i, bench, think)
+            opened += await asyncio.gather(*[open_game(http, ports, i, bench, think, sticky)
                                              for i in range(start, min(games, start + 20))])
         # the load generator's own collector pauses (hundreds of ms with 1000 sockets) must
         # not be measured as server latency: no collections in this bounded run
@@ -357,6 +372,10 @@ def main() -> int:
     parser.add_argument("--instances", type=int, nargs="+", default=[1],
                         help="server processes on the one database; several counts run one "
                              "after the other at the same load (default 1)")
+    parser.add_argument("--placement", choices=("spread", "sticky"), default="spread",
+                        help="with several instances: each game's five sockets spread over "
+                             "them (default), or all on one instance, its requests too, as "
+                             "the shipped proxy routes a game")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose server runs (default: this one)")
     parser.add_argument("--synchronous-commit", choices=("on", "off"), default="on",
@@ -379,13 +398,16 @@ def main() -> int:
             if args.gc_full_every is not None:
                 options["BRASS_GC_FULL_EVERY"] = str(args.gc_full_every)
             bench = bench_once(games, args.seconds, args.think, args.warmup,
-                               args.root.resolve(), instances, options)
-            report(bench, games, args.think, args.warmup, args.root, instances, options)
+                               args.root.resolve(), instances, options,
+                               args.placement == "sticky")
+            report(bench, games, args.think, args.warmup, args.root, instances,
+                   {**options, "placement": args.placement})
     return 0
 
 
 def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
-               instances: int = 1, options: dict[str, str] | None = None) -> Bench:
+               instances: int = 1, options: dict[str, str] | None = None,
+               sticky: bool = False) -> Bench:
     """One run: a fresh Postgres database and `instances` server processes for `games`
     games (`options`: more of the servers' settings, as environment variables)."""
     name = f"brass_bench_{os.getpid()}_{games}_{instances}"
@@ -419,7 +441,7 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
         return asyncio.run(run(ports, games, seconds, think, warmup,
-                               [s.pid for s in servers]))
+                               [s.pid for s in servers], sticky))
     finally:
         for server in servers:
             server.terminate()
@@ -470,7 +492,8 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
         pauses.append(f"{kind} {n - n0:.0f} (mean {(total - total0) * 1000 / max(1, n - n0):.1f}"
                       " ms)")
     print(f"garbage collection pauses while measuring: {', '.join(pauses)}")
-    print(f"errors: {bench.errors or 'none'}")
+    print(f"errors: {bench.errors or 'none'}; hellos refused (said again): "
+          f"{bench.hello_refused}")
     if bench.worst:  # when they came: bursts (a stall) or spread (a saturated machine)
         start = min(when for _, when in bench.worst)
         per_second: dict[int, int] = {}

@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, migrate, ops, outbound, routes, ws
+from . import guard, logs, migrate, ops, outage, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -107,12 +107,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               clock_minimum=settings.clock_minimum,
                               bot_budget=settings.bot_budget,
                               analysis_budget=settings.analysis_budget,
-                              synchronous_commit=settings.synchronous_commit)
+                              synchronous_commit=settings.synchronous_commit,
+                              notify_after_commit=settings.notify_after_commit)
         app.state.service = service
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
-                            service.resync, service.chatted)
+                            service.resync, service.chatted, service.core.listening)
+            for game_id in service.core.games:
+                fanout.hear(game_id)
+            service.core.hearing = fanout
             await fanout.start()
         await service.start()
         collector = Collector(full_every=settings.gc_full_every)
@@ -155,6 +159,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(outbound.error(exc.code, exc.message, reason=exc.reason,
                                            params=exc.params), status_code=exc.status,
                             headers=exc.headers)
+
+    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
+        return await _api_error(_request, outage.unavailable(exc, "request"))
+
+    for kind in outage.ERRORS:  # a database error no store turned into `unavailable`
+        app.add_exception_handler(kind, _outage)
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:

@@ -24,8 +24,9 @@ from typing import Any, Protocol, TypeVar
 
 from brass.engine import ENGINE_VERSION, Game
 
-from . import jsontext, logs
+from . import jsontext, logs, metrics, outage
 from .errors import ApiError
+from .notice import Carried
 from .publish import Publisher
 from .runtime import RECENT, Runtime, Subscriber, advance, rebuild, restore
 from .storage import ActionRecord, Changes, Storage
@@ -52,6 +53,23 @@ class _Nobody:
         pass
 
 
+class Hearing(Protocol):
+    """Who listens to other instances' notifications (fanout.py): told which games are held
+    here, it listens to their channels only."""
+
+    def hear(self, game_id: str) -> None: ...
+
+    def forget(self, game_id: str) -> None: ...
+
+
+class _Deaf:  # one process (SQLite), or before the fan-out starts
+    def hear(self, game_id: str) -> None:
+        pass
+
+    def forget(self, game_id: str) -> None:
+        pass
+
+
 class GameCore:
     def __init__(self, storage: Storage, workers: Workers) -> None:
         self.storage = storage
@@ -59,16 +77,22 @@ class GameCore:
         self.games: dict[str, Runtime] = {}
         self.publisher = Publisher()
         self.tending: Tending = _Nobody()  # the steward, once it is made
+        self.hearing: Hearing = _Deaf()  # the fan-out, once it is made (Postgres)
         self._loading = asyncio.Lock()
         # the game being loaded, and whether another instance changed it meanwhile
         self._load_heard: tuple[str, bool] | None = None
         self._pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="brass-db")
         self._following: dict[str, asyncio.Task[None]] = {}  # catch-ups after notifications
+        self._carried: dict[str, dict[int, Carried]] = {}  # moves heard, to apply: by version
         self._closing = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` (a blocking database call) in the database threads."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        """`fn(*args)` (a blocking database call) in the database threads; `unavailable`
+        if the database cannot be reached (outage.py)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        except outage.ERRORS as exc:
+            raise outage.unavailable(exc, getattr(fn, "__name__", "database")) from None
 
     async def stop(self) -> None:
         """No more catch-ups or sends (the database threads stay until `close`)."""
@@ -98,11 +122,27 @@ class GameCore:
                     rt = await self._load(game_id)
                 finally:
                     heard, self._load_heard = self._load_heard, None
-                self.games[game_id] = rt
+                self.hold(rt)
                 if heard is not None and heard[1]:  # the load may have read the older version
                     rt.behind = True
                     self._follow(rt)
         return rt
+
+    def hold(self, rt: Runtime) -> None:
+        """Keep the game in memory, and hear of other instances' changes of it from now."""
+        self.games[rt.id] = rt
+        self.hearing.hear(rt.id)
+
+    def listening(self, game_ids: list[str]) -> None:
+        """The fan-out listens to these games' channels now: a change made before it did
+        was not heard, so each is checked against the database (one with clients here or
+        owned here at once, any other at its next use)."""
+        for game_id in game_ids:
+            rt = self.games.get(game_id)
+            if rt is not None:
+                rt.behind = True
+                if rt.subscribers or self.tending.owns(game_id):
+                    self._follow(rt)
 
     async def _load(self, game_id: str) -> Runtime:
         """The game from the database: its log, and its current turn replayed (in a worker)
@@ -184,6 +224,8 @@ class GameCore:
         if (rt.record.status == "finished" and not rt.subscribers and not rt.lock.locked()
                 and self.games.get(rt.id) is rt):
             del self.games[rt.id]
+            self.hearing.forget(rt.id)
+            self._carried.pop(rt.id, None)
 
     # -- catching up with other instances ---------------------------------------------------
     async def written(self, rt: Runtime, write: Awaitable[T]) -> T:
@@ -197,11 +239,17 @@ class GameCore:
             rt.behind = True
             self._follow(rt)
             raise
+        except ApiError as exc:
+            if exc.code == "unavailable":  # it may have committed before the connection broke
+                rt.behind = True
+            raise
 
-    def changed(self, game_id: str, version: int, sender: str) -> None:
+    def changed(self, game_id: str, version: int, sender: str,
+                carried: Carried | None = None) -> None:
         """Another instance committed a change of `game_id` (its new `version`, -1 if the
         version did not move): a game held here is behind. One with clients here or owned by
-        this instance's steward catches up (and publishes) now, any other at its next use."""
+        this instance's steward catches up (and publishes) now, any other at its next use.
+        A move the notification `carried` is applied without reading the database."""
         if sender == self.storage.instance:
             return
         rt = self.games.get(game_id)
@@ -211,8 +259,12 @@ class GameCore:
             self._load_heard = (game_id, True)  # caught up as soon as it is loaded
         if rt is None or 0 <= version <= rt.record.version:
             return
-        rt.behind = True
-        if rt.subscribers or self.tending.owns(game_id):
+        followed = bool(rt.subscribers) or self.tending.owns(game_id)
+        if carried is not None and followed and not rt.behind:
+            self._carried.setdefault(game_id, {})[version] = carried
+        else:
+            rt.behind = True
+        if followed:
             self._follow(rt)
 
     def resync(self) -> None:
@@ -242,11 +294,16 @@ class GameCore:
         task.add_done_callback(forget)
 
     async def catch_up(self, rt: Runtime) -> None:
-        while rt.behind:
+        while rt.behind or rt.id in self._carried:
             async with rt.lock:
+                if not rt.behind and rt.id in self._carried:
+                    await self._apply_carried(rt)
                 if rt.behind:
                     try:
                         await self.caught_up(rt)
+                    except ApiError:  # the database out of reach (logged by outage.py)
+                        rt.behind = True
+                        raise
                     except Exception:
                         log.exception("cannot catch up game %s", rt.id)
                         rt.behind = True
@@ -261,6 +318,31 @@ class GameCore:
         changes = await self.db(self.storage.changes, rt.id, rt.record.version)
         if changes is None:
             return
+        if changes.marks is not None:
+            metrics.FOLLOWED.labels("read").inc()
+        await self._take(rt, changes)
+
+    async def _apply_carried(self, rt: Runtime) -> None:
+        """The moves other instances' notifications carried (their lock held), applied in
+        version order without reading the database: the same transitions as a catch-up's.
+        A version missing (a notification lost, or one too big to carry a move) makes the
+        game behind: the caller reads what it lacks from the log."""
+        carried = self._carried.pop(rt.id, {})
+        for version in sorted(carried):
+            if version <= rt.record.version:
+                continue  # read from the log meanwhile
+            if version != rt.record.version + 1 or rt.game is None:
+                rt.behind = True
+                return
+            move = carried[version]
+            record = dataclasses.replace(rt.record, version=version,
+                                         seats=list(rt.record.seats), **move.game)
+            marks = [*rt.snapshots, *([] if move.snapshot is None else [move.snapshot])]
+            metrics.FOLLOWED.labels("carried").inc()
+            await self._take(rt, Changes(record=record, rows=[move.row], marks=marks))
+
+    async def _take(self, rt: Runtime, changes: Changes) -> None:
+        """Move the runtime to `changes` (from the log, or a carried move) and publish."""
         old = rt.record
         moved = changes.marks is not None or (rt.game is None and changes.record.status in (
             "running", "finished"))

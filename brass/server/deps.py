@@ -45,27 +45,44 @@ async def get_game(game_id: str, service: Service) -> Runtime:
 GameAt = Annotated[Runtime, Depends(get_game)]
 
 
-def seat_holding(rt: Runtime, token: str | None,
-                 refusal: str = "A valid seat token is needed") -> int:
+async def seat_holding(service: GameService, rt: Runtime, token: str | None,
+                       refusal: str = "A valid seat token is needed") -> int:
     """The seat whose token this is; `unauthorized` (saying `refusal`) if none."""
-    seat = rt.seat_of(token)
+    seat = await checked_seat(service, rt, token)
     if seat is None:
         raise ApiError("unauthorized", refusal)
     return seat
 
 
-def hello_seat(rt: Runtime, token: str | None) -> int | None:
+async def checked_seat(service: GameService, rt: Runtime, token: str | None) -> int | None:
+    """The seat of `token`, else None. On Postgres a token this instance does not know is
+    checked against the database before it is refused: a join (or a renewed link) on another
+    instance reaches this one by notification only a moment after its reply, and the client
+    may bring its new token here first (the hello race, issue 26). A token that fits no seat
+    costs one read of the game's row and seats; it is the game's catch-up, so it waits its
+    turn behind a move in progress."""
+    seat = rt.seat_of(token)
+    if seat is None and token is not None and service.storage.postgres:
+        rt.behind = True
+        await service.core.catch_up(rt)
+        seat = rt.seat_of(token)
+    return seat
+
+
+async def hello_seat(service: GameService, rt: Runtime, token: str | None) -> int | None:
     """The websocket's hello: a seat token's seat, None (a spectator) without a token."""
-    return None if token is None else seat_holding(rt, token, "Unknown seat token")
+    if token is None:
+        return None
+    return await seat_holding(service, rt, token, "Unknown seat token")
 
 
 def is_host(rt: Runtime, token: str | None) -> bool:
     return token_matches(token, rt.record.host_token_hash)
 
 
-def _seat(refusal: str) -> Callable[[Runtime, str | None], Awaitable[int]]:
-    async def seat(rt: GameAt, token: Token) -> int:
-        return seat_holding(rt, token, refusal)
+def _seat(refusal: str) -> Callable[[Runtime, str | None, GameService], Awaitable[int]]:
+    async def seat(rt: GameAt, token: Token, service: Service) -> int:
+        return await seat_holding(service, rt, token, refusal)
     return seat
 
 
@@ -77,14 +94,14 @@ def _host(what: str) -> Callable[[Runtime, str | None], Awaitable[Runtime]]:
     return hosted
 
 
-async def viewer(rt: GameAt, token: Token) -> int | None:
+async def viewer(rt: GameAt, token: Token, service: Service) -> int | None:
     """The seat of the token sent, or None (a spectator) when none is sent."""
-    return hello_seat(rt, token)
+    return await hello_seat(service, rt, token)
 
 
-async def holder(rt: GameAt, token: Token) -> tuple[int | None, str]:
+async def holder(rt: GameAt, token: Token, service: Service) -> tuple[int | None, str]:
     """The seat (None: the host) whose token was sent, and that token."""
-    seat = rt.seat_of(token)
+    seat = None if is_host(rt, token) else await checked_seat(service, rt, token)
     if token is None or (seat is None and not is_host(rt, token)):
         raise ApiError("unauthorized", "A valid seat or host token is needed")
     return seat, token

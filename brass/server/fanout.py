@@ -1,9 +1,13 @@
 """Fan-out between instances through Postgres LISTEN/NOTIFY (no broker, no other service).
 
-Every write notifies `notice.CHANNEL` in its own transaction (delivered at commit, in commit
-order) with "game_id version instance". Each instance keeps one dedicated connection that
-listens, and hands each notification to `GameCore.changed` (a game held here catches up
-from the log's new rows and publishes to its sockets). The connection is checked every few
+Every write notifies the game's channel (`notice.channel`) in its own transaction (delivered
+at commit, in commit order) with "game_id version instance" (and the move, when it fits). Each
+instance keeps one dedicated connection that listens to the channels of the games it holds
+(`hear`, `forget`: the core tells it), and hands each notification to `GameCore.changed` (a
+game held here applies the move carried, or catches up from the log's new rows, and publishes
+to its sockets). A channel is listened to a moment after its game is held (the connection
+takes a new LISTEN between two waits of `POLL` seconds): what was sent before is read from the
+database then (`heard`: `GameCore.listening`). The connection is checked every few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
 then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
@@ -13,17 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from . import logs
-from .notice import CHANNEL, Notice
+from . import logs, metrics, outage
+from .notice import Carried, Notice, channel
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
+POLL = 0.05  # seconds between two looks at the channels to listen to
 START = 10.0  # seconds the start waits for the first listening connection
 
 
@@ -33,11 +40,15 @@ def libpq_url(url: str) -> str:
 
 
 class Fanout:
-    def __init__(self, url: str, instance: str, changed: Callable[[str, int, str], None],
+    def __init__(self, url: str, instance: str,
+                 changed: Callable[[str, int, str, Carried | None], None],
                  resync: Callable[[], None],
-                 chatted: Callable[[str, str, dict[str, Any]], None] | None = None) -> None:
+                 chatted: Callable[[str, str, dict[str, Any]], None] | None = None,
+                 heard: Callable[[list[str]], None] | None = None) -> None:
         self.url, self.instance = libpq_url(url), instance
-        self.changed, self.resync, self.chatted = changed, resync, chatted
+        self.changed, self.resync, self.chatted, self.heard = changed, resync, chatted, heard
+        self._wanted: dict[str, str] = {}  # channel -> game id: the games held here
+        self._listening: set[str] = set()  # the channels the connection listens to
         self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -51,6 +62,13 @@ class Fanout:
                            return_when=asyncio.FIRST_COMPLETED)
         waiting.cancel()
 
+    def hear(self, game_id: str) -> None:
+        """Listen to the game's channel (from the next `POLL`)."""
+        self._wanted[channel(game_id)] = game_id
+
+    def forget(self, game_id: str) -> None:
+        self._wanted.pop(channel(game_id), None)
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -62,9 +80,8 @@ class Fanout:
             try:
                 await self._listen(first)
                 pause = 0.1
-            except (psycopg.Error, OSError) as exc:
-                log.warning("fan-out: the listening connection failed (%s); reconnecting in "
-                            "%.1f s", exc, pause)
+            except (psycopg.Error, OSError) as exc:  # one line per kind every few seconds
+                outage.report(exc, "the fan-out's listening connection")
             self.connected.clear()
             first = False
             await asyncio.sleep(pause)
@@ -75,21 +92,44 @@ class Fanout:
                 self.url, autocommit=True, application_name=f"brass-fanout {self.instance}"[:63],
                 keepalives=1, keepalives_idle=10, keepalives_interval=5,
                 keepalives_count=3) as conn:
-            await conn.execute(f"LISTEN {CHANNEL}")
+            self._listening = set()
+            await self._channels(conn, announce=False)
             self.connected.set()
             if not first:
                 log.info("fan-out: listening again; checking every game held here")
                 self.resync()
+            checked = time.monotonic()
             while True:
-                async for note in conn.notifies(timeout=CHECK):
+                async for note in conn.notifies(timeout=POLL):
                     self._deliver(note.payload)
-                await conn.execute("SELECT 1")  # quiet for a while: is the connection alive?
+                    checked = time.monotonic()
+                if self._wanted.keys() != self._listening:
+                    await self._channels(conn, announce=True)
+                elif time.monotonic() - checked > CHECK:  # quiet: is the connection alive?
+                    await conn.execute("SELECT 1")
+                    checked = time.monotonic()
+
+    async def _channels(self, conn: psycopg.AsyncConnection[Any], announce: bool) -> None:
+        """LISTEN to the channels of the games held now, UNLISTEN the others; with
+        `announce`, the games newly listened to are checked against the database (`heard`):
+        a change made before the LISTEN took effect was not heard."""
+        wanted = dict(self._wanted)
+        new = [c for c in wanted if c not in self._listening]
+        gone = [c for c in self._listening if c not in wanted]
+        if new or gone:
+            await conn.execute(sql.SQL("; ").join(
+                [sql.SQL("LISTEN {}").format(sql.Identifier(c)) for c in new]
+                + [sql.SQL("UNLISTEN {}").format(sql.Identifier(c)) for c in gone]))
+        self._listening = set(wanted)
+        if announce and new and self.heard is not None:
+            self.heard([wanted[c] for c in new])
 
     def _deliver(self, payload: str) -> None:
+        metrics.HEARD.inc()
         try:
             notice = Notice.parse(payload)
             if notice.chat is None:
-                self.changed(notice.game_id, notice.version, notice.sender)
+                self.changed(notice.game_id, notice.version, notice.sender, notice.carried())
             elif self.chatted is not None:
                 self.chatted(notice.game_id, notice.sender, notice.chat)
         except Exception:

@@ -99,7 +99,7 @@ class Lobby:
             listed=listed, invite_hash=token_hash(invite),
             settings={"clock": clock.to_json(), "shared_screen": shared_screen})
         await self.core.db(self.core.storage.create_game, record)
-        self.core.games[record.id] = Runtime(record=record)
+        self.core.hold(Runtime(record=record))
         return record.id, host_token, invite
 
     async def join(self, game_id: str, name: str, invite: str | None = None,

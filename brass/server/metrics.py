@@ -27,6 +27,10 @@ T = TypeVar("T")
 LIVE_GAMES = Gauge("brass_live_games", "Running games this server holds")
 OPEN_SOCKETS = Gauge("brass_open_sockets", "Open game websockets")
 MOVES = Counter("brass_moves", "Moves committed, by kind of action", ["kind"])
+HEARD = Counter("brass_notices_heard", "Notifications of other instances' writes heard (only "
+                "those of games held here)")
+FOLLOWED = Counter("brass_followed", "Another instance's writes this one followed, by how: "
+                   "a move carried by its notification, or a read of the log", ["how"])
 MOVE_SECONDS = Histogram(
     "brass_move_seconds", "Time from receiving an accepted move to its commit and broadcast",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import jsontext
-from .notice import CHANNEL, Notice
+from .notice import Notice, channel
 from .records import (
     ActionRecord,
     DuplicateActionId,
@@ -145,20 +145,21 @@ class MoveLog(StoreBase):
             values.update(deadline=None if scores is not None else timing.deadline,
                           turn_started_at=timing.turn_started_at)
         shape = (tuple(values), snapshot is not None)
-        sql = _APPEND_SQL.get(shape)
-        if sql is None:
-            sql = _APPEND_SQL[shape] = _append_sql(*shape)
+        sql, quiet = _APPEND_SQL.get(shape) or (None, None)
+        if sql is None or quiet is None:
+            sql, quiet = _APPEND_SQL[shape] = (_append_sql(*shape), _append_sql(*shape, False))
         params = {**{f"v_{c}": (jsontext.dumps(v) if c == "scores" else v)
                      for c, v in values.items()},
                   "id": game_id, "expected": expected_version, "seq": record.seq,
                   "seat": record.seat, "action": record.action_text,
                   "action_id": record.action_id, "at": record.created_at,
                   "effects": record.effects, "stand_in": record.stand_in,
-                  "channel": CHANNEL,
-                  "payload": Notice(game_id, self.instance, record.seq).text()}
+                  "channel": channel(game_id),
+                  "payload": Notice.moved(game_id, self.instance, record, values,
+                                          None if snapshot is None else snapshot[0])}
         if snapshot is not None:
             params.update(snap_actions=snapshot[0], snap_state=jsontext.dumps(snapshot[1]))
-        return QuickAppend(sql, params, record, timing)
+        return QuickAppend(sql, params, record, timing, quiet)
 
     def refused(self, game_id: str, action_id: str) -> DuplicateActionId | StaleVersion:
         """Why a write of `action_id` broke a unique constraint: that id is in the log
@@ -239,14 +240,15 @@ def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], acti
     return record, values
 
 
-_APPEND_SQL: dict[tuple[tuple[str, ...], bool], str] = {}  # by the game columns set, snapshot
+# by the game columns set and snapshot: the statement with its notification, and without
+_APPEND_SQL: dict[tuple[tuple[str, ...], bool], tuple[str, str]] = {}
 
 
-def _append_sql(columns: tuple[str, ...], snapshot: bool) -> str:
+def _append_sql(columns: tuple[str, ...], snapshot: bool, notify: bool = True) -> str:
     """The one statement of `Storage.plan_append` for a move that sets `columns` of its
     game, and with `snapshot` stores one (its data-modifying parts always run to completion,
     in the statement's transaction, and only if the game was at the expected version; it
-    returns one row then, none otherwise)."""
+    returns one row then, none otherwise); without `notify`, it sends no notification."""
     cast = {"scores": "::json"}
     sets = ", ".join(f"{c} = %(v_{c})s{cast.get(c, '')}" for c in columns)
     snap = ("kept AS (INSERT INTO snapshots (game_id, seq, actions, state, created_at) "
@@ -258,7 +260,8 @@ def _append_sql(columns: tuple[str, ...], snapshot: bool) -> str:
             "added AS (INSERT INTO actions (game_id, seq, seat, action, action_id, undone, "
             "created_at, effects, stand_in) SELECT id, %(seq)s, %(seat)s, %(action)s::json, "
             "%(action_id)s, false, %(at)s, %(effects)s::jsonb, %(stand_in)s FROM moved "
-            "RETURNING game_id) SELECT pg_notify(%(channel)s, %(payload)s) FROM added")
+            "RETURNING game_id) SELECT "
+            + ("pg_notify(%(channel)s, %(payload)s)" if notify else "1") + " FROM added")
 
 
 def _insert_snapshot(conn: Connection, game_id: str, snapshot: Snapshot) -> None:

@@ -249,3 +249,4 @@ class QuickAppend:
     params: dict[str, Any]
     record: ActionRecord
     timing: Timing | None
+    quiet_sql: str = ""  # the same write without its notification (sent after the commit)

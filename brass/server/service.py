@@ -20,6 +20,7 @@ from .analyses import Analyses
 from .core import GameCore
 from .lobby import Lobby
 from .movewrite import MoveWriter
+from .notice import Carried
 from .play import Play
 from .replays import Replays
 from .runtime import Runtime
@@ -34,14 +35,16 @@ class GameService:
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0,
                  clock_minimum: float = 30.0,
                  bot_budget: float = 1.0, analysis_budget: float = 0.5,
-                 synchronous_commit: bool = True) -> None:
+                 synchronous_commit: bool = True, notify_after_commit: bool = False) -> None:
         self.storage = storage
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.workers = Workers(workers)
         self.core = core = GameCore(storage, self.workers)
         self.lobby = Lobby(core, clock_minimum, finished_listed)
         self.replays = Replays(core)
-        writer = MoveWriter(storage, synchronous=synchronous_commit) if storage.postgres else None
+        writer = (MoveWriter(storage, synchronous=synchronous_commit,
+                             notify_after_commit=notify_after_commit)
+                  if storage.postgres else None)
         self.play = Play(core, self.replays, writer, bot_budget)
         self.seats = Seats(core)
         self.analyses = Analyses(storage, self.workers, core.db, analysis_budget,
@@ -80,8 +83,9 @@ class GameService:
         self.workers.close()
 
     # -- what the fan-out (fanout.py) hears from other instances ----------------------------
-    def changed(self, game_id: str, version: int, sender: str) -> None:
-        self.core.changed(game_id, version, sender)
+    def changed(self, game_id: str, version: int, sender: str,
+                carried: Carried | None = None) -> None:
+        self.core.changed(game_id, version, sender, carried)
 
     def resync(self) -> None:
         self.core.resync()

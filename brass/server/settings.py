@@ -65,6 +65,13 @@ class Settings(BaseSettings):
                     "Postgres flushes it within a second; where flushes are slow, moves are "
                     "answered sooner, but a crash of Postgres or its machine may lose the "
                     "last moves; a crash of this server loses none)")
+    notify_after_commit: bool = Field(
+        default=False,
+        description="on Postgres, tell the other instances of a move after it has committed "
+                    "(many at once) rather than in its own transaction: commits that notify "
+                    "wait for each other's disk flush; a notification still waiting when this "
+                    "server dies is not sent (the move is kept; the others see it with the "
+                    "game's next; docs/OWNERSHIP.md)")
     gc_full_every: float = Field(
         default=900.0, ge=1.0,
         description="seconds between full garbage collections, the one long pause (about "

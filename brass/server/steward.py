@@ -104,6 +104,9 @@ class Steward:
             await asyncio.sleep(RENEW)
             try:
                 await self.tick()
+            except ApiError as exc:  # the database out of reach: outage.py logged it
+                if exc.code != "unavailable":
+                    log.warning("the steward round failed: %s", exc.message)
             except Exception:
                 log.exception("the steward round failed")
 
@@ -144,6 +147,8 @@ class Steward:
         try:
             if await self.core.db(self.leases.claim, 1, game_id):
                 self._tend_game(game_id)
+        except ApiError:
+            pass  # the database out of reach (outage.py logged it): the next round claims it
         except Exception:
             log.exception("cannot claim game %s", game_id)
 
@@ -162,6 +167,8 @@ class Steward:
         try:
             rt = await self.core.runtime(game_id)
         except Exception as exc:
+            if isinstance(exc, ApiError) and exc.code == "unavailable":
+                return  # the database out of reach (outage.py logged it): the next round tries
             pause = min(RETRY_MOST, 2 * self._failing.get(game_id, (RETRY_FIRST / 2, 0))[0])
             self._failing[game_id] = (pause, time.monotonic() + pause)
             log.warning("cannot load game %s (%s); trying again in %.0f s", game_id, exc, pause)
@@ -191,6 +198,7 @@ class Steward:
             except ApiError as exc:
                 if exc.code != "stale_version":  # another writer was first: from the new one
                     failures += 1
+                if exc.code not in ("stale_version", "unavailable"):  # outage.py logs those
                     log.warning("bot move refused in game %s: %s %s", game_id, exc.code,
                                 exc.message)
             except Exception:
@@ -216,8 +224,9 @@ class Steward:
             if exc.code == "not_yet":
                 return failures + 1
             if exc.code != "stale_version":
-                log.warning("time-out refused in game %s: %s %s", rt.id, exc.code,
-                            exc.message)
+                if exc.code != "unavailable":  # outage.py logs those
+                    log.warning("time-out refused in game %s: %s %s", rt.id, exc.code,
+                                exc.message)
                 return failures + 1
             return 0
         except Exception:

@@ -47,7 +47,7 @@ from brass.engine import Game
 from .clocks import Clock, turn_deadline
 from .leases import Leases, _needs_work
 from .movelog import MoveLog, _insert_snapshot
-from .notice import CHANNEL, Notice
+from .notice import Notice, channel
 from .records import (
     ActionRecord,
     BrowserSeated,
@@ -92,8 +92,9 @@ __all__ = [  # what other modules import from here (the records and tables are r
 
 class Storage(MoveLog):
     """Games, seats and action logs in one SQL database. On Postgres every write notifies
-    `CHANNEL` in its own transaction (delivered at commit, in commit order), so that the other
-    instances catch up (fanout.py); `instance` tells them who wrote."""
+    the game's channel (`notice.channel`) in its own transaction (delivered at commit, in
+    commit order), so that the other instances catch up (fanout.py); `instance` tells them
+    who wrote."""
 
 
     # -- games and seats -----------------------------------------------------------------------
@@ -407,7 +408,7 @@ class Storage(MoveLog):
             message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
             if self.postgres:
                 conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
-                    "channel": CHANNEL, "payload": Notice(game_id, self.instance,
+                    "channel": channel(game_id), "payload": Notice(game_id, self.instance,
                                                           chat=message).text()})
         return message
 

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import NullPool
 
 from . import jsontext
-from .notice import CHANNEL, Notice
+from .notice import Notice, channel
 
 JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
                               "json_deserializer": jsontext.loads}
@@ -63,7 +63,7 @@ class StoreBase:
         if self.postgres:
             notice = Notice(game_id, self.instance, -1 if version is None else version)
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": CHANNEL, "payload": notice.text()})
+                         {"channel": channel(game_id), "payload": notice.text()})
 
     def close(self) -> None:
         self.engine.dispose()

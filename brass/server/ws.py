@@ -165,8 +165,8 @@ async def game_socket(ws: WebSocket, game_id: str,
         try:
             try:
                 rt = await service.runtime(game_id)
-            except ApiError as exc:
-                raise Goodbye(exc, 4404) from None
+            except ApiError as exc:  # 1013: try again later (the database out of reach)
+                raise Goodbye(exc, 1013 if exc.code == "unavailable" else 4404) from None
             await _serve(service, rt, conn, hello_by)
         except TimeoutError:  # only the wait for hello has a deadline in `_serve`
             raise Goodbye(ApiError("timeout", f"No hello within {wait:g} s: closing"),
@@ -214,7 +214,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
-            conn.seat = hello_seat(rt, msg.token)
+            conn.seat = await hello_seat(service, rt, msg.token)
             said_hello = True
             await service.core.subscribe(rt, conn)
         elif not said_hello:

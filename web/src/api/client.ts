@@ -1,6 +1,6 @@
 // HTTP calls and the game websocket (with reconnect and full resync).
 import { errorText } from "../i18n/refusals";
-import { backoff } from "../logic/backoff";
+import { backoff, helloRetry } from "../logic/backoff";
 import type {
   Action,
   ChatMessage,
@@ -156,7 +156,9 @@ export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
 /** One game's socket: says hello (a seat token or null), hands every state to `onState` and
  * every message to `onMessage` and to the subscribers, and on a drop shows "reconnecting" and
  * reconnects with backoff; the server answers a new hello with the full current state, so a
- * reconnect is a full resync (`onState` is then called with `fresh` true). */
+ * reconnect is a full resync (`onState` is then called with `fresh` true). A hello refused in a
+ * way that may pass (an instance that has not heard of the join yet, a database out of reach)
+ * is said again after a jittered wait; a final refusal reaches the handlers. */
 export class GameSocket {
   private ws: WebSocket | null = null;
   private tries = 0;
@@ -164,6 +166,8 @@ export class GameSocket {
   private stopped = false;
   private holdUntil = 0;
   private fresh = true;
+  private helloTries = 0; // hellos refused in a row, a stale or unreachable server's perhaps
+  private greeted = false; // this connection's hello was answered with a state
   private subscribers = new Set<(m: WsMessage) => void>();
   status: ConnStatus = "connecting";
 
@@ -188,15 +192,31 @@ export class GameSocket {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${this.game}`);
     this.ws = ws;
+    const hello = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
     ws.onopen = () => {
       this.tries = 0;
       this.fresh = true;
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.greeted = false;
+      hello();
       this.setStatus("open");
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data) as WsMessage;
+      if (msg.type === "error" && !this.greeted) {
+        // a refused hello that may be transient is said again (backoff.ts), unseen; a final
+        // one goes on to the handlers (a renewed link: the seat is lost)
+        const wait = helloRetry(msg.code, this.helloTries);
+        if (wait !== null) {
+          this.helloTries++;
+          setTimeout(() => {
+            if (this.ws === ws && ws.readyState === WebSocket.OPEN && !this.greeted) hello();
+          }, wait);
+          return;
+        }
+      }
       if (msg.type === "state") {
+        this.greeted = true;
+        this.helloTries = 0;
         this.handlers.onState(msg, this.fresh);
         this.fresh = false;
       }
