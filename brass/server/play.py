@@ -64,7 +64,7 @@ class Play:
                 raise ApiError.refused(exc) from None
             effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
-            turn = step(rt.turn, after)
+            turn = step(rt.turn, after, events)
             snapshot = (rt.count + 1, after.to_json()) if ends_round(events) else None
             ahead = legal.ahead(rt, after)  # computed while the row is written
             timing_in = None if len(turn) > 1 else rt.turn_start(seat, after)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brass.bots import LEVELS, LevelName
+from brass.engine import REPLAYS_VERSIONS
 
 from . import jsontext
 from .clocks import Clock
@@ -81,6 +82,12 @@ class GameRecord:
     @property
     def clock(self) -> Clock:
         return Clock.from_json((self.settings or {}).get("clock"))
+
+    @property
+    def older_engine(self) -> bool:
+        """Stored by a server whose engine's logs this one may not replay alike (a version
+        that only added events replays alike: `REPLAYS_VERSIONS`)."""
+        return self.engine_version not in REPLAYS_VERSIONS
 
     @property
     def shared_screen(self) -> bool:
