@@ -150,15 +150,14 @@ def seat_change(c: SeatChange) -> dict[str, Any]:
 
 def seats(record: GameRecord) -> list[SeatInfo]:
     return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
-                     stand_in=s.stand_in,  # type: ignore[arg-type]
-                     reserve=s.reserve,
+                     stand_in=s.stand_in, reserve=s.reserve,
                      bot_level=s.level if s.bot else None) for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:
     return GameInfo(
         id=record.id, name=record.name, players=record.players,
-        status=record.status,  # type: ignore[arg-type]
+        status=record.status,
         version=record.version, current_seat=None if game is None else game.current_seat,
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
         engine_version=record.engine_version,

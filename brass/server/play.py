@@ -27,6 +27,7 @@ from .replays import Replays
 from .runtime import Runtime, ends_round, step
 from .storage import ActionRecord, DuplicateActionId, StaleVersion
 from .undo import takes_back
+from .vocab import StandIn
 from .workers import bot_choice
 
 
@@ -41,7 +42,7 @@ class Play:
     @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: Action | dict[str, Any],
                         expected_version: int, action_id: str,
-                        stand_in: str | None = None) -> int:
+                        stand_in: StandIn | None = None) -> int:
         """Apply `seat`'s action (`stand_in`: a bot plays it for the seat's player, why);
         returns the new version (or, for a retried `action_id`, the version its first
         submission made). Raises `ApiError`; the game is untouched."""

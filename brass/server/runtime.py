@@ -7,7 +7,7 @@ import asyncio
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from brass.engine import (
     Event,
@@ -22,6 +22,7 @@ from brass.engine import (
 from .auth import token_matches
 from .errors import ApiError
 from .storage import ActionRecord, GameRecord, SeatChange, Snapshot, Timing, TurnStart
+from .vocab import StandIn
 
 
 class Subscriber(Protocol):
@@ -161,7 +162,7 @@ class Runtime:
                          nxt, None if nxt is None else seats[nxt].reserve,
                          nxt is not None and seats[nxt].played_by_bot)
 
-    def player_plays(self, seat: int, stand_in: str | None) -> None:
+    def player_plays(self, seat: int, stand_in: StandIn | None) -> None:
         """A player's own move (`stand_in` None) is refused while a bot stands in for them:
         the two would race."""
         if stand_in is None and self.record.seats[seat].stand_in is not None:
@@ -188,7 +189,10 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
     return turn
 
 
-def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
+StepKind = Literal["play", "undo", "seat"]  # what a catch-up's step of the log is
+
+
+def advance(turn: list[Game], steps: list[tuple[StepKind, Any]]) -> list[list[Game]]:
     """The states of the current turn after each of the log's new steps, in version order:
     ("play", action JSON), ("undo", how many actions it took back) or ("seat", None: who plays
     a seat changed, the states stay). Pure: the server runs it itself for a few steps, in a

@@ -21,6 +21,9 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.sql.elements import ColumnElement
+
+from .vocab import GameStatus
 
 metadata = MetaData()
 DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
@@ -142,3 +145,16 @@ chat = Table(
     Column("spectator", Boolean, nullable=False),
     Index("ix_chat_game", "game_id", "id"),
 )
+
+
+def status_is(*statuses: GameStatus) -> ColumnElement[bool]:
+    """The game's status is one of `statuses` (typed: a word outside `GameStatus` is a mypy
+    error, where a plain string compared with the column would pass)."""
+    column = games.c.status
+    return column == statuses[0] if len(statuses) == 1 else column.in_(statuses)
+
+
+def status_not(*statuses: GameStatus) -> ColumnElement[bool]:
+    """The game's status is none of `statuses`."""
+    column = games.c.status
+    return column != statuses[0] if len(statuses) == 1 else column.not_in(statuses)
