@@ -5,6 +5,8 @@
     python bench/server.py --root /tmp/main      # another checkout's server (e.g. main)
     python bench/server.py --games 200 --instances 1 2   # one server process, then two
     python bench/server.py --games 500 --instances 2 --placement sticky  # a game on one
+    python bench/server.py --games 200 500 --baseline /tmp/main --rounds 2
+                                                 # this checkout and another, alternating
 
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
 database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
@@ -30,6 +32,9 @@ game is over):
 - server memory per live game: the resident memory of the server process and its workers
   with the games open, less that before the first game, divided by the games, and how many
   moves into their game they are (a live game keeps its log: storage.ActionRecord);
+- CPU to open a game: the CPU time of every server process and its workers from the first
+  lobby call until every socket of every game holds its first state (create, 4 joins,
+  5 hellos a game, the first mover's legal moves included), divided by the games;
 - server CPU per action: the CPU time of every server process and its workers while
   measuring, divided by the actions (with several instances, the difference to one instance
   is the cost of fan-out), split into the server process's user and system time and its
@@ -80,6 +85,8 @@ class GameClock:
     sent: dict[int, float] = field(default_factory=dict)
     moved: dict[int, float] = field(default_factory=dict)  # for the legal-moves latency
     holding: dict[int, int] = field(default_factory=dict)
+    greeted: int = 0  # sockets that hold a first state (their hello was answered)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # all of them
     finished: bool = False
     version: int = 0  # the newest version seen: the moves played (a live game's log grows)
 
@@ -99,6 +106,8 @@ class Bench:
     db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
     pauses: list[dict[str, tuple[float, float]]] = field(default_factory=list)  # gc_pauses:
     # the same
+    opening: list[float] = field(default_factory=list)  # the servers' cpu_seconds before the
+    # first game is created and once every socket holds its first state
     live: int = 0
     hello_refused: int = 0  # hellos answered "Unknown seat token" (then said again)
     moves: float = 0.0  # mean moves played by the live games at the end
@@ -164,6 +173,11 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
                 acted_at = -1
                 await ws.send('{"type":"sync"}')
             continue  # an ack, a chat message
+        if not greeted:
+            greeted = True
+            clock.greeted += 1
+            if clock.greeted == clock.sockets:
+                clock.ready.set()
         current = CURRENT.search(raw, 0, 2000)
         if current is None or current.group(1) is None:
             continue  # no view yet
@@ -314,9 +328,12 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
                                  limits=limits) as http:
         opened = []
+        bench.opening.append(cpu_seconds(server_pids)[0])
         for start in range(0, games, 20):  # open in batches to keep the lobby calls polite
             opened += await asyncio.gather(*[open_game(http, ports, i, bench, think, sticky)
                                              for i in range(start, min(games, start + 20))])
+        await asyncio.gather(*[game[2].ready.wait() for game in opened])
+        bench.opening.append(cpu_seconds(server_pids)[0])
         # the load generator's own collector pauses (hundreds of ms with 1000 sockets) must
         # not be measured as server latency: no collections in this bounded run
         gc.freeze()
@@ -378,6 +395,13 @@ def main() -> int:
                              "the shipped proxy routes a game")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose server runs (default: this one)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (e.g. a worktree of main): each run of --root "
+                             "is followed by one of it, --rounds times, and the medians and "
+                             "their ratios are printed (on a busy machine the ratio is the "
+                             "steadier figure)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="alternations of --root and --baseline (default 2)")
     parser.add_argument("--synchronous-commit", choices=("on", "off"), default="on",
                         help="the server's BRASS_SYNCHRONOUS_COMMIT: off answers a move "
                              "before Postgres has flushed it to disk (default on)")
@@ -392,17 +416,51 @@ def main() -> int:
         uvloop.install()
     except ImportError:
         pass
+    roots = [args.root.resolve()] + ([] if args.baseline is None
+                                     else [args.baseline.resolve()])
+    rounds = args.rounds if args.baseline is not None else 1
     for games in args.games:
         for instances in args.instances:
             options = {"BRASS_SYNCHRONOUS_COMMIT": args.synchronous_commit}
             if args.gc_full_every is not None:
                 options["BRASS_GC_FULL_EVERY"] = str(args.gc_full_every)
-            bench = bench_once(games, args.seconds, args.think, args.warmup,
-                               args.root.resolve(), instances, options,
-                               args.placement == "sticky")
-            report(bench, games, args.think, args.warmup, args.root, instances,
-                   {**options, "placement": args.placement})
+            figures: dict[Path, list[tuple[float, float]]] = {root: [] for root in roots}
+            for _ in range(rounds):
+                for root in roots:
+                    bench = bench_once(games, args.seconds, args.think, args.warmup, root,
+                                       instances, options, args.placement == "sticky")
+                    report(bench, games, args.think, args.warmup, root, instances,
+                           {**options, "placement": args.placement})
+                    figures[root].append((per_action_ms(bench), opening_ms(bench, games)))
+            if args.baseline is not None:
+                compare(figures, roots, games, instances)
     return 0
+
+
+def per_action_ms(bench: Bench) -> float:
+    """Server CPU (all processes, workers included) per action measured, ms."""
+    (all0, _, _), (all1, _, _) = bench.cpu
+    return (all1 - all0) * 1000 / max(len(bench.latencies), 1)
+
+
+def opening_ms(bench: Bench, games: int) -> float:
+    """Server CPU to open one game (create, 4 joins, 5 hellos answered), ms."""
+    return (bench.opening[1] - bench.opening[0]) * 1000 / games
+
+
+def compare(figures: dict[Path, list[tuple[float, float]]], roots: list[Path], games: int,
+            instances: int) -> None:
+    """The medians of each checkout's runs, and this one's over the baseline's."""
+    mine, base = (figures[r] for r in roots)
+    print(f"== {games} games, {instances} instance(s): {roots[0]} against {roots[1]}, "
+          f"{len(mine)} runs each, alternating")
+    for i, what in enumerate(("server CPU per action", "server CPU to open a game")):
+        a = statistics.median(f[i] for f in mine)
+        b = statistics.median(f[i] for f in base)
+        print(f"{what} (ms, median): {a:.2f} against {b:.2f}: ratio {a / b:.2f} "
+              f"(runs: {' '.join(f'{f[i]:.2f}' for f in mine)} / "
+              f"{' '.join(f'{f[i]:.2f}' for f in base)})")
+    print(flush=True)
 
 
 def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
@@ -474,6 +532,8 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     server_ms = (all1 - all0) * per_action
     own_ms = (bench.own_cpu[1] - bench.own_cpu[0]) * per_action
     db_ms = (bench.db_cpu[1] - bench.db_cpu[0]) * per_action
+    print(f"CPU to open a game (create, 4 joins, 5 hellos): server "
+          f"{opening_ms(bench, games):.1f} ms")
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); CPU per action: server "
           f"{server_ms:.2f} ms, Postgres {db_ms:.2f} ms, this load generator (on the same "
           f"cores) {own_ms:.2f} ms")

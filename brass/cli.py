@@ -19,12 +19,12 @@ from brass import terminal
 
 def replay_file(path: Path) -> tuple[list[int], list[int] | None]:
     """Replay a game log file; returns (replayed scores, scores recorded in the file)."""
-    from brass.engine import ENGINE_VERSION, parse_action, replay
+    from brass.engine import ENGINE_VERSION, REPLAYS_VERSIONS, parse_action, replay
 
     record = json.loads(path.read_text())
     if record.get("seed") is None:
         raise ValueError("This log has no seed: only a finished game's log can be replayed")
-    if record.get("engine_version") not in (None, ENGINE_VERSION):
+    if record.get("engine_version") not in (None, *REPLAYS_VERSIONS):
         print(f"note: played with engine {record['engine_version']}, replayed with "
               f"{ENGINE_VERSION}", file=sys.stderr)
     game = replay(record["players"], record["seed"], record.get("setup"),

@@ -35,6 +35,7 @@ from .effects import (
     GameEndEvent,
     MoveEvent,
     RoundEndEvent,
+    TurnEndEvent,
     public_events,
 )
 from .errors import DataError, IllegalAction, InvalidSetup, MalformedAction
@@ -45,7 +46,11 @@ from .setup import new_game
 from .state import Game, MerchantTile, PlayerState, Tile
 from .view import view, views
 
-ENGINE_VERSION = "1"
+# "2": play() emits `turn_end`; the rules, and so every state, are those of "1"
+ENGINE_VERSION = "2"
+# the versions whose stored logs this engine replays to the very same states (a later version
+# only added to the events): a game stored under one of them is not "of an older engine"
+REPLAYS_VERSIONS = frozenset({"1", "2"})
 
 __all__ = [
     "ACTION_ADAPTER",
@@ -53,6 +58,7 @@ __all__ = [
     "ENGINE_VERSION",
     "EVENT_ADAPTER",
     "INDUSTRIES",
+    "REPLAYS_VERSIONS",
     "Action",
     "ActionKind",
     "Build",
@@ -82,6 +88,7 @@ __all__ = [
     "Sell",
     "Supply",
     "Tile",
+    "TurnEndEvent",
     "apply_action",
     "legal_actions",
     "new_game",

@@ -1,7 +1,8 @@
 """Effects as data: what an action did, and every event between turns that it caused.
 
 `play(game, action)` (rules.py) returns the new game and its events, in order: the `move`
-event, then `draw` (end of turn), `round_end`, `era_end` and `game_end` as they happen.
+event, then `draw` (cards drawn at the end of a turn), `turn_end`, `round_end`, `era_end`
+and `game_end` as they happen.
 Events are JSON-ready dicts (`TypedDict`s), a union discriminated on `"type"`:
 `EVENT_ADAPTER.json_schema()` describes them. Locations and slots are named as in actions
 (location ids, 0-based slot numbers); link ids as in DATA.md.
@@ -13,7 +14,7 @@ cards drawn by another seat, and another seat's rail-era hand, become a count on
 >>> game = new_game(players=2, seed=7)
 >>> after, events = play(game, legal_actions(game)[-1])
 >>> [e["type"] for e in events]
-['move', 'draw']
+['move', 'draw', 'turn_end']
 >>> drawn = events[1]
 >>> drawn["count"], len(drawn["cards"] or [])
 (1, 1)
@@ -202,6 +203,15 @@ class DrawEvent(TypedDict):
     deck_left: int
 
 
+class TurnEndEvent(TypedDict):
+    """The seat's turn ended with this action (its last action, or its hand ran out): it can
+    no longer be taken back. Emitted whether or not cards were drawn (`draw` is not, once the
+    deck is empty), before any `round_end`."""
+
+    type: Literal["turn_end"]
+    seat: int
+
+
 class Income(TypedDict):
     """One seat's income at the end of a round (RULES.md §3): `shortfall` is what it could
     not pay from its money; tiles then removed raise half their cost; `vp_lost` is the rest."""
@@ -298,8 +308,8 @@ class GameEndEvent(TypedDict):
     ranking: list[Ranked]  # best first (Game.winner_order)
 
 
-Event = Annotated[MoveEvent | DrawEvent | RoundEndEvent | EraEndEvent | GameEndEvent,
-                  Field(discriminator="type")]
+Event = Annotated[MoveEvent | DrawEvent | TurnEndEvent | RoundEndEvent | EraEndEvent
+                  | GameEndEvent, Field(discriminator="type")]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
 

@@ -2,7 +2,7 @@
 
 The steps change the `Draft` the action was carried out on. Each appends its event
 (effects.py) to `events` when a list is given (`play`), in the order the steps happen: draw,
-round end, era end, game end.
+turn end, round end, era end, game end.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ def turn_over(d: Draft, events: Events = None) -> None:
     if d.actions_left > 0 and players[seat].hand:
         return
     _draw(d, seat, events)
+    if events is not None:
+        events.append({"type": "turn_end", "seat": seat})
     # the next seat: a player with no cards is skipped
     order = d.turn_order
     index = d.turn_index + 1

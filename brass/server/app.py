@@ -31,6 +31,7 @@ from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, games
+from .tables import status_is
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("brass.server")
@@ -199,7 +200,7 @@ def running_games(storage: Storage) -> int:
     background: the games in memory then are not all of them)."""
     with storage.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(games)
-                            .where(games.c.status == "running")).scalar_one()
+                            .where(status_is("running"))).scalar_one()
 
 
 def instance_id() -> str:

@@ -28,7 +28,7 @@ from . import jsontext, logs, metrics, outage
 from .errors import ApiError
 from .notice import Carried
 from .publish import Publisher
-from .runtime import RECENT, Runtime, Subscriber, advance, rebuild, restore
+from .runtime import RECENT, Runtime, StepKind, Subscriber, advance, rebuild, restore
 from .storage import ActionRecord, Changes, Storage
 from .workers import Workers
 
@@ -366,7 +366,8 @@ class GameCore:
         every version as on the instance that wrote them; False if the rows cannot be
         followed from the held states (the caller reloads the game)."""
         steps = _steps(changes, rt.record.version)
-        held, moves = [a.seq for a in rt.recent], []
+        held = [a.seq for a in rt.recent]
+        moves: list[tuple[StepKind, Any]] = []
         for _version, kind, what in steps:
             if kind == "play":
                 held.append(what.seq)
@@ -404,10 +405,10 @@ class GameCore:
         return True
 
 
-def _steps(changes: Changes, since: int) -> list[tuple[int, str, Any]]:
+def _steps(changes: Changes, since: int) -> list[tuple[int, StepKind, Any]]:
     """What happened after version `since`, in version order: (version, "play", the row),
     (version, "undo", the seqs it took back) or (version, "seat", the seat change)."""
-    steps: list[tuple[int, str, Any]] = [(r.seq, "play", r) for r in changes.rows
+    steps: list[tuple[int, StepKind, Any]] = [(r.seq, "play", r) for r in changes.rows
                                          if r.seq > since]
     undos: dict[int, list[int]] = {}
     for r in changes.rows:

@@ -26,6 +26,7 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from .schemas import GameLog, PlayerName
+from .vocab import SeatChangeKind, StandIn
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 24
@@ -33,7 +34,7 @@ MAX_ID = 32
 GAME_ID = re.compile(rf"[A-Za-z0-9_][A-Za-z0-9_-]{{0,{MAX_ID - 1}}}")
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
 DEEP = f"the record is nested over {MAX_DEPTH} deep: no game's record is"
-LEAVES = {"timeout", "handover"}  # a bot stands in until the player returns
+LEAVES: frozenset[StandIn] = frozenset({"timeout", "handover"})  # until the player returns
 
 
 class BadRecord(ValueError):
@@ -109,7 +110,7 @@ def _name(what: str, name: str | None) -> None:
 def check_seat_changes(log: GameLog) -> None:
     """Replay who played each seat, in version order, against the rules of `seats.py`
     (`time_out`, `resign`, `hand_over`, `take_over`)."""
-    standing: dict[int, str | None] = {s.seat: None for s in log.seats}
+    standing: dict[int, StandIn | None] = {s.seat: None for s in log.seats}
     bots = {s.seat for s in log.seats if s.bot}
     changes = sorted(log.seat_changes, key=lambda c: c.version)
     if [c.version for c in changes] != [c.version for c in log.seat_changes]:
@@ -128,17 +129,15 @@ def check_seat_changes(log: GameLog) -> None:
             raise BadRecord(f"{where}: no player holds that seat")
         if entry is None:
             raise BadRecord(f"{where}: the game was over")
-        now = standing[change.seat]
-        if change.change in LEAVES and (now is not None or entry.seat != change.seat):
-            raise BadRecord(f"{where}: only the seat to move, played by its player, can be "
-                            "timed out or handed over")
-        if change.change == "resigned" and now == "resigned":
-            raise BadRecord(f"{where}: the seat had resigned already")
-        if change.change == "returned" and now not in LEAVES:
-            raise BadRecord(f"{where}: only a player timed out or handed over returns")
-        standing[change.seat] = None if change.change == "returned" else change.change
+        standing[change.seat] = _changed(where, change.change, standing[change.seat],
+                                         entry.seat == change.seat)
     for rest in ([entry] if entry is not None else []) + list(actions):
         _marked(rest.seq, rest.seat, rest.stand_in, standing.get(rest.seat))
+    _left_as_marked(log, standing)
+
+
+def _left_as_marked(log: GameLog, standing: dict[int, StandIn | None]) -> None:
+    """Each seat is marked as its seat changes leave it."""
     for seat in log.seats:
         if seat.stand_in != standing[seat.seat]:
             raise BadRecord(f"seat {seat.seat} is marked {seat.stand_in or 'played by its player'}"
@@ -146,7 +145,23 @@ def check_seat_changes(log: GameLog) -> None:
                             f"{standing[seat.seat] or 'played by its player'}")
 
 
-def _marked(seq: int, seat: int, mark: str | None, standing: str | None) -> None:
+def _changed(where: str, change: SeatChangeKind, now: StandIn | None,
+             to_move: bool) -> StandIn | None:
+    """Who plays a seat after `change` (its seat `to_move` or not), where `now` played it; a
+    change the seats' rules do not allow is refused."""
+    if change in LEAVES and (now is not None or not to_move):
+        raise BadRecord(f"{where}: only the seat to move, played by its player, can be "
+                        "timed out or handed over")
+    if change == "resigned" and now == "resigned":
+        raise BadRecord(f"{where}: the seat had resigned already")
+    if change == "returned":
+        if now not in LEAVES:
+            raise BadRecord(f"{where}: only a player timed out or handed over returns")
+        return None
+    return change
+
+
+def _marked(seq: int, seat: int, mark: StandIn | None, standing: StandIn | None) -> None:
     if mark != standing:
         raise BadRecord(f"action #{seq} is marked {mark or 'played by its player'}, but seat "
                         f"{seat} was {standing or 'played by its player'} then")

@@ -18,13 +18,13 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from .storebase import StoreBase
-from .tables import games, leases, seats
+from .tables import games, leases, seats, status_is
 
 
 def _needs_work() -> Any:
     """The games that have background work (steward.py, due.py): running, and with a turn
     clock's deadline, a bot seat or a seat a bot plays for its player (`stand_in`)."""
-    return and_(games.c.status == "running", or_(
+    return and_(status_is("running"), or_(
         games.c.deadline.is_not(None),
         select(seats.c.seat).where(seats.c.game_id == games.c.id,
                                    or_(seats.c.bot.is_(True),

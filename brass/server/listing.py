@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import ApiError
 from .storage import GameRecord, ListQuery, now
+from .vocab import GameStatus
 
 SLACK = dt.timedelta(seconds=2)
 
@@ -44,7 +45,7 @@ def _time(text: str, what: str) -> dt.datetime:
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=dt.UTC)
 
 
-def query(limit: int, status: str | None, cursor: str | None,
+def query(limit: int, status: GameStatus | None, cursor: str | None,
           changed_after: str | None) -> Page:
     if cursor is not None and changed_after is not None:
         raise ApiError("malformed", "Give either cursor or changed_after, not both")

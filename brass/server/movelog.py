@@ -32,8 +32,9 @@ from .records import (
     now,
 )
 from .storebase import StoreBase
-from .tables import actions, games, seats, snapshots
+from .tables import actions, games, seats, snapshots, status_is
 from .timing import _db_now, _timed, _turn_timing
+from .vocab import StandIn
 
 
 class MoveLog(StoreBase):
@@ -86,7 +87,7 @@ class MoveLog(StoreBase):
                     effects: list[Any] | None = None, scores: list[int] | None = None,
                     snapshot: tuple[int, dict[str, Any]] | None = None,
                     turn: TurnStart | None = None,
-                    stand_in: str | None = None) -> tuple[ActionRecord, Timing | None]:
+                    stand_in: StandIn | None = None) -> tuple[ActionRecord, Timing | None]:
         """`append_action`, and, when the action ends a turn (`turn`), the ended seat's
         reserve and the next turn's deadline, in the same transaction (so deadlines survive a
         restart). `stand_in`: a bot played the action for the seat's player."""
@@ -102,7 +103,7 @@ class MoveLog(StoreBase):
                 moved = conn.execute(
                     update(games).where(games.c.id == game_id,
                                         games.c.version == expected_version,
-                                        games.c.status == "running")
+                                        status_is("running"))
                     .values(**values)).rowcount
                 if moved != 1:
                     raise StaleVersion(game_id)
@@ -126,7 +127,7 @@ class MoveLog(StoreBase):
     def plan_append(self, game_id: str, expected_version: int, seat: int,
                     action: dict[str, Any], action_id: str, effects: list[Any] | None,
                     scores: list[int] | None, snapshot: tuple[int, dict[str, Any]] | None,
-                    turn: TurnStart | None, stand_in: str | None) -> QuickAppend | None:
+                    turn: TurnStart | None, stand_in: StandIn | None) -> QuickAppend | None:
         """`append_turn` with these arguments as one statement in its own transaction, for
         movewrite.py to run on the event loop: the versioned update of the game, the log row
         and the notification, in one round trip instead of five (most of a move's database
@@ -173,7 +174,7 @@ class MoveLog(StoreBase):
         with self._tx() as conn:
             moved = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == expected_version,
-                                    games.c.status == "running")
+                                    status_is("running"))
                 .values(version=expected_version + 1, updated_at=now())).rowcount
             if moved != 1:
                 raise StaleVersion(game_id)
@@ -227,7 +228,7 @@ class MoveLog(StoreBase):
 
 def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], action_id: str,
                   effects: list[Any] | None, scores: list[int] | None,
-                  stand_in: str | None) -> tuple[ActionRecord, dict[str, Any]]:
+                  stand_in: StandIn | None) -> tuple[ActionRecord, dict[str, Any]]:
     """A move's log row, and the game's columns it sets (without the turn's times)."""
     record = ActionRecord(seq=expected_version + 1, seat=seat,
                           action_text=jsontext.dumps(action),

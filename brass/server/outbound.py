@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from brass.engine import (
-    ENGINE_VERSION,
     Action,
     Game,
     Network,
@@ -36,7 +35,7 @@ from brass.engine import (
 from brass.engine import extensions as engine_extensions
 
 from . import jsontext, metrics
-from .runtime import rebuild
+from .runtime import replayed
 from .schemas import ClockView, GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord, SeatChange
 from .undo import undoable
@@ -119,7 +118,7 @@ def state_parts(rt: Runtime) -> tuple[str, str]:
     mover = None if game is None else game.current_seat
     may_undo = undoable(game, record.status == "running",
                         mover is not None and record.seats[mover].played_by_bot, last)
-    tail = dumps({"older_engine": record.engine_version != ENGINE_VERSION, "undone": undone,
+    tail = dumps({"older_engine": record.older_engine, "undone": undone,
                   "undoable": may_undo,
                   "seats": [s.model_dump() for s in seats(record)],
                   "clock": clock(record).model_dump(), "seat_changes": changes})
@@ -151,19 +150,18 @@ def seat_change(c: SeatChange) -> dict[str, Any]:
 
 def seats(record: GameRecord) -> list[SeatInfo]:
     return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
-                     stand_in=s.stand_in,  # type: ignore[arg-type]
-                     reserve=s.reserve,
+                     stand_in=s.stand_in, reserve=s.reserve,
                      bot_level=s.level if s.bot else None) for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:
     return GameInfo(
         id=record.id, name=record.name, players=record.players,
-        status=record.status,  # type: ignore[arg-type]
+        status=record.status,
         version=record.version, current_seat=None if game is None else game.current_seat,
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
         engine_version=record.engine_version,
-        older_engine=record.engine_version != ENGINE_VERSION, listed=record.listed,
+        older_engine=record.older_engine, listed=record.listed,
         clock=clock(record), shared_screen=record.shared_screen)
 
 
@@ -183,7 +181,7 @@ def log_text(record: GameRecord, entries: list[ActionRecord],
         "format": "brass-game-log/1", "id": record.id, "name": record.name,
         "players": record.players, "status": record.status, "version": record.version,
         "engine_version": record.engine_version,
-        "older_engine": record.engine_version != ENGINE_VERSION,
+        "older_engine": record.older_engine,
         "seats": [s.model_dump() for s in seats(record)],
         "seed": record.seed if finished else None,
         "setup": record.setup if finished else None,
@@ -200,7 +198,7 @@ def rebuilt_frame(players: int, seed: int, setup: dict[str, Any] | None,
                   snapshot: dict[str, Any] | None, actions: list[dict[str, Any]], n: int,
                   total: int, seat: int | None) -> ReplayFrame:
     """The replay frame after `actions` from `snapshot` (pure: runs in a worker process)."""
-    return replay_frame(rebuild(players, seed, setup, snapshot, actions)[-1], n, total, seat)
+    return replay_frame(replayed(players, seed, setup, snapshot, actions), n, total, seat)
 
 
 def legal(game: Game, seat: int) -> str:

@@ -27,6 +27,7 @@ from .replays import Replays
 from .runtime import Runtime, ends_round, step
 from .storage import ActionRecord, DuplicateActionId, StaleVersion
 from .undo import takes_back
+from .vocab import StandIn
 from .workers import bot_choice
 
 
@@ -41,7 +42,7 @@ class Play:
     @metrics.timed(metrics.MOVE_SECONDS)
     async def submit_as(self, rt: Runtime, seat: int, action_json: Action | dict[str, Any],
                         expected_version: int, action_id: str,
-                        stand_in: str | None = None) -> int:
+                        stand_in: StandIn | None = None) -> int:
         """Apply `seat`'s action (`stand_in`: a bot plays it for the seat's player, why);
         returns the new version (or, for a retried `action_id`, the version its first
         submission made). Raises `ApiError`; the game is untouched."""
@@ -64,7 +65,7 @@ class Play:
                 raise ApiError.refused(exc) from None
             effects = public_events(events, None)  # the log is public: nobody's cards
             scores = list(after.scores) if after.is_over else None
-            turn = step(rt.turn, after)
+            turn = step(rt.turn, after, events)
             snapshot = (rt.count + 1, after.to_json()) if ends_round(events) else None
             ahead = legal.ahead(rt, after)  # computed while the row is written
             timing_in = None if len(turn) > 1 else rt.turn_start(seat, after)

@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brass.bots import LEVELS, LevelName
+from brass.engine import REPLAYS_VERSIONS
 
-from . import jsontext
+from . import jsontext, vocab
 from .clocks import Clock
+from .vocab import GameStatus, SeatChangeKind, StandIn
 
 
 def now() -> dt.datetime:
@@ -37,7 +39,7 @@ class SeatRecord:
     token_hash: str | None = None
     bot: bool = False
     reserve: float | None = None  # a live clock's seconds left at the start of its turn
-    stand_in: str | None = None  # why a bot plays for this player (None: they play)
+    stand_in: StandIn | None = None  # why a bot plays for this player (None: they play)
     browser_hash: str | None = None
     bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
 
@@ -61,7 +63,7 @@ class GameRecord:
     id: str
     name: str
     players: int
-    status: str
+    status: GameStatus
     seed: int
     setup: dict[str, Any] | None
     version: int
@@ -83,6 +85,12 @@ class GameRecord:
         return Clock.from_json((self.settings or {}).get("clock"))
 
     @property
+    def older_engine(self) -> bool:
+        """Stored by a server whose engine's logs this one may not replay alike (a version
+        that only added events replays alike: `REPLAYS_VERSIONS`)."""
+        return self.engine_version not in REPLAYS_VERSIONS
+
+    @property
     def shared_screen(self) -> bool:
         return bool((self.settings or {}).get("shared_screen", False))
 
@@ -95,7 +103,7 @@ class ListQuery:
     `finished_since` are left out (they stay reachable by id)."""
 
     limit: int
-    status: str | None = None
+    status: GameStatus | None = None
     before: tuple[dt.datetime, str] | None = None
     changed_after: dt.datetime | None = None
     finished_since: dt.datetime | None = None
@@ -115,7 +123,7 @@ class ActionRecord:
     undone: bool = False
     effects: str | None = None
     undone_at: int | None = None
-    stand_in: str | None = None  # a bot played it for the seat's player (why)
+    stand_in: StandIn | None = None  # a bot played it for the seat's player (why)
 
     @property
     def action(self) -> dict[str, Any]:
@@ -130,7 +138,7 @@ class SeatChange:
 
     version: int
     seat: int
-    change: str
+    change: SeatChangeKind
     created_at: dt.datetime
 
 
@@ -179,8 +187,8 @@ def _utc(stamp: dt.datetime) -> dt.datetime:
 
 def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
     return GameRecord(
-        id=row.id, name=row.name, players=row.players, status=row.status, seed=row.seed,
-        setup=row.setup, version=row.version, engine_version=row.engine_version,
+        id=row.id, name=row.name, players=row.players, status=vocab.status(row.status),
+        seed=row.seed, setup=row.setup, version=row.version, engine_version=row.engine_version,
         host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at),
         finished_at=None if row.finished_at is None else _utc(row.finished_at),
@@ -188,8 +196,8 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
         turn_started_at=_maybe_utc(row.turn_started_at),
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                          reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash,
-                          bot_level=_level(s.bot_level))
+                          reserve=s.reserve, stand_in=vocab.stand_in(s.stand_in),
+                          browser_hash=s.browser_hash, bot_level=_level(s.bot_level))
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
 
@@ -202,7 +210,7 @@ def _level(stored: str | None) -> LevelName | None:
 
 
 def _seat_change(row: Any) -> SeatChange:
-    return SeatChange(version=row.version, seat=row.seat, change=row.change,
+    return SeatChange(version=row.version, seat=row.seat, change=vocab.seat_change(row.change),
                       created_at=_utc(row.created_at))
 
 
@@ -215,7 +223,7 @@ def _action_record(row: Any) -> ActionRecord:
                         action_id=row.action_id,
                         created_at=_utc(row.created_at), undone=row.undone,
                         effects=_text(row.effects), undone_at=row.undone_at,
-                        stand_in=row.stand_in)
+                        stand_in=vocab.stand_in(row.stand_in))
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,6 @@ from .schemas import (
     GameInfo,
     GameList,
     GameLog,
-    GameStatus,
     HandOver,
     InviteRenewed,
     Join,
@@ -59,6 +58,7 @@ from .schemas import (
     UndoRequest,
     Version,
 )
+from .vocab import GameStatus
 
 ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
 router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]

@@ -7,10 +7,9 @@ import asyncio
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from brass.engine import (
-    ENGINE_VERSION,
     Event,
     Game,
     apply_action,
@@ -23,6 +22,7 @@ from brass.engine import (
 from .auth import token_matches
 from .errors import ApiError
 from .storage import ActionRecord, GameRecord, SeatChange, Snapshot, Timing, TurnStart
+from .vocab import StandIn
 
 
 class Subscriber(Protocol):
@@ -78,8 +78,8 @@ class Runtime:
 
     @property
     def older_engine(self) -> bool:
-        """Stored by a server with another engine version (its log may not replay here)."""
-        return self.record.engine_version != ENGINE_VERSION
+        """Stored by a server with another engine (its log may not replay here)."""
+        return self.record.older_engine
 
     @property
     def mover(self) -> int | None:
@@ -162,7 +162,7 @@ class Runtime:
                          nxt, None if nxt is None else seats[nxt].reserve,
                          nxt is not None and seats[nxt].played_by_bot)
 
-    def player_plays(self, seat: int, stand_in: str | None) -> None:
+    def player_plays(self, seat: int, stand_in: StandIn | None) -> None:
         """A player's own move (`stand_in` None) is refused while a bot stands in for them:
         the two would race."""
         if stand_in is None and self.record.seats[seat].stand_in is not None:
@@ -185,11 +185,14 @@ def rebuild(players: int, seed: int, setup: dict[str, Any] | None,
     `Game.to_json()`; None: from the start). Pure: runs in a worker process."""
     turn = [new_game(players, seed, setup) if snapshot is None else Game.from_json(snapshot)]
     for action in actions:
-        turn = step(turn, apply_action(turn[-1], parse_action(action)))
+        turn = step(turn, *play(turn[-1], parse_action(action)))
     return turn
 
 
-def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
+StepKind = Literal["play", "undo", "seat"]  # what a catch-up's step of the log is
+
+
+def advance(turn: list[Game], steps: list[tuple[StepKind, Any]]) -> list[list[Game]]:
     """The states of the current turn after each of the log's new steps, in version order:
     ("play", action JSON), ("undo", how many actions it took back) or ("seat", None: who plays
     a seat changed, the states stay). Pure: the server runs it itself for a few steps, in a
@@ -198,7 +201,7 @@ def advance(turn: list[Game], steps: list[tuple[str, Any]]) -> list[list[Game]]:
     out = []
     for kind, arg in steps:
         if kind == "play":
-            turn = step(turn, apply_action(turn[-1], parse_action(arg)))
+            turn = step(turn, *play(turn[-1], parse_action(arg)))
         elif kind == "seat":
             pass
         elif len(turn) <= arg:
@@ -224,26 +227,27 @@ def restore(players: int, seed: int, setup: dict[str, Any] | None,
         effects.append(list(public_events(events, None)))
         if ends_round(events):
             kept.append(Snapshot(seq=seq, actions=count, state=after.to_json()))
-        turn = step(turn, after)
+        turn = step(turn, after, events)
     return turn, effects, kept
 
 
-def step(turn: list[Game], after: Game) -> list[Game]:
-    """The states of the current turn once `after` follows the last of `turn`: the turn goes
-    on, or a new one starts (the one that ended cannot be taken back)."""
-    before = turn[-1]
-    if before.current_seat is not None and same_turn(before, after, before.current_seat):
-        return [*turn, after]
-    return [after]
+def replayed(players: int, seed: int, setup: dict[str, Any] | None,
+             snapshot: dict[str, Any] | None, actions: list[dict[str, Any]]) -> Game:
+    """The state after `actions` from `snapshot` (None: from the start), no turn kept (a
+    replay frame). Pure: runs in a worker process."""
+    game = new_game(players, seed, setup) if snapshot is None else Game.from_json(snapshot)
+    for action in actions:
+        game = apply_action(game, parse_action(action))
+    return game
 
 
-def same_turn(before: Game, after: Game, seat: int) -> bool:
-    """Did the action from `before` to `after` leave `seat` in the middle of its turn
-    (no cards drawn, so the action can be taken back)?"""
-    return (before.current_seat == seat and after.current_seat == seat
-            and before.era == after.era and before.round == after.round
-            and before.turn_index == after.turn_index
-            and after.actions_left == before.actions_left - 1)
+def step(turn: list[Game], after: Game, events: Iterable[Event]) -> list[Game]:
+    """The states of the current turn once `after` (with `events`, `play`'s) follows the last
+    of `turn`: the turn goes on, or the engine's `turn_end` says it ended and a new one starts
+    (the one that ended cannot be taken back)."""
+    if any(e["type"] == "turn_end" for e in events):
+        return [after]
+    return [*turn, after]
 
 
 def ends_round(events: Iterable[Event]) -> bool:

@@ -19,6 +19,7 @@ from brass.engine import effects as _effects
 
 from .clocks import MAX_SECONDS, ClockKind
 from .errors import ErrorCode
+from .vocab import GameStatus, StandIn
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -91,8 +92,6 @@ class Error(BaseModel):
 
 
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
-StandIn = Literal["timeout", "resigned", "handover"]  # why a bot plays for a seat's player
-GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 
 
 class ClockChoice(BaseModel):

@@ -12,6 +12,7 @@ from .core import GameCore
 from .errors import ApiError
 from .runtime import Runtime
 from .storage import SeatChange, StaleVersion, now
+from .vocab import SeatChangeKind
 
 log = logging.getLogger("brass.server")
 
@@ -66,7 +67,7 @@ class Seats:
         reserve = clocks.reserve_on_return(rt.record.clock, rt.record.seats[seat].reserve)
         return await self._change(rt, seat, expected_version, "returned", reserve)
 
-    async def _change(self, rt: Runtime, seat: int, version: int | None, change: str,
+    async def _change(self, rt: Runtime, seat: int, version: int | None, change: SeatChangeKind,
                       reserve: float | None, require: str | None = None) -> int:
         """The versioned write of a change of who plays `seat`, logged (`seat_changes`) and
         published; a bot then plays for it, or stops."""

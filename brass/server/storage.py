@@ -79,8 +79,11 @@ from .tables import (
     seat_changes,
     seats,
     snapshots,
+    status_is,
+    status_not,
 )
 from .timing import _db_now, _timed, _turn_timing
+from .vocab import SeatChangeKind
 
 __all__ = [  # what other modules import from here (the records and tables are re-exported)
     "ActionRecord", "BrowserSeated", "Changes", "Claimed", "DuplicateActionId", "GameRecord",
@@ -185,9 +188,9 @@ class Storage(MoveLog):
         if query.status is not None:
             sql = sql.where(c.status == query.status)
         elif query.changed_after is None:  # a page shows open games; changes tell of closed ones
-            sql = sql.where(c.status.not_in(("expired", "cancelled")))
+            sql = sql.where(status_not("expired", "cancelled"))
         if query.finished_since is not None:
-            sql = sql.where(or_(c.status != "finished", c.finished_at >= query.finished_since))
+            sql = sql.where(or_(status_not("finished"), c.finished_at >= query.finished_since))
         if query.changed_after is not None:
             sql = sql.where(c.updated_at > query.changed_after)
         elif query.before is not None:
@@ -219,10 +222,10 @@ class Storage(MoveLog):
         """Waiting games with no activity since `idle_since` become `expired`; their ids."""
         with self._tx() as conn:
             ids = [r.id for r in conn.execute(select(games.c.id).where(
-                games.c.status == "waiting", games.c.updated_at < idle_since))]
+                status_is("waiting"), games.c.updated_at < idle_since))]
             if ids:
                 conn.execute(update(games).where(games.c.id.in_(ids),
-                                                 games.c.status == "waiting")
+                                                 status_is("waiting"))
                              .values(status="expired", updated_at=now()))
                 for game_id in ids:
                     self._notify(conn, game_id, None)
@@ -250,7 +253,7 @@ class Storage(MoveLog):
         try:
             with self._tx() as conn:
                 moved = conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                    update(games).where(games.c.id == game_id, status_is("waiting"))
                     .values(updated_at=now())).rowcount
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
@@ -267,7 +270,7 @@ class Storage(MoveLog):
         """A waiting game is called off by its host; False if it is no longer waiting."""
         with self._tx() as conn:
             done = conn.execute(
-                update(games).where(games.c.id == game_id, games.c.status == "waiting")
+                update(games).where(games.c.id == game_id, status_is("waiting"))
                 .values(status="cancelled", updated_at=now())).rowcount == 1
             if done:
                 self._notify(conn, game_id, None)
@@ -298,7 +301,7 @@ class Storage(MoveLog):
                browser_hash: str | None, one_per_browser: bool,
                bot_level: str | None) -> Claimed:
         locked = conn.execute(  # the row lock orders every claim of this game
-            update(games).where(games.c.id == game_id, games.c.status == "waiting")
+            update(games).where(games.c.id == game_id, status_is("waiting"))
             .values(updated_at=now())).rowcount
         if locked != 1:
             raise StaleVersion(game_id)
@@ -350,8 +353,8 @@ class Storage(MoveLog):
         with self._tx() as conn:
             return _db_now(conn)
 
-    def change_seat(self, game_id: str, expected_version: int, seat: int, change: str,
-                    clock: Clock, mover: bool, reserve: float | None,
+    def change_seat(self, game_id: str, expected_version: int, seat: int,
+                    change: SeatChangeKind, clock: Clock, mover: bool, reserve: float | None,
                     require: str | None = None) -> Timing:
         """The versioned write of a change of who plays `seat`: `change` timeout, resigned or
         handover (a bot plays for it from now), or returned (its player plays again). The
@@ -364,7 +367,7 @@ class Storage(MoveLog):
             at = _db_now(conn)
             c = games.c
             sql = update(games).where(c.id == game_id, c.version == expected_version,
-                                      c.status == "running")
+                                      status_is("running"))
             if require == "deadline":
                 sql = sql.where(c.deadline.is_not(None), c.deadline <= at)
             elif require == "idle":

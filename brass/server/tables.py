@@ -23,6 +23,9 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.sql.elements import ColumnElement
+
+from .vocab import GameStatus
 
 metadata = MetaData()
 DOCUMENT = JSON().with_variant(JSONB(), "postgresql")  # jsonb on Postgres
@@ -261,3 +264,16 @@ notify_prefs = Table(
     Column("prefs", JSON, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
+
+
+def status_is(*statuses: GameStatus) -> ColumnElement[bool]:
+    """The game's status is one of `statuses` (typed: a word outside `GameStatus` is a mypy
+    error, where a plain string compared with the column would pass)."""
+    column = games.c.status
+    return column == statuses[0] if len(statuses) == 1 else column.in_(statuses)
+
+
+def status_not(*statuses: GameStatus) -> ColumnElement[bool]:
+    """The game's status is none of `statuses`."""
+    column = games.c.status
+    return column != statuses[0] if len(statuses) == 1 else column.not_in(statuses)

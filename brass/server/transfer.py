@@ -125,6 +125,21 @@ def export_from_server(base_url: str, game_id: str, timeout: float = 30.0) -> di
 # -- import --------------------------------------------------------------------------------------
 def check_record(record: Any) -> CheckedRecord:
     """Validate a record and replay it; `TransferError` says what is wrong."""
+    log = _parsed(record)
+    _check_shape(log)
+    canonical = _replayed(log)
+    assert log.seed is not None and log.scores is not None  # _check_shape
+    # what the server keeps of a game that it did not play itself, as of one stored before
+    # it kept effects and snapshots (one more replay: a game takes about 2 ms)
+    _, effects, kept = restore(log.players, log.seed, log.setup,
+                               [(entry.seq, action) for entry, action in zip(
+                                   log.actions, canonical, strict=True)])
+    return CheckedRecord(log=log, scores=list(log.scores), actions=canonical, effects=effects,
+                         snapshots=kept)
+
+
+def _parsed(record: Any) -> GameLog:
+    """The record as a `GameLog`, held to the rules a client's input is."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise TransferError(f"not a Brass game record (expected \"format\": \"{FORMAT}\", the "
                             "JSON of brass export or GET /api/games/GAME/log)")
@@ -134,11 +149,15 @@ def check_record(record: Any) -> CheckedRecord:
             "game's record can be imported; export it again once the game is over")
     importcheck.check(record)  # held to the rules a client's input is
     try:
-        log = GameLog.model_validate(record)
+        return GameLog.model_validate(record)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise TransferError(f"not a valid game record: {where}: {first['msg']}") from None
+
+
+def _check_shape(log: GameLog) -> None:
+    """What a record must be before it is replayed: finished, its seats, its log in order."""
     if log.status != "finished" or log.scores is None or log.seed is None:
         raise TransferError(f"the record's game is {log.status}, not finished")
     if not 1 <= len(log.id) <= 32 or not 1 <= len(log.name) <= 80:
@@ -155,6 +174,12 @@ def check_record(record: Any) -> CheckedRecord:
             _when(entry.time)
         except ValueError:
             raise TransferError(f"action #{entry.seq}: bad time {entry.time!r}") from None
+
+
+def _replayed(log: GameLog) -> list[dict[str, Any]]:
+    """The record's actions as the engine writes them, once they replay, by the seat to
+    move each time, to the end of the game and to the recorded scores."""
+    assert log.seed is not None  # _check_shape
     try:
         game = new_game(log.players, log.seed, log.setup)
     except InvalidSetup as exc:
@@ -179,13 +204,7 @@ def check_record(record: Any) -> CheckedRecord:
     if scores != log.scores:
         raise TransferError(f"the record replays to the scores {scores}, not the recorded "
                             f"{log.scores}")
-    # what the server keeps of a game that it did not play itself, as of one stored before
-    # it kept effects and snapshots (one more replay: a game takes about 2 ms)
-    _, effects, kept = restore(log.players, log.seed, log.setup,
-                               [(entry.seq, action) for entry, action in zip(
-                                   log.actions, canonical, strict=True)])
-    return CheckedRecord(log=log, scores=scores, actions=canonical, effects=effects,
-                         snapshots=kept)
+    return canonical
 
 
 def _when(stamp: str) -> dt.datetime:

@@ -3,10 +3,11 @@ it was made in goes on. The state message tells every client so (`undoable`); `P
 asks the same question before it takes anything back.
 
 Whether the turn goes on, the engine's events of that action say: an action that leaves its
-seat's turn going brings its `move` event alone, and one that ends it brings the end of the
-turn after it (`draw`, `round_end`...). A `draw` alone is not the sign: with an empty deck (late
-in the rail era) a turn ends with no card drawn, after the move alone; but then another seat
-is to move (a seat's next turn is in the next round, which a `round_end` event starts).
+seat's turn going brings its `move` event alone, and one that ends it brings `turn_end` (with
+`draw`, `round_end`... as they happen). Rows stored by engine 1, which had no `turn_end`, say it
+as well: there a turn that ended brought a `draw` or a `round_end`, or, with the deck empty,
+the move alone, but then another seat is to move. So the rule is "the move alone", not "no
+`turn_end`".
 """
 
 from __future__ import annotations

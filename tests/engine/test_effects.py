@@ -68,7 +68,8 @@ def test_new_coal_mine_selling_to_the_coal_market_pays_its_cost_and_receives_the
     game = with_link(game, "birmingham--oxford", 1)  # connected to a merchant
     game = with_markets(game, coal=11)  # empty spaces: £1, £1, £2
     _, events = effects(game, build("location:dudley", "coal", "dudley", 0))
-    assert [e["type"] for e in events] == ["move", "draw"]  # its only card: the turn ends
+    # its only card: the turn ends
+    assert [e["type"] for e in events] == ["move", "draw", "turn_end"]
     assert events[0] == {
         "type": "move", "seat": 0,
         "action": {"kind": "build", "card": "location:dudley", "industry": "coal",
@@ -353,7 +354,7 @@ def test_game_end_players_equal_on_vp_income_and_money_share_the_rank():
 def test_events_have_a_json_schema_discriminated_on_type_with_the_action_as_an_action():
     schema = EVENT_ADAPTER.json_schema()
     assert set(schema["discriminator"]["mapping"]) == {
-        "move", "draw", "round_end", "era_end", "game_end"}
+        "move", "draw", "turn_end", "round_end", "era_end", "game_end"}
     move = schema["$defs"]["MoveEvent"]
     # the action refers to the one `Action` definition (the server's bodies use it too)
     assert move["properties"]["action"] == {"$ref": "#/$defs/Action"}

@@ -5,7 +5,9 @@ Games of 2, 3 and 4 players are played to the end with `play`, choosing among
 sell, eras score). At every move:
 
 - `play(g, a)[0] == apply_action(g, a)`; the events are one `move`, then in this order at most
-  one each of `draw`, `round_end`, `era_end`, `game_end`;
+  one each of `draw`, `turn_end`, `round_end`, `era_end`, `game_end`;
+- `turn_end` names the mover, and comes exactly when the state shows its turn ended (another
+  seat, round or era, or no action left), with or without a draw;
 - the move's price is the quote's: paid, received and every supply;
 - money: each seat's change is the sum of its money deltas (the move's, then the income and
   shortfall of the round end); the mover's delta is received - paid;
@@ -52,7 +54,7 @@ from brass.engine import (
 from brass.engine.effects import EVENTS_ADAPTER
 from brass.engine.selfplay import choose
 
-BETWEEN_TURNS = ("draw", "round_end", "era_end", "game_end")
+BETWEEN_TURNS = ("draw", "turn_end", "round_end", "era_end", "game_end")
 SEEDS = st.integers(min_value=0, max_value=2**62)
 
 
@@ -60,6 +62,7 @@ def check_play(before: Game, action: Action) -> Game:
     after, events = play(before, action)
     assert after == apply_action(before, action)
     check_order(events)
+    check_turn_end(before, after, events)
     check_price(before, action, events[0])
     check_figures(before, after, events)
     check_board(before, after, events)
@@ -75,6 +78,15 @@ def check_order(events: tuple[Event, ...]) -> None:
     assert kinds[0] == "move"
     rest = kinds[1:]
     assert rest == [k for k in BETWEEN_TURNS if k in rest], kinds
+
+
+def check_turn_end(before: Game, after: Game, events: tuple[Event, ...]) -> None:
+    seat = before.current_seat
+    goes_on = (after.current_seat == seat and (after.era, after.round, after.turn_index) == (
+        before.era, before.round, before.turn_index)
+        and after.actions_left == before.actions_left - 1)
+    ends = [e for e in events if e["type"] == "turn_end"]
+    assert ends == ([] if goes_on else [{"type": "turn_end", "seat": seat}]), events[1:]
 
 
 def check_price(before: Game, action: Action, move: Any) -> None:
@@ -304,17 +316,22 @@ def test_the_secrecy_check_catches_cards_shown_to_another_seat() -> None:
 def test_these_random_games_show_every_kind_of_effect() -> None:
     """The games above are not all quiet: fixed games that build, flip, sell with a bonus,
     overbuild, fall short at a round's end and clear the board at the canal era's end, all
-    checked as above."""
+    checked as above; and turns that end with the deck empty (no draw, a `turn_end`)."""
     seen: Counter[str] = Counter()
     for players, policy, seed in ((2, "rich", 1), (3, "rich", 2), (4, "rich", 3),
                                   (4, "uniform", 4)):
         for game, action in random_game(players, policy, seed):
             check_play(game, action)
-            for e in play(game, action)[1]:
+            events = play(game, action)[1]
+            for e in events:
                 seen.update(kind_of_effect(e))
+            kinds = {e["type"] for e in events}
+            if "turn_end" in kinds and "draw" not in kinds:  # the deck is empty
+                seen["turn_end_without_draw"] += 1
     assert set(seen) == {"placed", "removed", "to_market", "flipped", "links", "developed",
                          "sales", "bonus", "market", "other_seat", "shortfall",
-                         "shortfall_removed", "vp_lost", "level_i_removed", "refilled", "deal"}
+                         "shortfall_removed", "vp_lost", "level_i_removed", "refilled", "deal",
+                         "turn_end_without_draw"}
 
 
 def kind_of_effect(e: Event) -> Iterator[str]:

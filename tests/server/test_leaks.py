@@ -256,7 +256,7 @@ def test_no_message_leaks_hidden_information(server: LiveServer, players: int) -
     assert events >= len(states) - 1  # every state message after a move carried its effects
     assert extensions > 0
     kinds = {e["type"] for e in events_in(log)}
-    assert kinds == {"move", "draw", "round_end", "era_end", "game_end"}
+    assert kinds == {"move", "draw", "turn_end", "round_end", "era_end", "game_end"}
     for seat, path, body in rec.rest:
         data = json.loads(body)
         version = data.get("version", data.get("n")) if isinstance(data, dict) else None

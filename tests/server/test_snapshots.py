@@ -14,7 +14,18 @@ import httpx
 import pytest
 from sqlalchemy import update
 
-from brass.engine import DATA, Game, IllegalAction, apply_action, new_game, parse_action, view
+from brass.engine import (
+    DATA,
+    Game,
+    IllegalAction,
+    apply_action,
+    legal_actions,
+    new_game,
+    parse_action,
+    public_events,
+    view,
+)
+from brass.engine import play as engine_play
 from brass.server import Settings
 from brass.server.auth import token_hash
 from brass.server.core import GameCore
@@ -23,6 +34,7 @@ from brass.server.runtime import rebuild
 from brass.server.storage import GameRecord, SeatRecord, Storage, actions, now
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
+from .test_api import state
 from .test_schema_view import random_play
 
 
@@ -140,6 +152,54 @@ def test_a_finished_game_of_an_older_engine_is_shown_from_its_stored_end(
     assert end["view"] == view(final, 0)
     refused = http.get(table.url("/replay/1"))
     assert refused.status_code == 404 and "engine 0" in refused.json()["message"]
+
+
+def test_a_game_stored_under_engine_1_plays_on_undoes_and_replays_every_frame(
+        http: httpx.Client, storage: Storage) -> None:
+    """Engine 2 only added the `turn_end` event: a game stored under engine 1 (its rows'
+    effects without it) is not of an older engine. Held mid-turn, its seat to move may undo
+    (the rule reads the old rows alike), plays on, and every replay frame is shown."""
+    rng, game = random.Random(5), new_game(2, 11)
+    states, log, effects, snapshots = [game], [], [], {0: game.to_json()}
+    while True:
+        seat = game.current_seat
+        action = rng.choice(legal_actions(game))
+        game, events = engine_play(game, action)
+        states.append(game)
+        log.append((seat, action.to_json()))
+        effects.append([e for e in public_events(events, None) if e["type"] != "turn_end"])
+        if any(e["type"] == "round_end" for e in events):
+            snapshots[len(log)] = game.to_json()
+        if game.round >= 2 and not any(e["type"] == "turn_end" for e in events):
+            break  # mid-turn: the seat to move made the first of its two actions
+    game_id, stamp, tokens = f"v1-{secrets.token_hex(4)}", now(), {0: "seat-0", 1: "seat-1"}
+    storage.create_game(GameRecord(
+        id=game_id, name="v1", players=2, status="running", seed=11, setup=None,
+        version=0, engine_version="1", host_token_hash=token_hash("host"), created_at=stamp,
+        updated_at=stamp, seats=[SeatRecord(seat=s, name=f"p{s}", token_hash=token_hash(t))
+                                 for s, t in tokens.items()]))
+    for i, (seat, action_json) in enumerate(log):
+        snapshot = snapshots.get(i + 1)
+        storage.append_action(game_id, i, seat, action_json, f"a{i}", effects[i], None,
+                              None if snapshot is None else (i + 1, snapshot))
+    table = Table(id=game_id, host="host", tokens=tokens)
+    mover = game.current_seat
+    assert mover is not None
+    shown = state(http, table, mover)
+    assert shown["older_engine"] is False and info(http, table)["engine_version"] == "1"
+    assert shown["view"] == view(game, mover) and shown["undoable"] is True, shown["undoable"]
+    undo = http.post(table.url("/undo"), headers=auth(tokens[mover]),
+                     json={"expected_version": len(log)})
+    assert undo.status_code == 200, undo.text
+    back = state(http, table, mover)
+    assert back["view"] == view(states[-2], mover) and back["undoable"] is False
+    moves = back["legal"]
+    played = act(http, table, mover, moves[0]["action"], back["version"])
+    assert played.status_code == 200, played.text
+    for n in range(1, len(log)):  # between the snapshots too
+        frame = http.get(table.url(f"/replay/{n}"))
+        assert frame.status_code == 200, f"frame {n}: {frame.text}"
+        assert frame.json()["view"] == view(states[n], None), f"frame {n}"
 
 
 def test_loading_a_game_and_its_replay_frames_rebuild_in_a_worker_not_on_the_event_loop(

@@ -818,7 +818,7 @@ export interface components {
              */
             reason?: string | null;
         };
-        Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
+        Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["TurnEndEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
         /**
          * ExtendRequest
          * @description Ask for the extensions of a legal Sell or Network of the seat to move.
@@ -1912,6 +1912,21 @@ export interface components {
             resources: number;
             /** Slot */
             slot: number;
+        };
+        /**
+         * TurnEndEvent
+         * @description The seat's turn ended with this action (its last action, or its hand ran out): it can
+         *     no longer be taken back. Emitted whether or not cards were drawn (`draw` is not, once the
+         *     deck is empty), before any `round_end`.
+         */
+        TurnEndEvent: {
+            /** Seat */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_end";
         };
         /** UndoRequest */
         UndoRequest: {
