@@ -135,7 +135,7 @@ def database_url(given: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from brass import __version__
-    from brass.server import launch
+    from brass.server import admin, launch
 
     parser = argparse.ArgumentParser(prog="brass", description=__doc__)
     parser.add_argument("--version", action="version", version=f"brass {__version__}")
@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     p_import.add_argument("--new-id", action="store_true",
                           help="if a game there has this game's id, store it under a new id")
     p_import.set_defaults(func=import_cmd)
+    admin.add_parser(sub)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

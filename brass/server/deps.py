@@ -142,3 +142,14 @@ async def join_limit(request: Request) -> None:
 
 
 JoinLimited = Depends(join_limit)
+
+
+async def admin(player: CurrentPlayer) -> Player:
+    """The signed-in player, if an admin (`brass admin grant` or `brass admin link` made
+    them one): the admin page, moderation and the create-games policy ask for this."""
+    if player.role != "admin":
+        raise ApiError("forbidden", "Only an admin of this server can do this")
+    return player
+
+
+Admin = Annotated[Player, Depends(admin)]

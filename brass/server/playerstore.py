@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, exists, insert, select, update
+from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .records import now
@@ -133,6 +133,48 @@ class PlayerStore:
             owner = conn.execute(select(seats.c.player_id).where(
                 seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
         return owner == player_id
+
+    # -- accounts (account.py, signin.py and `brass admin` call these) -------------------------
+    def by_email(self, email: str) -> Player | None:
+        """The account whose verified address is `email` (lower-cased), without a device."""
+        with self.base._tx() as conn:
+            row = conn.execute(select(players, _account().label("account")).where(
+                players.c.email == email, players.c.email_verified_at.is_not(None),
+                players.c.deleted_at.is_(None))).first()
+        return None if row is None else _player(row, "")
+
+    def set_email(self, player_id: str, email: str) -> bool:
+        """A sign-in link proved `email` for this player; False if another account has it."""
+        try:
+            with self.base._tx() as conn:
+                return conn.execute(update(players).where(
+                    players.c.id == player_id, players.c.deleted_at.is_(None)).values(
+                    email=email, email_verified_at=now())).rowcount == 1
+        except IntegrityError:
+            return False
+
+    def set_role(self, player_id: str, role: str) -> None:
+        with self.base._tx() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(role=role))
+
+    def devices_of(self, player_id: str) -> list[Any]:
+        """The player's devices (id, label, created_at, last_used_at), last used first."""
+        with self.base._tx() as conn:
+            return list(conn.execute(select(
+                devices.c.id, devices.c.label, devices.c.created_at, devices.c.last_used_at)
+                .where(devices.c.player_id == player_id)
+                .order_by(devices.c.last_used_at.desc())).all())
+
+    def delete_account(self, player_id: str) -> None:
+        """The account is deleted: named "Player N", its address and devices erased, its row
+        (and so its seats) kept. Its passkeys and links are accountstore.py's to erase."""
+        with self.base._tx() as conn:
+            number = conn.execute(select(func.count()).select_from(players).where(
+                players.c.deleted_at.is_not(None))).scalar_one() + 1
+            conn.execute(update(players).where(players.c.id == player_id).values(
+                name=f"Player {number}", email=None, email_verified_at=None, listed=False,
+                role="player", deleted_at=now()))
+            conn.execute(delete(devices).where(devices.c.player_id == player_id))
 
     # -- server settings ------------------------------------------------------------------------
     def setting(self, key: str) -> Any:

@@ -31,7 +31,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown, token?: string | null): Promise<T> {
+/** One API call (the device cookie goes with it: same origin); a refusal throws `ApiError`. */
+export async function call<T>(method: string, path: string, body?: unknown, token?: string | null): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;

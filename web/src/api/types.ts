@@ -78,3 +78,9 @@ export type MoveJudged = S["MoveJudged"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
+/** The signed-in player (identity.py), its account page and the ways of signing in. */
+export type Me = S["Me"];
+export type Account = S["Account"];
+export type SigninOptions = S["SigninOptions"];
+export type EmailSent = S["EmailSent"];
+export type PasskeyInfo = S["PasskeyInfo"];

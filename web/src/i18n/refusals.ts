@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
   "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
   "timeout", "internal", "one_seat_per_browser", "not_yet", "forbidden", "create_refused",
+  "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused", "not_offered",
   "network",
 ];
 

@@ -1,6 +1,7 @@
 import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
-// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id}
+// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id} · #/signin and
+// #/account (ui/Account.tsx)
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
 // secret is stored in this browser, then the address loses it. #/game/{id}/invite/{secret}: the
 // invite link, whose secret joining an unlisted game needs (kept the same way).
@@ -8,6 +9,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, SEATS_CHANGED, seats } from "../api/client";
 import { parseLink } from "../logic/links";
+import { AccountBar, AccountPage, LinkPage, SignInPage } from "./Account";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ReplayScreen } from "./Replay";
@@ -67,6 +69,10 @@ export function App(): JSX.Element {
     });
   }, [hash]);
   if (link) return <div class="page" data-testid="claiming">{t("link.claiming")}</div>;
+  // #/signin, #/signin/{token} (an e-mail link; "link" once spent), #/account
+  const signin = /^#\/signin(?:\/([^/?#]+))?/.exec(hash);
+  if (signin) return signin[1] && signin[1] !== "link" ? <LinkPage token={signin[1]} /> : <SignInPage />;
+  if (/^#\/account\b/.test(hash)) return <AccountPage />;
   const r = route(hash);
   if (r.page === "game") {
     const mine = seats.get(r.id);
@@ -78,5 +84,10 @@ export function App(): JSX.Element {
     );
   }
   if (r.page === "replay") return <ReplayScreen key={r.id} id={r.id} />;
-  return <Home />;
+  return (
+    <>
+      <AccountBar />
+      <Home />
+    </>
+  );
 }
