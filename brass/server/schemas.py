@@ -659,6 +659,9 @@ class WsHello(BaseModel):
     model_config = _REQUEST
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=3, description=(
+        "without a token: which of the seats the player cookie's player took (a shared "
+        "screen); by default their first"))
 
 
 class ExtendRequest(BaseModel):
