@@ -5,27 +5,17 @@ invitations; paged; an unchanged page is a 304 for its ETag. SQLite and Postgres
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import create_engine, insert, update
 
 from brass.server.tables import games, rematches
 
+from . import test_players
 from .conftest import LiveServer, Table, auth
-from .test_players import guest
 
-
-@pytest.fixture
-def alice(server: LiveServer) -> Iterator[httpx.Client]:
-    yield from guest(server)
-
-
-@pytest.fixture
-def bob(server: LiveServer) -> Iterator[httpx.Client]:
-    yield from guest(server)
+alice, bob = test_players.alice, test_players.bob  # two guests (fixtures)
 
 
 def create(http: httpx.Client, name: str, clock: dict[str, Any] | None = None) -> Table:
