@@ -137,6 +137,10 @@ class CreateGame(BaseModel):
         default=False, strict=True,
         description="one browser may take several seats (players sharing a screen); "
                     "otherwise a browser takes one seat of the game")
+    invite_code: str | None = Field(
+        default=None, max_length=200,
+        description="the server's invite code, where the host lets only its holders create "
+                    "games (`create_refused` with reason `invite` says so)")
 
 
 class SetListed(BaseModel):

@@ -38,7 +38,11 @@ export interface paths {
          */
         get: operations["list_games_api_games_get"];
         put?: never;
-        /** Create Game */
+        /**
+         * Create Game
+         * @description A new waiting game, if the host's create policy lets this creator make one (policy.py:
+         *     `create_refused` says what is missing).
+         */
         post: operations["create_game_api_games_post"];
         delete?: never;
         options?: never;
@@ -769,6 +773,11 @@ export interface components {
         /** CreateGame */
         CreateGame: {
             clock?: components["schemas"]["ClockChoice"];
+            /**
+             * Invite Code
+             * @description the server's invite code, where the host lets only its holders create games (`create_refused` with reason `invite` says so)
+             */
+            invite_code?: string | null;
             /**
              * Listed
              * @description shown in GET /api/games (and joined from there without the invite); unlisted games are joined only through their invite link
