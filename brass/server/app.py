@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import account, guard, identity, logs, migrate, ops, outbound, routes, ws
+from . import account, desk, guard, identity, logs, migrate, ops, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -145,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(identity.router)
     account.install(app, settings)  # sign-in (passkeys, e-mail links) and the account page
+    app.include_router(desk.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

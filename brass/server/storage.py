@@ -330,7 +330,8 @@ class Storage(MoveLog):
                 turn = TurnStart(record.clock, None, None, None, mover,
                                  record.seats[mover].reserve, record.seats[mover].played_by_bot)
                 timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
-                values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at)
+                values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at,
+                              to_move=mover)
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
             _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=first.to_json()))
         self._notify(conn, game_id, None)

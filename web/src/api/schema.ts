@@ -80,6 +80,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/desk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Desk
+         * @description Every game of the player's, their turn first; `If-None-Match` with the last answer's
+         *     `ETag` gets a 304 while nothing on this page changed.
+         */
+        get: operations["desk_api_desk_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games": {
         parameters: {
             query?: never;
@@ -96,7 +117,11 @@ export interface paths {
          */
         get: operations["list_games_api_games_get"];
         put?: never;
-        /** Create Game */
+        /**
+         * Create Game
+         * @description A new waiting game, if the host's create policy lets this creator make one (policy.py:
+         *     `create_refused` says what is missing).
+         */
         post: operations["create_game_api_games_post"];
         delete?: never;
         options?: never;
@@ -981,6 +1006,11 @@ export interface components {
         CreateGame: {
             clock?: components["schemas"]["ClockChoice"];
             /**
+             * Invite Code
+             * @description the server's invite code, where the host lets only its holders create games (`create_refused` with reason `invite` says so)
+             */
+            invite_code?: string | null;
+            /**
              * Listed
              * @description shown in GET /api/games (and joined from there without the invite); unlisted games are joined only through their invite link
              * @default false
@@ -1050,6 +1080,86 @@ export interface components {
             count: number;
             /** Seat */
             seat: number;
+        };
+        /** Desk */
+        Desk: {
+            /** Games */
+            games: components["schemas"]["DeskGame"][];
+            /**
+             * Invitations
+             * @description rematches offered to the player (on the first page only)
+             */
+            invitations: components["schemas"]["Invitation"][];
+            /**
+             * Next
+             * @description the next page's offset (null: the last page)
+             */
+            next: number | null;
+            /** Total */
+            total: number;
+        };
+        /** DeskGame */
+        DeskGame: {
+            /**
+             * Deadline
+             * @description when the mover's time runs out (ISO time)
+             */
+            deadline: string | null;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Place
+             * @description a finished game: the player's place (1: won)
+             */
+            place: number | null;
+            /** Players */
+            players: number;
+            /**
+             * Scores
+             * @description a finished game's points, by seat
+             */
+            scores: number[] | null;
+            /**
+             * Seat
+             * @description the player's seat (the first, on a shared screen)
+             */
+            seat: number;
+            /** Seats */
+            seats: components["schemas"]["DeskSeat"][];
+            /**
+             * Section
+             * @description turn: the player is to move; running: another seat is; waiting: for players; finished
+             * @enum {string}
+             */
+            section: "turn" | "running" | "waiting" | "finished";
+            /**
+             * Time Left
+             * @description seconds until the deadline, when this answer was made (null: no clock)
+             */
+            time_left: number | null;
+            /**
+             * To Move
+             * @description the seat to move (null: not known or not running)
+             */
+            to_move: number | null;
+            /** Updated At */
+            updated_at: string;
+        };
+        /** DeskSeat */
+        DeskSeat: {
+            /** Bot */
+            bot: boolean;
+            /** Name */
+            name: string | null;
+            /** Seat */
+            seat: number;
+            /**
+             * You
+             * @description this seat is the player's
+             */
+            you: boolean;
         };
         /** Develop */
         Develop: {
@@ -1379,6 +1489,29 @@ export interface components {
             shortfall: number;
             /** Vp Lost */
             vp_lost: number;
+        };
+        /**
+         * Invitation
+         * @description A rematch of a finished game of the player's, waiting for their answer.
+         */
+        Invitation: {
+            /**
+             * Game Id
+             * @description the finished game the rematch is offered after
+             */
+            game_id: string;
+            /** Name */
+            name: string;
+            /**
+             * Offered By
+             * @description the seat that offered it
+             */
+            offered_by: number;
+            /**
+             * Seat
+             * @description the player's seat in the finished game
+             */
+            seat: number;
         };
         /** InviteRenewed */
         InviteRenewed: {
@@ -2578,6 +2711,36 @@ export interface operations {
         responses: {
             /** @description Successful Response */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    desk_api_desk_get: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            /** @description unchanged */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
