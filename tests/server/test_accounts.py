@@ -17,13 +17,11 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing
-from email import message_from_bytes
 from typing import Any
 
 import httpx
 import pytest
 import uvicorn
-from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, select
 
 from brass.cli import main as brass
@@ -35,35 +33,7 @@ from brass.server.tables import players, signin_links
 from brass.server.timeouts import uvicorn_options
 
 from .conftest import free_port
-
-LINK = re.compile(r"/#/signin/([A-Za-z0-9_-]+)")
-
-
-class Mailbox:
-    """aiosmtpd's handler: every message the server sends, kept until a test takes it."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], Any]] = []
-        self.arrived = threading.Condition()
-
-    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
-        with self.arrived:
-            self.messages.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
-            self.arrived.notify_all()
-        return "250 OK"
-
-    def link_for(self, address: str, timeout: float = 30.0) -> str:
-        """The token of the first sign-in link mailed to `address` not taken yet."""
-        with self.arrived:
-            if not self.arrived.wait_for(
-                    lambda: any(to == [address] for to, _ in self.messages), timeout):
-                raise AssertionError(f"no mail to {address} within {timeout} s; mails seen "
-                                     f"to {[to for to, _ in self.messages]}")
-            mail = next(m for m in self.messages if m[0] == [address])
-            self.messages.remove(mail)
-        found = LINK.search(mail[1].get_payload(decode=True).decode())
-        assert found, f"no link in the mail: {mail[1].as_string()}"
-        return found.group(1)
+from .mail import LINK, Mailbox, smtp_server
 
 
 class Site:
@@ -100,29 +70,25 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def mailbox() -> Iterator[tuple[Mailbox, int]]:
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
-        yield box, controller.port
-    finally:
-        controller.stop()
+def box() -> Iterator[Mailbox]:
+    with smtp_server() as mailbox:
+        yield mailbox
 
 
 @pytest.fixture(scope="module")
-def site(db_url: str, mailbox: tuple[Mailbox, int]) -> Iterator[Site]:
-    with Site(db_url, mailbox[1]) as live:
+def site(db_url: str, box: Mailbox) -> Iterator[Site]:
+    with Site(db_url, box.port) as live:
         yield live
-
-
-@pytest.fixture
-def box(mailbox: tuple[Mailbox, int]) -> Mailbox:
-    return mailbox[0]
 
 
 def address(tag: str) -> str:
     return f"{tag}-{new_token()[:8].lower().replace('_', 'x').replace('-', 'y')}@test.invalid"
+
+
+def token_of(link: str) -> str:
+    found = LINK.fullmatch(link)
+    assert found, link
+    return found.group(1)
 
 
 def guest(site: Site) -> httpx.Client:
@@ -138,7 +104,7 @@ def sign_in_by_mail(site: Site, box: Mailbox, email: str,
     with site.browser() as asker:
         asked = asker.post("/api/signin/email", json={"email": email})
         assert asked.status_code == 202, asked.text
-    token = box.link_for(email)
+    token = token_of(box.link_for(email))
     client = client or site.browser()
     opened = client.post("/api/signin/link", json={"token": token})
     assert opened.status_code == 200, opened.text
@@ -160,7 +126,7 @@ def test_a_mailed_link_signs_a_fresh_browser_in_once(site: Site, box: Mailbox) -
     with closing(guest(site)) as laptop:
         asked = laptop.post("/api/signin/email", json={"email": email.upper()})
         assert asked.status_code == 202, asked.text
-        token = box.link_for(email)
+        token = token_of(box.link_for(email))
         # the guest opens its link on the same browser: it becomes the account, games and all
         first = laptop.post("/api/signin/link", json={"token": token})
         assert first.status_code == 200, first.text
@@ -217,7 +183,7 @@ def test_a_link_cannot_sign_in_to_an_account_that_left_its_address(
     first, dee = sign_in_by_mail(site, box, email)
     with site.browser() as asker:
         assert asker.post("/api/signin/email", json={"email": email}).status_code == 202
-    token = box.link_for(email)  # a link for Dee's account...
+    token = token_of(box.link_for(email))  # a link for Dee's account...
     with closing(first):
         deleted = first.delete("/api/account")  # ...and the account is deleted meanwhile
         assert deleted.status_code == 204, deleted.text

@@ -161,16 +161,13 @@ export function AccountPage(): JSX.Element {
   );
 }
 
-/** The home page's corner: who this browser is, with the way to sign in or to the account. */
+/** The home page's corner: the ways to sign in and to the account. It asks the server
+ * nothing: a first visit makes its guest where the client bootstraps it, not here. */
 export function AccountBar(): JSX.Element {
-  const [me, setMe] = useState<Me | null>(null);
-  useEffect(() => {
-    accounts.me().then(setMe, () => setMe(null));
-  }, []);
   return (
     <nav class="account-bar" data-testid="account-bar">
-      {me?.account ? null : <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>}{" "}
-      <a href="#/account" data-testid="account-link">{me?.name ? <bdi>{me.name}</bdi> : t("account.title")}</a>
+      <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>
+      <a href="#/account" data-testid="account-link">{t("account.title")}</a>
     </nav>
   );
 }

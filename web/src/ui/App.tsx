@@ -71,7 +71,7 @@ export function App(): JSX.Element {
   if (link) return <div class="page" data-testid="claiming">{t("link.claiming")}</div>;
   // #/signin, #/signin/{token} (an e-mail link; "link" once spent), #/account
   const signin = /^#\/signin(?:\/([^/?#]+))?/.exec(hash);
-  if (signin) return signin[1] && signin[1] !== "link" ? <LinkPage token={signin[1]} /> : <SignInPage />;
+  if (signin) return signin[1] && signin[1] !== "link" ? <LinkPage key={signin[1]} token={signin[1]} /> : <SignInPage />;
   if (/^#\/account\b/.test(hash)) return <AccountPage />;
   const r = route(hash);
   if (r.page === "game") {
