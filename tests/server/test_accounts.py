@@ -32,7 +32,7 @@ from brass.server.storebase import StoreBase
 from brass.server.tables import players, signin_links
 from brass.server.timeouts import uvicorn_options
 
-from .conftest import free_port
+from .conftest import free_port, run_in_own_loop
 from .mail import LINK, Mailbox, smtp_server
 
 
@@ -245,6 +245,21 @@ def test_brass_admin_link_and_grant(site: Site, box: Mailbox, db_url: str,
             assert brass(["admin", "--database", db_url, "grant", email]) == 0
         assert hal.get("/api/me").json()["role"] == "admin"
     assert brass(["admin", "--database", db_url, "grant", "no-such-player"]) == 1
+
+
+def test_only_an_admin_passes_the_admin_dependency() -> None:
+    from brass.server.deps import admin
+    from brass.server.errors import ApiError
+    from brass.server.playerstore import Player
+
+    def player(role: str) -> Player:
+        return Player(id="p", name=None, email=None, account=True, role=role, listed=False,
+                      device_id="d")
+
+    assert run_in_own_loop(admin(player("admin"))).role == "admin"
+    with pytest.raises(ApiError) as refused:
+        run_in_own_loop(admin(player("player")))
+    assert refused.value.code == "forbidden" and refused.value.status == 403
 
 
 def test_a_passkey_answer_for_another_origin_is_refused(site: Site) -> None:
