@@ -41,6 +41,7 @@ from .accountstore import Link
 from .auth import token_hash
 from .errors import ApiError
 from .identity import CurrentPlayer, MaybePlayer, Me, me
+from .routes import ERRORS  # every refusal, documented
 from .signin import (
     AccountsDep,
     limit_client,
@@ -52,7 +53,8 @@ from .signin import (
 
 CHALLENGE_TTL = dt.timedelta(minutes=5)
 TIMEOUT_MS = 120_000
-router = APIRouter(prefix="/api/passkeys", tags=["accounts"])
+router = APIRouter(prefix="/api/passkeys", tags=["accounts"],
+                   responses=ERRORS)  # type: ignore[arg-type]
 
 
 class Credential(BaseModel):
