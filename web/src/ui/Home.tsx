@@ -8,6 +8,7 @@ import { api, seats } from "../api/client";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
+import { Desk } from "./Desk";
 
 const POLL_MS = 5000;
 
@@ -23,45 +24,6 @@ export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
     else fresh.push(g);
   }
   return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => !closed(g));
-}
-
-/** The games this browser holds a seat in, refreshed as often as the listing; those where it
- * is this seat's turn come first and are marked. */
-function MyGames(): JSX.Element | null {
-  const [infos, setInfos] = useState<GameInfo[]>([]);
-  useEffect(() => {
-    let stop = false;
-    const load = () => {
-      const ids = Object.keys(seats.all()).slice(-30);
-      Promise.all(ids.map((id) => api.game(id).catch(() => null))).then((found) => {
-        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && !closed(g)));
-      });
-    };
-    load();
-    const t = setInterval(load, POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(t);
-    };
-  }, []);
-  if (!infos.length) return null;
-  const mine = seats.all();
-  const turn = (g: GameInfo) => g.status === "running" && g.current_seat === mine[g.id]?.seat;
-  const ordered = [...infos].sort((a, b) => Number(turn(b)) - Number(turn(a)));
-  return (
-    <section class="my-games panel" data-testid="my-games">
-      <h2>{t("home.my_games")}</h2>
-      <ul>
-        {ordered.map((g) => (
-          <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
-            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
-            <span class="muted">{t(`status.${g.status}`)}</span>
-            {turn(g) && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }
 
 export function Home(): JSX.Element {
@@ -150,7 +112,7 @@ export function Home(): JSX.Element {
         <button type="submit" disabled={busy} data-testid="create">{t("home.create")}</button>
       </form>
       {error && <div class="message bad">{error}</div>}
-      <MyGames />
+      <Desk />
       <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">
