@@ -25,9 +25,10 @@ from sqlalchemy.engine import Engine
 
 from .identity import CurrentPlayer
 from .records import now
+from .schemas import ERRORS
 from .tables import games, rematches, seats
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 Section = Literal["turn", "running", "waiting", "finished"]
 SHOWN = ("running", "waiting", "finished")  # expired and cancelled games were never played
 
