@@ -2,7 +2,8 @@
 kept from before players is claimed on that first load; a game joined on the page is on the
 desk too, their turn first. The same player on a second browser (its device cookie, as a
 sign-in would give it; no seat links there) sees the same desk, opens the game from it and
-plays a move without the seat link."""
+plays a move without the seat link. Where the host asks for the server's invite code, the
+create form asks for it once refused."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import json
 import urllib.request
 
 from playwright.sync_api import Browser, expect
+
+from brass.server import policy
+from brass.server.playerstore import PlayerStore
+from brass.server.storebase import StoreBase
 
 from .test_browser import actions_done, click_action, wait_actions
 from .test_seat_links import post
@@ -76,3 +81,25 @@ def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server
     assert not errors, errors
     laptop_ctx.close()
     phone_ctx.close()
+
+
+def test_a_game_is_created_with_the_servers_invite_code(browser: Browser, server: str,
+                                                        server_db: str) -> None:
+    base = StoreBase(server_db)
+    try:
+        code = policy.set_policy(PlayerStore(base), "invite")
+        assert code
+        page = browser.new_context().new_page()
+        page.goto(server + "/")
+        page.fill("input[name=game-name]", "Invited")
+        page.click("[data-testid=create]")
+        code_field = page.locator("input[name=invite-code]")
+        expect(code_field).to_be_visible(timeout=15000)  # refused: the code is asked for
+        code_field.fill(code)
+        page.click("[data-testid=create]")
+        expect(page.locator("input[name=name]")).to_be_visible(timeout=15000)  # the lobby
+        assert "#/game/" in page.url
+        page.context.close()
+    finally:
+        policy.set_policy(PlayerStore(base), "anyone")  # the session's server is shared
+        base.close()

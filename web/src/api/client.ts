@@ -60,7 +60,7 @@ export const api = {
     return call<GameList>("GET", `/api/games?${q}`);
   },
   createGame: (players: number, name: string, listed: boolean,
-    options: { clock?: ClockChoice; shared_screen?: boolean } = {}) =>
+    options: { clock?: ClockChoice; shared_screen?: boolean; invite_code?: string } = {}) =>
     call<Created>("POST", "/api/games", { players, name, listed, ...options }),
   renewInvite: (id: string, hostToken: string) =>
     call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),

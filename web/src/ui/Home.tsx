@@ -4,7 +4,7 @@ import { num, t } from "../i18n";
 // older pages on demand.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, seats } from "../api/client";
+import { api, ApiError, seats } from "../api/client";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
@@ -36,6 +36,8 @@ export function Home(): JSX.Element {
   const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // the host lets only holders of the server's invite code create games: asked once refused
+  const [code, setCode] = useState<string | null>(null);
   const changes = useRef<string | null>(null);
   useEffect(() => {
     document.title = t("app.title"); // every render: a language change renames the tab too
@@ -79,11 +81,13 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed, { clock, shared_screen: shared });
+      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed,
+        { clock, shared_screen: shared, ...(code ? { invite_code: code.trim() } : {}) });
       seats.setHostToken(c.id, c.host_token);
       seats.setInvite(c.id, c.invite);
       location.hash = `#/game/${c.id}`;
     } catch (err) {
+      if (err instanceof ApiError && err.code === "create_refused" && err.reason === "invite") setCode((c) => c ?? "");
       setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
@@ -100,6 +104,10 @@ export function Home(): JSX.Element {
             {[2, 3, 4].map((n) => <option key={n} value={n}>{num(n)}</option>)}
           </select>
         </label>
+        {code !== null && (
+          <label>{t("home.invite_code")} <input name="invite-code" value={code} maxLength={200} required
+            onInput={(e) => setCode((e.target as HTMLInputElement).value)} /></label>
+        )}
         <label title={t("home.listed_title")}>
           <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
           {t("home.listed")}
