@@ -21,12 +21,11 @@ from .identity import COOKIE, CurrentPlayer, Me, me
 from .mailer import Mailer
 from .passkeys import PasskeyInfo, info
 from .ratelimit import RateLimiter
-from .routes import ERRORS  # every refusal, documented
+from .schemas import ERRORS  # every refusal, documented
 from .settings import Settings
 from .signin import Accounts, AccountsDep, require_site
 
-router = APIRouter(prefix="/api/account", tags=["accounts"],
-                   responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api/account", tags=["accounts"], responses=ERRORS)
 
 
 def install(app: FastAPI, settings: Settings) -> None:

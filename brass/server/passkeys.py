@@ -41,7 +41,7 @@ from .accountstore import Link
 from .auth import token_hash
 from .errors import ApiError
 from .identity import CurrentPlayer, MaybePlayer, Me, me
-from .routes import ERRORS  # every refusal, documented
+from .schemas import ERRORS  # every refusal, documented
 from .signin import (
     AccountsDep,
     limit_client,
@@ -53,8 +53,7 @@ from .signin import (
 
 CHALLENGE_TTL = dt.timedelta(minutes=5)
 TIMEOUT_MS = 120_000
-router = APIRouter(prefix="/api/passkeys", tags=["accounts"],
-                   responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api/passkeys", tags=["accounts"], responses=ERRORS)
 
 
 class Credential(BaseModel):

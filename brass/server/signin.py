@@ -40,7 +40,7 @@ from .mailer import Mailer
 from .playerstore import Player
 from .ratelimit import RateLimiter
 from .records import now
-from .routes import ERRORS  # every refusal, documented
+from .schemas import ERRORS  # every refusal, documented
 from .settings import Settings
 
 log = logging.getLogger("brass.server.signin")
@@ -49,8 +49,7 @@ RATE_WINDOW = dt.timedelta(hours=1)
 LINKS_PER_ADDRESS = 5  # per RATE_WINDOW
 LINKS_PER_ACCOUNT = 10  # per RATE_WINDOW (an account's links, whatever address they went to)
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
-router = APIRouter(prefix="/api/signin", tags=["accounts"],
-                   responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api/signin", tags=["accounts"], responses=ERRORS)
 
 
 @dataclass

@@ -75,7 +75,6 @@ async function ceremony<T>(run: () => Promise<Credential | null>): Promise<T> {
 
 export const accounts = {
   options: () => call<SigninOptions>("GET", "/api/signin/options"),
-  session: () => call<Me>("POST", "/api/session"),
   me: () => call<Me>("GET", "/api/me"),
   emailLink: (email: string) => call<EmailSent>("POST", "/api/signin/email", { email }),
   openLink: (token: string) => call<Me>("POST", "/api/signin/link", { token }),

@@ -6,9 +6,12 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { accounts, passkeysWork, problem } from "../api/accounts";
 import type { Account, Me, SigninOptions } from "../api/accounts";
+import { player } from "../api/player";
 
+/** Home, loaded afresh: the page's player (api/player.ts) is the one signed in now. */
 const home = () => {
   location.hash = "#/";
+  location.reload();
 };
 
 function EmailForm(props: { onError: (e: string | null) => void }): JSX.Element {
@@ -42,6 +45,7 @@ export function SignInPage(): JSX.Element {
   const passkey = async () => {
     setError(null);
     try {
+      await player(); // the browser's guest cookie is settled before the sign-in replaces it
       await accounts.passkeySignIn();
       home();
     } catch (err) {
@@ -67,7 +71,9 @@ export function LinkPage(props: { token: string }): JSX.Element {
   useEffect(() => {
     // the secret leaves the address bar (and this page's history entry) at once
     history.replaceState(null, "", `${location.pathname}#/signin/link`);
-    accounts.openLink(props.token).then(setMe, (err) => setError(problem(err, "")));
+    // the first visit's guest (App asks for it) is made before the link signs this browser in:
+    // its cookie, set later, would undo the sign-in
+    player().then(() => accounts.openLink(props.token)).then(setMe, (err) => setError(problem(err, "")));
   }, [props.token]);
   return (
     <div class="page account" data-testid="link-page">
@@ -87,7 +93,7 @@ export function AccountPage(): JSX.Element {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
-    await accounts.session(); // the browser's player: made now if this is its first visit
+    await player(); // the browser's player: made now if this is its first visit
     const a = await accounts.account();
     setAcct(a);
     setName(a.me.name ?? "");
