@@ -10,7 +10,10 @@ from brass.engine import IllegalAction, MalformedAction
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
     "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-    "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable"]
+    "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
+    "forbidden", "create_refused",
+    "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
+    "not_offered"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -28,6 +31,14 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "one_seat_per_browser": 409,  # this browser holds a seat of the game (no shared screen)
     "not_yet": 409,  # a time-out or hand-over asked for before its time
     "unavailable": 503,  # the database cannot be reached (outage.py): with Retry-After
+    "forbidden": 403,  # a write with the player cookie from another site (identity.py)
+    "create_refused": 403,  # the host's create policy refuses this creator (policy.py)
+    "link_invalid": 400,  # a sign-in link never given, or for an address its account left
+    "link_used": 410,  # a sign-in link is spent once
+    "link_expired": 410,  # a sign-in link works for 15 minutes
+    "wrong_origin": 400,  # a passkey's answer made for another site
+    "passkey_refused": 401,  # a passkey's answer that does not verify, or an unknown passkey
+    "not_offered": 404,  # a way of signing in this server is not set up for
 }
 
 

@@ -4,13 +4,14 @@ work; `outbound` builds the answer."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from brass.engine import DATA
 
-from . import chat, deps, listing, outbound
+from . import chat, deps, identity, listing, outbound, policy
 from .clocks import Clock
 from .deps import (
     GameAt,
@@ -21,21 +22,23 @@ from .deps import (
     HostToList,
     HostToRemove,
     JoinLimited,
+    MaybePlayer,
     Seat,
     SeatToAct,
     SeatToUndo,
     Service,
     Viewer,
 )
-from .errors import HTTP_STATUS, ApiError
+from .errors import ApiError
 from .schemas import (
+    ERRORS,
     AddBot,
     Analysis,
     BotAdded,
     ChatHistory,
+    Claimed,
     Created,
     CreateGame,
-    Error,
     ExtendRequest,
     Extensions,
     GameInfo,
@@ -60,12 +63,15 @@ from .schemas import (
 )
 from .vocab import GameStatus
 
-ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
-async def create_game(body: CreateGame, service: Service) -> Created:
+async def create_game(body: CreateGame, request: Request, service: Service,
+                      player: MaybePlayer) -> Created:
+    """A new waiting game, if the host's create policy lets this creator make one (policy.py:
+    `create_refused` says what is missing)."""
+    await policy.check_create(identity.store(request), player, body.invite_code)
     game_id, host_token, invite = await service.lobby.create_game(
         body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
         body.shared_screen)
@@ -123,11 +129,25 @@ async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Res
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
              dependencies=[JoinLimited])
-async def join(game_id: str, body: Join, service: Service) -> Joined:
+async def join(game_id: str, body: Join, service: Service, player: MaybePlayer) -> Joined:
     """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
-    browser keeps) limits a browser to one seat unless the game allows a shared screen."""
-    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser)
+    browser keeps) limits a browser to one seat unless the game allows a shared screen. With
+    the player cookie, the seat is that player's (on their desk, on every device)."""
+    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser,
+                                           None if player is None else player.id)
     return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/claim", response_model=Claimed)
+async def claim(game_id: str, request: Request, rt: GameAt, seat: Seat,
+                player: deps.CurrentPlayer) -> Claimed:
+    """Opening a seat link in a browser with a player: a seat from before players (nobody's)
+    becomes this player's. `mine` says whether the seat is theirs now; a seat another player
+    took stays theirs, and who that is is never said."""
+    mine = await asyncio.to_thread(identity.store(request).claim_seat, rt.id, seat, player.id)
+    if mine:
+        rt.record.seats[seat].player_id = player.id  # other instances hear it (notified)
+    return Claimed(seat=seat, mine=mine)
 
 
 @router.post("/games/{game_id}/invite", response_model=InviteRenewed)

@@ -18,7 +18,7 @@ from brass.engine import Era, Industry, MerchantBuys
 from brass.engine import effects as _effects
 
 from .clocks import MAX_SECONDS, ClockKind
-from .errors import ErrorCode
+from .errors import HTTP_STATUS, ErrorCode
 from .vocab import GameStatus, StandIn
 
 _REQUEST = ConfigDict(extra="forbid")
@@ -91,6 +91,11 @@ class Error(BaseModel):
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
 
 
+# every error status a route may answer, each with the Error body (a router's `responses`)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
+
+
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]
 
 
@@ -136,6 +141,10 @@ class CreateGame(BaseModel):
         default=False, strict=True,
         description="one browser may take several seats (players sharing a screen); "
                     "otherwise a browser takes one seat of the game")
+    invite_code: str | None = Field(
+        default=None, max_length=200,
+        description="the server's invite code, where the host lets only its holders create "
+                    "games (`create_refused` with reason `invite` says so)")
 
 
 class SetListed(BaseModel):
@@ -185,6 +194,14 @@ class HandOver(BaseModel):
 class Joined(BaseModel):
     seat: int
     token: str = Field(description="The seat's secret; shown once. Send as `Bearer` token.")
+
+
+class Claimed(BaseModel):
+    """A seat link opened in a browser with a player: whether the seat is that player's."""
+
+    seat: int
+    mine: bool = Field(description="the seat is this player's (claimed now, or before); "
+                                   "false: another player took it (who is never said)")
 
 
 class Renewed(BaseModel):
@@ -650,6 +667,9 @@ class WsHello(BaseModel):
     model_config = _REQUEST
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=3, description=(
+        "without a token: which of the seats the player cookie's player took (a shared "
+        "screen); by default their first"))
 
 
 class ExtendRequest(BaseModel):

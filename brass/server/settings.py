@@ -95,6 +95,34 @@ class Settings(BaseSettings):
         default=30.0, ge=1.0, le=86_400.0,
         description="the shortest turn clock, live reserve or hand-over time (seconds) a game "
                     "may be created with")
+    public_url: str | None = Field(
+        default=None, pattern=r"^https?://[^/?#\s]+$",
+        description="the site's own origin as browsers see it (https://brass.example): "
+                    "writes made with the player cookie must come from it, and an https one "
+                    "marks the cookie Secure; unset, the origin of each request (its Host "
+                    "header and scheme) is the site's")
+    signin_limit: int = Field(
+        default=20, ge=0,
+        description="sign-in requests (e-mail links asked, passkey sign-ins begun) per minute "
+                    "per client address (0: no limit); e-mail links are also limited per "
+                    "address and per account")
+    rp_id: str | None = Field(
+        default=None, pattern=r"^[a-z0-9.-]+$",
+        description="the site's name for passkeys (WebAuthn relying-party id): its host name "
+                    "or a parent domain of it (default: public_url's host); passkeys are "
+                    "offered only when public_url is set, and need HTTPS but on localhost")
+    smtp_host: str | None = Field(
+        default=None, description="the mail server for sign-in links; unset, e-mail sign-in "
+                                  "is not offered")
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="the mail server's port")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(
+        default="starttls", description="starttls (port 587), tls (port 465) or none (a "
+                                        "local relay only)")
+    smtp_user: str | None = Field(default=None, description="the mail server's user name")
+    smtp_password: SecretStr | None = Field(
+        default=None, json_schema_extra=SECRET, description="the mail server's password")
+    mail_from: str | None = Field(
+        default=None, description="the sender of sign-in links (Brass <brass@example.org>)")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "
@@ -154,7 +182,7 @@ class Settings(BaseSettings):
             ).render_as_string(hide_password=False)
         return self
 
-    @field_validator("metrics_token", mode="before")
+    @field_validator("metrics_token", "smtp_password", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value == "" else value  # compose passes an unset variable as ""

@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -96,17 +97,27 @@ def server_db(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="session")
 def server(server_db: str, plan: tuple[int, list[Any]],
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    _build_web()
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
+    env = {"DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
            "BRASS_ANALYSIS_BUDGET": "0.05",  # CPU seconds per move: a quick analysis
-           "BRASS_E2E_SEED": str(plan[0]), "BRASS_CLOCK_MINIMUM": "1",
+           "BRASS_E2E_SEED": str(plan[0]), "BRASS_CLOCK_MINIMUM": "1"}
+    with serve(env, _free_port(), tmp_path_factory) as base:
+        yield base
+
+
+@contextmanager
+def serve(settings: dict[str, str], port: int, tmp_path_factory: pytest.TempPathFactory,
+          host: str = "127.0.0.1") -> Iterator[str]:
+    """The server (serve.py) with the built client on `port`, with these settings (environment
+    variables) over the environment's; its address (on `host`: a name for it, such as
+    localhost) once it answers."""
+    _build_web()
+    env = {**os.environ, **settings,
            # this checkout's brass, not whichever the interpreter has installed
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     log = (tmp_path_factory.mktemp("log") / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("serve.py")), str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://{host}:{port}"
     try:
         # a loaded machine (CI's, or five soaks at once on two cores) can take well over 15 s
         # to import the server: wait for it to answer, up to a minute
@@ -115,7 +126,7 @@ def server(server_db: str, plan: tuple[int, list[Any]],
             if proc.poll() is not None:
                 raise RuntimeError(f"server exited: see {log.name}")
             try:
-                urllib.request.urlopen(base + "/api/games", timeout=1).read()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).read()
                 break
             except OSError:
                 if time.monotonic() > deadline:

@@ -16,6 +16,9 @@ export type PassAction = S["Pass"];
 export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
 export type GameList = S["GameList"];
+export type Desk = S["Desk"];
+export type DeskGame = S["DeskGame"];
+export type Me = S["Me"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;
@@ -78,3 +81,8 @@ export type MoveJudged = S["MoveJudged"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
+/** The signed-in player's account page and the ways of signing in (ui/Account.tsx). */
+export type Account = S["Account"];
+export type SigninOptions = S["SigninOptions"];
+export type EmailSent = S["EmailSent"];
+export type PasskeyInfo = S["PasskeyInfo"];

@@ -31,7 +31,9 @@ export const SUBJECT_CODES = ["build", "canal", "railway", "railways", "railway_
 export const ERROR_CODES = [
   "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
   "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-  "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable", "network",
+  "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable", "forbidden", "create_refused",
+  "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused", "not_offered",
+  "network",
 ];
 
 type Params = Record<string, unknown>;

@@ -1,13 +1,16 @@
 import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
-// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id}
+// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id} · #/signin and
+// #/account (ui/Account.tsx)
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
 // secret is stored in this browser, then the address loses it. #/game/{id}/invite/{secret}: the
 // invite link, whose secret joining an unlisted game needs (kept the same way).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, SEATS_CHANGED, seats } from "../api/client";
+import { api, SEATS_CHANGED, type SeatToken, seats } from "../api/client";
+import { claimStored, player } from "../api/player";
 import { parseLink } from "../logic/links";
+import { AccountBar, AccountPage, LinkPage, SignInPage } from "./Account";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ReplayScreen } from "./Replay";
@@ -36,10 +39,31 @@ async function claim(hash: string): Promise<string | null> {
     const info = await api.game(link.game);
     const name = info.seats[st.seat]?.name ?? "";
     seats.set(link.game, { seat: st.seat, token: link.token, name });
+    void player().then(() => claimStored(link.game, link.token)); // the seat is this player's
     return null;
   } catch (err) {
     return err instanceof Error ? t("link.broken", { message: err.message }) : String(err);
   }
+}
+
+/** The seat this browser's player took in the game, without its link here (joined on another
+ * device: the desk links to it): the server seats the player by its cookie, so the seat has no
+ * token in this browser (""). Null while unknown or when the player has none. */
+function usePlayerSeat(id: string | null, held: SeatToken | null): SeatToken | null {
+  const [found, setFound] = useState<{ id: string; seat: SeatToken } | null>(null);
+  useEffect(() => {
+    if (!id || held) return;
+    let stop = false;
+    player().then((me) => (me ? api.state(id, null) : null)).then(async (st) => {
+      if (stop || !st || st.seat === null) return;
+      const info = await api.game(id);
+      if (!stop) setFound({ id, seat: { seat: st.seat, token: "", name: info.seats[st.seat]?.name ?? "" } });
+    }).catch(() => undefined);
+    return () => {
+      stop = true;
+    };
+  }, [id, held]);
+  return found && found.id === id ? found.seat : null;
 }
 
 export function App(): JSX.Element {
@@ -58,6 +82,12 @@ export function App(): JSX.Element {
   }, []);
   const link = parseLink(hash);
   useEffect(() => {
+    void player(); // a guest on the first visit; the seats kept here become its own
+  }, []);
+  const r = route(hash);
+  const held = r.page === "game" && !link ? seats.get(r.id) : null;
+  const byPlayer = usePlayerSeat(r.page === "game" && !link ? r.id : null, held);
+  useEffect(() => {
     if (!link) return;
     claim(hash).then((error) => {
       setLinkError(error);
@@ -67,9 +97,12 @@ export function App(): JSX.Element {
     });
   }, [hash]);
   if (link) return <div class="page" data-testid="claiming">{t("link.claiming")}</div>;
-  const r = route(hash);
+  // #/signin, #/signin/{token} (an e-mail link; "link" once spent), #/account
+  const signin = /^#\/signin(?:\/([^/?#]+))?/.exec(hash);
+  if (signin) return signin[1] && signin[1] !== "link" ? <LinkPage key={signin[1]} token={signin[1]} /> : <SignInPage />;
+  if (/^#\/account\b/.test(hash)) return <AccountPage />;
   if (r.page === "game") {
-    const mine = seats.get(r.id);
+    const mine = held ?? byPlayer;
     return (
       <>
         {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}
@@ -78,5 +111,10 @@ export function App(): JSX.Element {
     );
   }
   if (r.page === "replay") return <ReplayScreen key={r.id} id={r.id} />;
-  return <Home />;
+  return (
+    <>
+      <AccountBar />
+      <Home />
+    </>
+  );
 }

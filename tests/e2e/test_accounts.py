@@ -1,0 +1,186 @@
+"""Accounts in chromium (issue 24): a passkey made on one browser signs a second, fresh one in
+(chromium's virtual authenticator, through the DevTools WebAuthn domain on Playwright's CDP
+session; the second authenticator is given the first one's credential, as a synced passkey
+is), which then sees the first one's game on its desk and plays a move in it; an e-mail link
+(a real SMTP server, aiosmtpd) signs a fresh browser in, and the same link opened again, or
+an expired one, is refused on the page. The server runs at http://localhost (a secure context
+without HTTPS: WebAuthn needs one, and an IP address cannot be a relying party)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server.mail import Mailbox, smtp_server
+
+from brass.server.accountstore import AccountStore
+from brass.server.auth import new_token, token_hash
+from brass.server.storebase import StoreBase
+
+from .conftest import _free_port, serve
+
+AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                 "hasUserVerification": True, "isUserVerified": True,
+                 "automaticPresenceSimulation": True}
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[Mailbox]:
+    with smtp_server() as box:
+        yield box
+
+
+@pytest.fixture(scope="module")
+def site(mailbox: Mailbox,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The site's address and its database."""
+    port = _free_port()
+    db = f"sqlite:///{tmp_path_factory.mktemp('accounts') / 'brass.db'}"
+    env = {"DATABASE_URL": db, "BRASS_BOT_DELAY": "0", "BRASS_SIGNIN_LIMIT": "0",
+           "BRASS_PUBLIC_URL": f"http://localhost:{port}", "BRASS_SMTP_HOST": "127.0.0.1",
+           "BRASS_SMTP_PORT": str(mailbox.port), "BRASS_SMTP_TLS": "none",
+           "BRASS_MAIL_FROM": "Brass <brass@test.invalid>"}
+    with serve(env, port, tmp_path_factory, host="localhost") as base:
+        yield base, db
+
+
+def authenticator(context: Any, page: Any) -> tuple[Any, str]:
+    """A virtual authenticator for `page` (the DevTools session and its id)."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    return cdp, made["authenticatorId"]
+
+
+def fetch(page: Any, method: str, path: str, body: Any = None,
+          token: str | None = None) -> Any:
+    """An API call made by the page (its cookie and Origin go with it): status and body."""
+    return page.evaluate("""async ([method, path, body, token]) => {
+        const headers = {"Content-Type": "application/json"};
+        if (token) headers.Authorization = "Bearer " + token;
+        const r = await fetch(path, {method, headers,
+                                     body: body === null ? undefined : JSON.stringify(body)});
+        const text = await r.text();
+        return {status: r.status, body: text ? JSON.parse(text) : null};
+    }""", [method, path, body, token])
+
+
+def not_signed_in(page: Any, account: str) -> bool:
+    """The page's browser is not `account`'s, nor any account's (a guest, or nobody)."""
+    me = fetch(page, "GET", "/api/me")
+    return me["status"] == 401 or (me["body"]["id"] != account and not me["body"]["account"])
+
+
+def until(what: str, check: Any, timeout: float = 60.0) -> Any:
+    """Wait for `check()` to give something true; fail saying what it last gave."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = check()
+        if seen:
+            return seen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s; last seen {seen!r}")
+        time.sleep(0.2)
+
+
+def test_a_passkey_signs_a_fresh_browser_in_to_its_games(browser: Any,
+                                                         site: tuple[str, str]) -> None:
+    base = site[0]
+    laptop = browser.new_context(base_url=base)
+    phone = browser.new_context(base_url=base)
+    try:
+        first = laptop.new_page()
+        cdp, first_id = authenticator(laptop, first)
+        first.goto("/#/account")
+        first.get_by_test_id("add-passkey").click()
+        first.locator("[data-passkey]").first.wait_for()
+        me = fetch(first, "GET", "/api/me")["body"]
+        assert me["account"] is True, me
+        # a game joined on the laptop, against a bot
+        made = fetch(first, "POST", "/api/games", {"players": 2, "name": "Passkey game"})
+        assert made["status"] == 201, made
+        game = made["body"]["id"]
+        joined = fetch(first, "POST", f"/api/games/{game}/join",
+                       {"name": "Ada", "invite": made["body"]["invite"]})
+        assert joined["status"] == 201, joined
+        bot = fetch(first, "POST", f"/api/games/{game}/bots", {}, made["body"]["host_token"])
+        assert bot["status"] == 201, bot
+
+        # the phone: a fresh browser, holding the same passkey (synced)
+        second = phone.new_page()
+        phone_cdp, second_id = authenticator(phone, second)
+        held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": first_id})["credentials"]
+        assert len(held) == 1 and held[0]["isResidentCredential"], held
+        phone_cdp.send("WebAuthn.addCredential",
+                       {"authenticatorId": second_id, "credential": held[0]})
+        second.goto("/#/signin")
+        second.get_by_test_id("passkey-signin").click()
+        second.get_by_test_id("account-bar").wait_for()  # back home, signed in
+        assert fetch(second, "GET", "/api/me")["body"]["id"] == me["id"]
+        desk = until("the laptop's game on the phone's desk, its turn", lambda: [
+            g for g in fetch(second, "GET", "/api/desk")["body"]["games"]
+            if g["id"] == game and g["section"] == "turn"])
+        seat = desk[0]["seat"]
+        state = fetch(second, "GET", f"/api/games/{game}/state")["body"]
+        moves = fetch(second, "GET", f"/api/games/{game}/legal")["body"]
+        assert state["seat"] == seat and moves, (state.get("seat"), moves)
+        played = fetch(second, "POST", f"/api/games/{game}/actions", {
+            "action": moves[0]["action"], "expected_version": state["version"],
+            "action_id": "phone-1"})
+        assert played["status"] == 200, played
+        assert played["body"]["version"] == state["version"] + 1, played
+        devices = fetch(second, "GET", "/api/account")["body"]["devices"]
+        assert len(devices) == 2, devices
+    finally:
+        laptop.close()
+        phone.close()
+
+
+def test_an_emailed_link_signs_a_fresh_browser_in_once(
+        browser: Any, site: tuple[str, str], mailbox: Mailbox) -> None:
+    base, db = site
+    email = f"bea-{new_token()[:6].lower()}@test.invalid".replace("_", "x").replace("-", "y", 1)
+    asker, reader, again = (browser.new_context(base_url=base) for _ in range(3))
+    try:
+        page = asker.new_page()
+        page.goto("/#/signin")
+        page.get_by_test_id("email-form").locator("input").fill(email)
+        page.get_by_test_id("email-form").locator("button").click()
+        page.get_by_test_id("email-sent").wait_for()
+        link = mailbox.link_for(email)
+        assert link.startswith(f"{base}/#/signin/"), link
+
+        opened = reader.new_page()
+        opened.goto(link)
+        opened.get_by_test_id("signed-in").wait_for()
+        assert "/signin/link" in opened.url, "the secret left the address bar: " + opened.url
+        me = fetch(opened, "GET", "/api/me")["body"]
+        assert me["email"] == email and me["account"] is True, me
+
+        reused = again.new_page()
+        reused.goto(link)
+        refusal = reused.get_by_test_id("link-error")
+        refusal.wait_for()
+        assert "used" in refusal.inner_text(), refusal.inner_text()
+        # the page's own guest (every first visit makes one), not Bea
+        assert not_signed_in(reused, me["id"]), "a reused link signs nobody in"
+
+        token = new_token()
+        store = StoreBase(db)
+        try:
+            AccountStore(store).add_secret(token_hash(token), "signin",
+                                           dt.timedelta(seconds=-1), email=email)
+        finally:
+            store.close()
+        late = again.new_page()
+        late.goto(f"{base}/#/signin/{token}")
+        refusal = late.get_by_test_id("link-error")
+        refusal.wait_for()
+        assert "expired" in refusal.inner_text(), refusal.inner_text()
+        assert not_signed_in(late, me["id"]), "an expired link signs nobody in"
+    finally:
+        for context in (asker, reader, again):
+            context.close()

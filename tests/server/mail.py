@@ -1,0 +1,56 @@
+"""A real SMTP server for the tests (aiosmtpd on a loopback port, in its own thread) that keeps
+each sign-in link it is sent until a test takes it: tests/server/test_accounts.py and
+tests/e2e/test_accounts.py."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email import message_from_bytes
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+from .conftest import free_port
+
+LINK = re.compile(r"https?://\S+/#/signin/([A-Za-z0-9_-]+)")
+
+
+class Mailbox:
+    """aiosmtpd's handler: the sign-in links mailed, by address, in their order."""
+
+    def __init__(self) -> None:
+        self.links: dict[str, list[str]] = {}
+        self.arrived = threading.Condition()
+        self.port = 0
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        body = message_from_bytes(envelope.content).get_payload(decode=True).decode()
+        found = [m.group(0) for m in LINK.finditer(body)]
+        assert found, f"a mail without a sign-in link: {body}"
+        with self.arrived:
+            for to in envelope.rcpt_tos:
+                self.links.setdefault(to, []).extend(found)
+            self.arrived.notify_all()
+        return "250 OK"
+
+    def link_for(self, address: str, timeout: float = 30.0) -> str:
+        """The first sign-in link mailed to `address` that no test took yet (its whole URL)."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: self.links.get(address), timeout), (
+                f"no link mailed to {address} within {timeout} s; links mailed: {self.links}")
+            return self.links[address].pop(0)
+
+
+@contextmanager
+def smtp_server() -> Iterator[Mailbox]:
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    box.port = controller.port
+    try:
+        yield box
+    finally:
+        controller.stop()
