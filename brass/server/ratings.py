@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import exists, insert, or_, select
+from sqlalchemy import exists, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from .tables import games, passkeys, players, ratings, seats
@@ -165,15 +165,16 @@ def game_finished(conn: Connection, game_id: str, effects: Sequence[Any] | None,
 
 
 def latest(conn: Connection, player_ids: Sequence[str]) -> dict[str, Rating]:
-    """Each player's rating now (their last row); a player never rated is missing."""
-    out: dict[str, Rating] = {}
-    for pid in player_ids:
-        row = conn.execute(select(ratings.c.mu, ratings.c.sigma, ratings.c.games)
-                           .where(ratings.c.player_id == pid)
-                           .order_by(ratings.c.games.desc()).limit(1)).first()
-        if row is not None:
-            out[pid] = Rating(row.mu, row.sigma, row.games)
-    return out
+    """Each player's rating now (their last row, one statement for all); a player never
+    rated is missing."""
+    last = (select(ratings.c.player_id, func.max(ratings.c.games).label("games"))
+            .where(ratings.c.player_id.in_(player_ids)).group_by(ratings.c.player_id)
+            .subquery())
+    rows = conn.execute(select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma,
+                               ratings.c.games)
+                        .join(last, (last.c.player_id == ratings.c.player_id)
+                              & (last.c.games == ratings.c.games)))
+    return {r.player_id: Rating(r.mu, r.sigma, r.games) for r in rows}
 
 
 def of_game(conn: Connection, game_id: str) -> list[tuple[str, Rating, Rating]]:
