@@ -23,10 +23,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, migrate, ops, outbound, profiles, routes, ws
+from . import guard, identity, logs, migrate, ops, outbound, profiles, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
+from .playerstore import PlayerStore
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               analysis_budget=settings.analysis_budget,
                               synchronous_commit=settings.synchronous_commit)
         app.state.service = service
+        app.state.players = PlayerStore(storage)
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -136,10 +138,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None)  # guard.install serves them, without a CDN
     app.state.join_limiter = RateLimiter(settings.join_limit)
+    app.state.public_url = settings.public_url
     app.add_middleware(BodyLimit)
     app.add_middleware(ops.MetricsGate, token=settings.metrics_token)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
+    app.include_router(identity.router)
     app.include_router(profiles.router)
     app.include_router(ws.router)
     app.include_router(ops.router)

@@ -14,6 +14,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .auth import token_matches
 from .errors import ApiError
+from .identity import COOKIE, maybe_player
+from .identity import CurrentPlayer as CurrentPlayer  # the player dependencies, re-exported
+from .identity import MaybePlayer as MaybePlayer
+from .playerstore import Player
 from .ratelimit import RateLimiter
 from .runtime import Runtime
 from .service import GameService
@@ -63,9 +67,33 @@ def is_host(rt: Runtime, token: str | None) -> bool:
     return token_matches(token, rt.record.host_token_hash)
 
 
-def _seat(refusal: str) -> Callable[[Runtime, str | None], Awaitable[int]]:
-    async def seat(rt: GameAt, token: Token) -> int:
-        return seat_holding(rt, token, refusal)
+def players_seat(rt: Runtime, player: Player | None, asked: str | None) -> int | None:
+    """The seat of the game its player's device took (the `X-Seat` header picks one of
+    several, on a shared screen); None if the player took none. A device never gets a seat
+    its player did not take."""
+    mine = [s.seat for s in rt.record.seats if player is not None and s.player_id == player.id]
+    if asked is not None and asked.strip().isdigit():
+        return int(asked) if int(asked) in mine else None
+    return mine[0] if mine else None
+
+
+async def seat_by_token_or_player(request: Request, rt: Runtime, token: str | None,
+                                  refusal: str) -> int:
+    """A seat token's seat; without a token, the seat the cookie's player took."""
+    if token is None and _cookie_sent(request):
+        seat = players_seat(rt, await maybe_player(request), request.headers.get("x-seat"))
+        if seat is not None:
+            return seat
+    return seat_holding(rt, token, refusal)
+
+
+def _cookie_sent(request: Request) -> bool:
+    return COOKIE in request.cookies
+
+
+def _seat(refusal: str) -> Callable[..., Awaitable[int]]:
+    async def seat(request: Request, rt: GameAt, token: Token) -> int:
+        return await seat_by_token_or_player(request, rt, token, refusal)
     return seat
 
 
@@ -77,8 +105,11 @@ def _host(what: str) -> Callable[[Runtime, str | None], Awaitable[Runtime]]:
     return hosted
 
 
-async def viewer(rt: GameAt, token: Token) -> int | None:
-    """The seat of the token sent, or None (a spectator) when none is sent."""
+async def viewer(request: Request, rt: GameAt, token: Token) -> int | None:
+    """The seat of the token sent (or of the cookie's player), or None (a spectator) when
+    neither is sent."""
+    if token is None and _cookie_sent(request):
+        return players_seat(rt, await maybe_player(request), request.headers.get("x-seat"))
     return hello_seat(rt, token)
 
 

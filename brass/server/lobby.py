@@ -103,10 +103,12 @@ class Lobby:
         return record.id, host_token, invite
 
     async def join(self, game_id: str, name: str, invite: str | None = None,
-                   browser: str | None = None) -> tuple[int, str]:
+                   browser: str | None = None,
+                   player_id: str | None = None) -> tuple[int, str]:
         """Take a free seat. An unlisted game needs its invite secret (a listed game is
         public: the listing is its invitation). `browser`: the joining browser's id; unless
-        the game allows a shared screen, a browser takes one seat."""
+        the game allows a shared screen, a browser takes one seat. `player_id`: the player
+        whose device joins (the seat is theirs: docs/PLAYERS.md)."""
         rt = await self.core.runtime(game_id)
         record = rt.record
         if (not record.listed and record.invite_hash is not None
@@ -117,7 +119,8 @@ class Lobby:
                            "the new one")
         token = new_token()
         seat = await self._claim(rt, None, name, token_hash(token), bot=False,
-                                 browser=None if browser is None else token_hash(browser))
+                                 browser=None if browser is None else token_hash(browser),
+                                 player_id=player_id)
         return seat, token
 
     async def renew_invite(self, rt: Runtime) -> str:
@@ -183,7 +186,7 @@ class Lobby:
 
     async def _claim(self, rt: Runtime, seat: int | None, name: str | None,
                      hashed: str | None, bot: bool, browser: str | None = None,
-                     bot_level: LevelName | None = None) -> int:
+                     bot_level: LevelName | None = None, player_id: str | None = None) -> int:
         """Take a seat; the database picks the seat (if none is asked for) and starts the game
         when it was the last free one. A refusal means another instance changed the game: catch
         up and check again, so the error says what the database holds."""
@@ -200,7 +203,7 @@ class Lobby:
                 try:
                     claimed = await self.core.db(
                         self.core.storage.claim_seat, rt.id, seat, name, hashed, bot, first,
-                        browser, not record.shared_screen, bot_level)
+                        browser, not record.shared_screen, bot_level, player_id)
                 except BrowserSeated:
                     raise ApiError("one_seat_per_browser", "This browser already holds a seat "
                                    "in this game, and the host did not allow a shared screen"

@@ -40,6 +40,7 @@ class SeatRecord:
     stand_in: str | None = None  # why a bot plays for this player (None: they play)
     browser_hash: str | None = None
     bot_level: LevelName | None = None  # None for a bot seat stored before levels: "easy"
+    player_id: str | None = None  # the player whose device took it (never sent to clients)
 
     @property
     def level(self) -> LevelName:
@@ -189,7 +190,7 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         turn_started_at=_maybe_utc(row.turn_started_at),
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
                           reserve=s.reserve, stand_in=s.stand_in, browser_hash=s.browser_hash,
-                          bot_level=_level(s.bot_level))
+                          bot_level=_level(s.bot_level), player_id=s.player_id)
                for s in sorted(seat_rows, key=lambda s: s.seat)])
 
 

@@ -4,13 +4,14 @@ work; `outbound` builds the answer."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from brass.engine import DATA
 
-from . import chat, deps, listing, outbound
+from . import chat, deps, identity, listing, outbound
 from .clocks import Clock
 from .deps import (
     GameAt,
@@ -21,6 +22,7 @@ from .deps import (
     HostToList,
     HostToRemove,
     JoinLimited,
+    MaybePlayer,
     Seat,
     SeatToAct,
     SeatToUndo,
@@ -33,6 +35,7 @@ from .schemas import (
     Analysis,
     BotAdded,
     ChatHistory,
+    Claimed,
     Created,
     CreateGame,
     Error,
@@ -123,11 +126,25 @@ async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Res
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
              dependencies=[JoinLimited])
-async def join(game_id: str, body: Join, service: Service) -> Joined:
+async def join(game_id: str, body: Join, service: Service, player: MaybePlayer) -> Joined:
     """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
-    browser keeps) limits a browser to one seat unless the game allows a shared screen."""
-    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser)
+    browser keeps) limits a browser to one seat unless the game allows a shared screen. With
+    the player cookie, the seat is that player's (on their desk, on every device)."""
+    seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser,
+                                           None if player is None else player.id)
     return Joined(seat=seat, token=token)
+
+
+@router.post("/games/{game_id}/claim", response_model=Claimed)
+async def claim(game_id: str, request: Request, rt: GameAt, seat: Seat,
+                player: deps.CurrentPlayer) -> Claimed:
+    """Opening a seat link in a browser with a player: a seat from before players (nobody's)
+    becomes this player's. `mine` says whether the seat is theirs now; a seat another player
+    took stays theirs, and who that is is never said."""
+    mine = await asyncio.to_thread(identity.store(request).claim_seat, rt.id, seat, player.id)
+    if mine:
+        rt.record.seats[seat].player_id = player.id  # other instances hear it (notified)
+    return Claimed(seat=seat, mine=mine)
 
 
 @router.post("/games/{game_id}/invite", response_model=InviteRenewed)

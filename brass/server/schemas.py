@@ -188,6 +188,14 @@ class Joined(BaseModel):
     token: str = Field(description="The seat's secret; shown once. Send as `Bearer` token.")
 
 
+class Claimed(BaseModel):
+    """A seat link opened in a browser with a player: whether the seat is that player's."""
+
+    seat: int
+    mine: bool = Field(description="the seat is this player's (claimed now, or before); "
+                                   "false: another player took it (who is never said)")
+
+
 class Renewed(BaseModel):
     """A renewed link's new secret: the old one stops working at once."""
 

@@ -88,6 +88,12 @@ class Settings(BaseSettings):
         default=30.0, ge=1.0, le=86_400.0,
         description="the shortest turn clock, live reserve or hand-over time (seconds) a game "
                     "may be created with")
+    public_url: str | None = Field(
+        default=None, pattern=r"^https?://[^/?#\s]+$",
+        description="the site's own origin as browsers see it (https://brass.example): "
+                    "writes made with the player cookie must come from it, and an https one "
+                    "marks the cookie Secure; unset, the origin of each request (its Host "
+                    "header and scheme) is the site's")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

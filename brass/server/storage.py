@@ -254,7 +254,7 @@ class Storage(MoveLog):
                 freed = conn.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                     .values(name=None, token_hash=None, bot=False, joined_at=None,
-                            browser_hash=None, bot_level=None)).rowcount
+                            browser_hash=None, bot_level=None, player_id=None)).rowcount
                 if moved != 1 or freed != 1:
                     raise StaleVersion(game_id)  # rolls the transaction back
                 self._notify(conn, game_id, None)
@@ -275,27 +275,28 @@ class Storage(MoveLog):
     def claim_seat(self, game_id: str, seat: int | None, name: str | None,
                    token_hash: str | None, bot: bool,
                    first_state: Callable[[], Game], browser_hash: str | None = None,
-                   one_per_browser: bool = False,
-                   bot_level: str | None = None) -> Claimed | None:
+                   one_per_browser: bool = False, bot_level: str | None = None,
+                   player_id: str | None = None) -> Claimed | None:
         """Take a free seat of a waiting game (`seat` None: the lowest free one); when it was
         the last free seat, the game starts in the same transaction (`first_state()` is its
         first state, snapshot 0, and its first turn gets its deadline). The database decides
         both: the game row is locked first, so of two instances claiming the last two seats,
         the second sees the first's seat and starts the game. With `one_per_browser`, a
-        browser that holds a seat of the game cannot take another (`BrowserSeated`). None if
-        the seat was taken or the game is no longer waiting."""
+        browser that holds a seat of the game cannot take another (`BrowserSeated`).
+        `player_id`: the player whose device joins (seats.player_id). None if the seat was
+        taken or the game is no longer waiting."""
         try:
             with self._tx() as conn:
                 claimed = self._claim(conn, game_id, seat, name, token_hash, bot, first_state,
-                                      browser_hash, one_per_browser, bot_level)
+                                      browser_hash, one_per_browser, bot_level, player_id)
         except StaleVersion:
             return None
         return claimed
 
     def _claim(self, conn: Connection, game_id: str, seat: int | None, name: str | None,
                token_hash: str | None, bot: bool, first_state: Callable[[], Game],
-               browser_hash: str | None, one_per_browser: bool,
-               bot_level: str | None) -> Claimed:
+               browser_hash: str | None, one_per_browser: bool, bot_level: str | None,
+               player_id: str | None) -> Claimed:
         locked = conn.execute(  # the row lock orders every claim of this game
             update(games).where(games.c.id == game_id, games.c.status == "waiting")
             .values(updated_at=now())).rowcount
@@ -317,7 +318,7 @@ class Storage(MoveLog):
         conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                      .values(name=name or f"Bot {seat + 1}", token_hash=token_hash,
                              bot=bot, joined_at=now(), browser_hash=browser_hash,
-                             bot_level=bot_level))
+                             bot_level=bot_level, player_id=player_id))
         started = len(free) == 1
         if started:
             first = first_state()

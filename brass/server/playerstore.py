@@ -1,0 +1,168 @@
+"""The players' store: the one writer of `players`, `devices` and `server_settings`, and of
+`seats.player_id` once a seat is taken (an old seat claimed by its player; a join sets it in
+storage.py's claim). Synchronous, one short transaction each, like storage.py; the server calls
+it in a worker thread. docs/PLAYERS.md is the model: a device secret is stored as its hash
+only, so the database never holds what signs a browser in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, exists, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .records import now
+from .storebase import StoreBase
+from .tables import devices, passkeys, players, seats, server_settings
+
+TOUCH_EVERY = dt.timedelta(minutes=10)  # a device's last use is written at most this often
+
+
+def new_id() -> str:
+    """128 random bits as URL-safe text (a player's or a device's id: public, not a secret)."""
+    while (made := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return made
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as a request sees it: who, and through which device."""
+
+    id: str
+    name: str | None
+    email: str | None
+    account: bool  # a verified e-mail or a passkey: can sign in elsewhere
+    role: str
+    listed: bool
+    device_id: str
+
+
+class PlayerStore:
+    """Players, devices and the server's settings, in the game database (`base`'s engine)."""
+
+    def __init__(self, base: StoreBase) -> None:
+        self.base = base
+
+    def create_guest(self, secret_hash: str, label: str) -> Player:
+        """A new guest player and its first device (the browser holding the secret)."""
+        stamp = now()
+        player_id, device_id = new_id(), new_id()
+        with self.base._tx() as conn:
+            conn.execute(insert(players).values(id=player_id, role="player", listed=False,
+                                                created_at=stamp))
+            conn.execute(insert(devices).values(id=device_id, player_id=player_id,
+                                                secret_hash=secret_hash, label=label[:120],
+                                                created_at=stamp, last_used_at=stamp))
+        return Player(player_id, None, None, False, "player", False, device_id)
+
+    def add_device(self, player_id: str, secret_hash: str, label: str) -> str:
+        """Another browser signed in as `player_id` (accounts call this); the device's id."""
+        stamp, device_id = now(), new_id()
+        with self.base._tx() as conn:
+            conn.execute(insert(devices).values(id=device_id, player_id=player_id,
+                                                secret_hash=secret_hash, label=label[:120],
+                                                created_at=stamp, last_used_at=stamp))
+        return device_id
+
+    def remove_device(self, device_id: str, player_id: str) -> bool:
+        """Sign a browser out (or remove it from the list): its secret stops working."""
+        with self.base._tx() as conn:
+            return conn.execute(delete(devices).where(
+                devices.c.id == device_id, devices.c.player_id == player_id)).rowcount == 1
+
+    def by_device(self, secret_hash: str) -> Player | None:
+        """The player whose device has this secret (None: unknown, removed, or a deleted
+        account); the device's last use is noted, at most every `TOUCH_EVERY`."""
+        with self.base._tx() as conn:
+            row = conn.execute(
+                select(players, devices.c.id.label("device_id"),
+                       devices.c.last_used_at, _account().label("account"))
+                .join(devices, devices.c.player_id == players.c.id)
+                .where(devices.c.secret_hash == secret_hash,
+                       players.c.deleted_at.is_(None))).first()
+            if row is None:
+                return None
+            stamp = now()
+            last = row.last_used_at
+            if last.tzinfo is None:
+                last = last.replace(tzinfo=dt.UTC)
+            if stamp - last > TOUCH_EVERY:
+                conn.execute(update(devices).where(devices.c.id == row.device_id)
+                             .values(last_used_at=stamp))
+        return _player(row)
+
+    def get(self, player_id: str) -> Player | None:
+        """A player by id, without a device (`device_id` empty)."""
+        with self.base._tx() as conn:
+            row = conn.execute(select(players, _account().label("account")).where(
+                players.c.id == player_id)).first()
+        return None if row is None else _player(row, "")
+
+    def has_account(self, player_id: str) -> bool:
+        """The player can sign in elsewhere: a verified e-mail address or a passkey."""
+        with self.base._tx() as conn:
+            return bool(conn.execute(select(_account()).select_from(players).where(
+                players.c.id == player_id, players.c.deleted_at.is_(None))).scalar())
+
+    def update(self, player_id: str, name: str | None = None,
+               listed: bool | None = None) -> None:
+        """The player's display name and whether the profile is listed (None: unchanged)."""
+        values: dict[str, Any] = {}
+        if name is not None:
+            values["name"] = name
+        if listed is not None:
+            values["listed"] = listed
+        if values:
+            with self.base._tx() as conn:
+                conn.execute(update(players).where(players.c.id == player_id).values(**values))
+
+    def claim_seat(self, game_id: str, seat: int, player_id: str) -> bool:
+        """An old seat (from before players: no player) is its link's opener's from now on.
+        True if the seat is `player_id`'s (claimed now or before); a seat another player
+        took stays theirs (False)."""
+        with self.base._tx() as conn:
+            if conn.execute(update(seats).where(
+                    seats.c.game_id == game_id, seats.c.seat == seat,
+                    seats.c.player_id.is_(None), seats.c.bot.is_(False),
+                    seats.c.token_hash.is_not(None)).values(player_id=player_id)).rowcount:
+                self.base._notify(conn, game_id, None)  # other instances learn its player
+            owner = conn.execute(select(seats.c.player_id).where(
+                seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+        return owner == player_id
+
+    # -- server settings ------------------------------------------------------------------------
+    def setting(self, key: str) -> Any:
+        """A setting kept in the database (None: never set)."""
+        with self.base._tx() as conn:
+            return conn.execute(select(server_settings.c.value).where(
+                server_settings.c.key == key)).scalar()
+
+    def set_setting(self, key: str, value: Any) -> None:
+        stamp = now()
+        with self.base._tx() as conn:
+            done = conn.execute(update(server_settings).where(server_settings.c.key == key)
+                                .values(value=value, updated_at=stamp)).rowcount
+            if not done:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(server_settings).values(
+                            key=key, value=value, updated_at=stamp))
+                except IntegrityError:  # set meanwhile by another writer: this one wins
+                    conn.execute(update(server_settings).where(server_settings.c.key == key)
+                                 .values(value=value, updated_at=stamp))
+
+
+def _account() -> Any:
+    """SQL: the player (of the row) has an account, a verified e-mail or a passkey."""
+    return players.c.email_verified_at.is_not(None) | exists().where(
+        passkeys.c.player_id == players.c.id)
+
+
+def _player(row: Any, device_id: str | None = None) -> Player:
+    return Player(id=row.id, name=row.name, email=row.email, account=bool(row.account),
+                  role=row.role, listed=row.listed,
+                  device_id=row.device_id if device_id is None else device_id)
