@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, identity, logs, migrate, ops, outbound, profiles, routes, ws
+from . import guard, identity, logs, migrate, ops, outbound, profiles, rematch, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -145,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(identity.router)
     app.include_router(profiles.router)
+    app.include_router(rematch.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)
