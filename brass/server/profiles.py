@@ -120,8 +120,9 @@ def profile(store: StoreBase, player_id: str, recent: int = 10) -> Profile:
             .where(seats.c.player_id == player_id, games.c.status == "finished")
             .order_by(games.c.finished_at.desc())).all()
         built = _industries(conn, player_id)
+        stand_ins = _stand_ins(conn, [r.id for r in played])
     last = history[-1] if history else None
-    places = [_place(r.effects, r.seat) for r in played]
+    places = [_place(r.effects, r.seat, stand_ins.get(r.id, {})) for r in played]
     vps = [int(r.scores[r.seat]) for r in played if r.scores]
     return Profile(
         id=player.id, name=player.name or "", history=[
@@ -137,12 +138,22 @@ def profile(store: StoreBase, player_id: str, recent: int = 10) -> Profile:
                 if r.listed and r.scores][:recent])
 
 
-def _place(effects: Any, seat: int) -> int | None:
-    """The seat's place in the game's final ranking (the last move's `game_end` event)."""
+def _place(effects: Any, seat: int, stand_ins: dict[int, str | None]) -> int | None:
+    """The seat's place as rating counts it (ratings.places: a seat a bot played for at the
+    end is last), from the game's final ranking (the last move's `game_end` event)."""
     for event in effects or ():
         if event.get("type") == "game_end":
-            return next((int(r["rank"]) for r in event["ranking"] if r["seat"] == seat), None)
+            return ratings.places(event["ranking"], stand_ins).get(seat)
     return None
+
+
+def _stand_ins(conn: Connection, game_ids: list[str]) -> dict[str, dict[int, str | None]]:
+    out: dict[str, dict[int, str | None]] = collections.defaultdict(dict)
+    if game_ids:
+        for r in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.stand_in)
+                              .where(seats.c.game_id.in_(game_ids))):
+            out[r.game_id][r.seat] = r.stand_in
+    return out
 
 
 def _industries(conn: Connection, player_id: str) -> collections.Counter[str]:

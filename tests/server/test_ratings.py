@@ -105,10 +105,11 @@ def seat_player(url: str, game_id: str, seat: int, player_id: str) -> None:
 
 
 def finished_game(http: httpx.Client, url: str, player_id: str, level: str = "easy",
-                  clock: dict[str, Any] = CLOCKED) -> str:
+                  clock: dict[str, Any] = CLOCKED, listed: bool = False) -> str:
     """A 2-player game of `player_id` against a bot, which the player resigns at once: the
     bots play it to its end."""
-    created = http.post("/api/games", json={"players": 2, "name": "rated", "clock": clock})
+    created = http.post("/api/games", json={"players": 2, "name": "rated", "clock": clock,
+                                            "listed": listed})
     assert created.status_code == 201, created.text
     game, host = created.json()["id"], created.json()["host_token"]
     joined = http.post(f"/api/games/{game}/join", json={"name": "Ada",
