@@ -140,6 +140,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim
+         * @description Opening a seat link in a browser with a player: a seat from before players (nobody's)
+         *     becomes this player's. `mine` says whether the seat is theirs now; a seat another player
+         *     took stays theirs, and who that is is never said.
+         */
+        post: operations["claim_api_games__game_id__claim_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/handover": {
         parameters: {
             query?: never;
@@ -193,7 +215,8 @@ export interface paths {
         /**
          * Join
          * @description Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
-         *     browser keeps) limits a browser to one seat unless the game allows a shared screen.
+         *     browser keeps) limits a browser to one seat unless the game allows a shared screen. With
+         *     the player cookie, the seat is that player's (on their desk, on every device).
          */
         post: operations["join_api_games__game_id__join_post"];
         delete?: never;
@@ -299,6 +322,94 @@ export interface paths {
         get: operations["game_log_api_games__game_id__log_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rating Changes
+         * @description A finished game's rating changes (its end screen): listed players', and the asking
+         *     seat's own (a seat token); empty while it runs or when it was not rated.
+         */
+        get: operations["rating_changes_api_games__game_id__ratings_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rematch State
+         * @description The offer and its answers (anyone); with a seat token (or the cookie of the seat's
+         *     device), that seat's link to the rematch once it is made.
+         */
+        get: operations["rematch_state_api_games__game_id__rematch_get"];
+        put?: never;
+        /**
+         * Offer Rematch
+         * @description A seated player offers a rematch of the finished game (an offer made first by another
+         *     seat is accepted instead).
+         */
+        post: operations["offer_rematch_api_games__game_id__rematch_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/rematch/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer Rematch
+         * @description Accept or decline the rematch offered; the last answer makes the new game.
+         */
+        post: operations["answer_rematch_api_games__game_id__rematch_answer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/rematch/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Rematch
+         * @description The offerer starts the rematch with those who accepted so far (the others' seats
+         *     become what the offer said).
+         */
+        post: operations["start_rematch_api_games__game_id__rematch_start_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -445,6 +556,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Me */
+        get: operations["get_me_api_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Me
+         * @description Change the display name or whether the profile is listed.
+         */
+        patch: operations["update_me_api_me_patch"];
+        trace?: never;
+    };
+    "/api/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player Profile
+         * @description A listed player's public profile; 404 for an unlisted (or unknown) player.
+         */
+        get: operations["player_profile_api_players__player_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rules": {
         parameters: {
             query?: never;
@@ -460,6 +612,27 @@ export interface paths {
         get: operations["rules_api_rules_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Session
+         * @description The browser's player: the one its cookie names, else a new guest (and its cookie).
+         *     The client calls it when it starts; playing never needs more.
+         */
+        post: operations["session_api_session_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -528,6 +701,11 @@ export interface components {
             status: "none" | "running" | "done" | "failed";
             /** Total */
             total: number;
+        };
+        /** AnswerRematch */
+        AnswerRematch: {
+            /** Accept */
+            accept: boolean;
         };
         /**
          * Bonus
@@ -605,6 +783,19 @@ export interface components {
             text: string;
             /** Time */
             time: string;
+        };
+        /**
+         * Claimed
+         * @description A seat link opened in a browser with a player: whether the seat is that player's.
+         */
+        Claimed: {
+            /**
+             * Mine
+             * @description the seat is this player's (claimed now, or before); false: another player took it (who is never said)
+             */
+            mine: boolean;
+            /** Seat */
+            seat: number;
         };
         /**
          * ClockChoice
@@ -802,7 +993,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "forbidden" | "create_refused";
             /** Message */
             message: string;
             /**
@@ -976,6 +1167,14 @@ export interface components {
             status: "waiting" | "running" | "finished" | "expired" | "cancelled";
             /** Version */
             version: number;
+        };
+        /** GameRatings */
+        GameRatings: {
+            /**
+             * Changes
+             * @description empty: the game is not rated (yet)
+             */
+            changes: components["schemas"]["RatingChange"][];
         };
         /**
          * HandOver
@@ -1201,6 +1400,36 @@ export interface components {
             /** Pottery */
             pottery: number[];
         };
+        /**
+         * Me
+         * @description The signed-in player, as only they see it.
+         */
+        Me: {
+            /**
+             * Account
+             * @description can sign in on another device (a verified e-mail or a passkey); false: a guest of this browser only
+             */
+            account: boolean;
+            /** Email */
+            email: string | null;
+            /**
+             * Id
+             * @description the player's id (public: a profile's address)
+             */
+            id: string;
+            /**
+             * Listed
+             * @description the profile is public
+             */
+            listed: boolean;
+            /**
+             * Name
+             * @description the display name (null: a guest who chose none)
+             */
+            name: string | null;
+            /** Role */
+            role: string;
+        };
         /** MerchantSupply */
         MerchantSupply: {
             /** Count */
@@ -1329,6 +1558,16 @@ export interface components {
             /** Links */
             links: string[];
         };
+        /** OfferRematch */
+        OfferRematch: {
+            /**
+             * Empty Seats
+             * @description what the seat of a player who declines (or never answers) becomes: open, or a bot
+             * @default open
+             * @enum {string}
+             */
+            empty_seats: "open" | "bot";
+        };
         /** Pass */
         Pass: {
             /** Card */
@@ -1442,6 +1681,39 @@ export interface components {
              */
             version?: number | null;
         };
+        /** Profile */
+        Profile: {
+            /** Average Vp */
+            average_vp: number | null;
+            /**
+             * Favourite Industries
+             * @description most built first (at most 3)
+             */
+            favourite_industries: string[];
+            /**
+             * Games
+             * @description finished games played
+             */
+            games: number;
+            /**
+             * History
+             * @description the rating after each rated game, oldest first (the last 200)
+             */
+            history: components["schemas"]["RatingPoint"][];
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** @description null: never rated (no rated game yet) */
+            rating: components["schemas"]["RatingInfo"] | null;
+            /**
+             * Recent
+             * @description the latest listed finished games (10)
+             */
+            recent: components["schemas"]["RecentGame"][];
+            /** Wins */
+            wins: number;
+        };
         /**
          * Quote
          * @description The full price of an action (`Quote.to_json()`): money paid and received, and where
@@ -1532,6 +1804,114 @@ export interface components {
             tie_break: "none" | "income" | "money" | "shared";
             /** Vp */
             vp: number;
+        };
+        /** RatingChange */
+        RatingChange: {
+            after: components["schemas"]["RatingInfo"];
+            before: components["schemas"]["RatingInfo"];
+            /** Name */
+            name: string;
+            /**
+             * Player Id
+             * @description set when the player's profile is listed
+             */
+            player_id: string | null;
+            /** Seat */
+            seat: number;
+        };
+        /** RatingInfo */
+        RatingInfo: {
+            /**
+             * Games
+             * @description rated games played
+             */
+            games: number;
+            /** Mu */
+            mu: number;
+            /**
+             * Ordinal
+             * @description the shown rating: mu - 3 sigma
+             */
+            ordinal: number;
+            /**
+             * Provisional
+             * @description fewer than 5 rated games
+             */
+            provisional: boolean;
+            /** Sigma */
+            sigma: number;
+        };
+        /** RatingPoint */
+        RatingPoint: {
+            /** At */
+            at: string;
+            /**
+             * Game Id
+             * @description null: the game is not listed
+             */
+            game_id: string | null;
+            /** Ordinal */
+            ordinal: number;
+        };
+        /** RecentGame */
+        RecentGame: {
+            /** Finished At */
+            finished_at: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Place
+             * @description 1: won; null: not known (no final ranking)
+             */
+            place: number | null;
+            /** Players */
+            players: number;
+            /** Vp */
+            vp: number;
+        };
+        /** RematchInfo */
+        RematchInfo: {
+            /**
+             * Answers
+             * @description by seat: accepted or declined
+             */
+            answers: {
+                [key: string]: boolean;
+            };
+            /** Empty Seats */
+            empty_seats: ("open" | "bot") | null;
+            /**
+             * Host Token
+             * @description the rematch's host token, for its offerer
+             */
+            host_token: string | null;
+            /**
+             * New Game Id
+             * @description the rematch, once made
+             */
+            new_game_id: string | null;
+            /**
+             * Offered By
+             * @description the seat that offered; null: no offer
+             */
+            offered_by: number | null;
+            /**
+             * Seat
+             * @description the asking seat (a seat token or the cookie's)
+             */
+            seat: number | null;
+            /**
+             * Token
+             * @description the asking seat's token in the rematch, when it accepted with this same token or device
+             */
+            token: string | null;
+            /**
+             * Waiting For
+             * @description the human seats that have not answered
+             */
+            waiting_for: number[];
         };
         /** RemovedTile */
         RemovedTile: {
@@ -1918,6 +2298,13 @@ export interface components {
             /** Expected Version */
             expected_version?: number | null;
         };
+        /** UpdateMe */
+        UpdateMe: {
+            /** Listed */
+            listed?: boolean | null;
+            /** Name */
+            name?: string | null;
+        };
         /** Version */
         Version: {
             /** Version */
@@ -2007,7 +2394,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "forbidden" | "create_refused";
             /** Message */
             message: string;
             /**
@@ -2076,6 +2463,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2161,6 +2557,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2230,6 +2635,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2317,6 +2731,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2393,6 +2816,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2462,6 +2894,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2549,6 +2990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2625,6 +3075,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2694,6 +3153,100 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    claim_api_games__game_id__claim_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claimed"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2781,6 +3334,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -2850,6 +3412,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2937,6 +3508,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3006,6 +3586,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3093,6 +3682,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3166,6 +3764,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3253,6 +3860,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3329,6 +3945,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3367,6 +3992,124 @@ export interface operations {
             };
         };
     };
+    rating_changes_api_games__game_id__ratings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameRatings"];
+                };
+            };
+        };
+    };
+    rematch_state_api_games__game_id__rematch_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchInfo"];
+                };
+            };
+        };
+    };
+    offer_rematch_api_games__game_id__rematch_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferRematch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchInfo"];
+                };
+            };
+        };
+    };
+    answer_rematch_api_games__game_id__rematch_answer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerRematch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchInfo"];
+                };
+            };
+        };
+    };
+    start_rematch_api_games__game_id__rematch_start_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchInfo"];
+                };
+            };
+        };
+    };
     renew_api_games__game_id__renew_post: {
         parameters: {
             query?: never;
@@ -3398,6 +4141,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3477,6 +4229,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3564,6 +4325,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3641,6 +4411,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3710,6 +4489,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3797,6 +4585,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3877,6 +4674,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3911,6 +4717,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_me_api_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+        };
+    };
+    update_me_api_me_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMe"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+        };
+    };
+    player_profile_api_players__player_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
                 };
             };
         };
@@ -3951,6 +4823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -3985,6 +4866,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    session_api_session_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
                 };
             };
         };

@@ -78,3 +78,10 @@ export type MoveJudged = S["MoveJudged"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
+/** A finished game's rematch: the offer, the answers, and for the asking seat its new link. */
+export type RematchInfo = S["RematchInfo"];
+/** A finished game's rating changes (its end screen). */
+export type GameRatings = S["GameRatings"];
+export type RatingChange = S["RatingChange"];
+/** A listed player's public page. */
+export type Profile = S["Profile"];
