@@ -19,13 +19,14 @@ from sqlalchemy import and_, select
 from sqlalchemy.engine import Connection
 
 from . import ratings
-from .deps import GameAt, Service, Viewer
+from .deps import OPTIONAL_TOKEN, GameAt, Service, Viewer
 from .errors import ApiError
+from .routes import ERRORS
 from .storebase import StoreBase
 from .tables import actions, games, players, seats
 from .tables import ratings as ratings_table
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 
 class RatingInfo(BaseModel):
@@ -172,7 +173,8 @@ def _industries(conn: Connection, player_id: str) -> collections.Counter[str]:
     return counter
 
 
-@router.get("/games/{game_id}/ratings", response_model=GameRatings)
+@router.get("/games/{game_id}/ratings", response_model=GameRatings,
+            openapi_extra=OPTIONAL_TOKEN)
 async def rating_changes(game_id: str, service: Service, rt: GameAt,
                          seat: Viewer) -> GameRatings:
     """A finished game's rating changes (its end screen): listed players', and the asking

@@ -35,16 +35,17 @@ from brass.engine import ENGINE_VERSION, new_game
 
 from . import clocks
 from .auth import new_token, token_hash, token_matches
-from .deps import GameAt, Seat, Service, Token, Viewer
+from .deps import OPTIONAL_TOKEN, GameAt, Seat, Service, Token, Viewer
 from .errors import ApiError
 from .identity import COOKIE
 from .lobby import new_game_id
 from .records import GameRecord, SeatRecord, now
+from .routes import ERRORS
 from .storage import Storage
 from .tables import rematches
 
 log = logging.getLogger("brass.server")
-router = APIRouter(prefix="/api", tags=["rematch"])
+router = APIRouter(prefix="/api", tags=["rematch"], responses=ERRORS)  # type: ignore[arg-type]
 EmptySeats = Literal["open", "bot"]
 DECLINED_BOT = "medium"  # the level of a bot that takes a declined seat (the lobby's default)
 
@@ -284,7 +285,8 @@ async def start_rematch(game_id: str, service: Service, rt: GameAt, seat: Seat,
     return await _act(service, rt, seat, secret, True, start=True)
 
 
-@router.get("/games/{game_id}/rematch", response_model=RematchInfo)
+@router.get("/games/{game_id}/rematch", response_model=RematchInfo,
+            openapi_extra=OPTIONAL_TOKEN)
 async def rematch_state(game_id: str, service: Service, rt: GameAt, seat: Viewer,
                         secret: str | None = Secret) -> RematchInfo:
     """The offer and its answers (anyone); with a seat token (or the cookie of the seat's
