@@ -118,6 +118,17 @@ def import_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def settings_cmd(args: argparse.Namespace) -> int:
+    from brass.server import policy
+
+    try:
+        args.database_url = database_url(args.database)
+    except ValueError as exc:
+        print(f"brass settings: {exc}", file=sys.stderr)
+        return 2
+    return policy.settings_cmd(args)
+
+
 def database_url(given: str | None) -> str:
     """`--database`, else the server's own setting (DATABASE_URL or BRASS_DB_*)."""
     from pydantic import ValidationError
@@ -165,6 +176,16 @@ def main(argv: list[str] | None = None) -> int:
     p_import.add_argument("--new-id", action="store_true",
                           help="if a game there has this game's id, store it under a new id")
     p_import.set_defaults(func=import_cmd)
+    p_settings = sub.add_parser("settings", help="the host's settings kept in the database")
+    which = p_settings.add_subparsers(dest="setting", required=True)
+    p_policy = which.add_parser("create-policy", help="show or set who may create games: "
+                                "anyone, players with an account, or holders of an invite code")
+    p_policy.add_argument("policy", nargs="?", choices=["anyone", "accounts", "invite"])
+    p_policy.add_argument("--code", help="with invite: the code (default: a new random one, "
+                          "printed once)")
+    p_policy.add_argument("--database", help="the database URL (default: the server's "
+                          "setting, DATABASE_URL or BRASS_DB_*)")
+    p_policy.set_defaults(func=settings_cmd)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

@@ -23,7 +23,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, identity, logs, migrate, ops, outbound, profiles, rematch, routes, ws
+from . import (
+    desk,
+    guard,
+    identity,
+    logs,
+    migrate,
+    ops,
+    outbound,
+    profiles,
+    rematch,
+    routes,
+    ws,
+)
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -144,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
     app.include_router(identity.router)
+    app.include_router(desk.router)
     app.include_router(profiles.router)
     app.include_router(rematch.router)
     app.include_router(ws.router)

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from .auth import new_token, token_hash
@@ -60,6 +60,18 @@ async def maybe_player(request: Request) -> Player | None:
     if request.method not in SAFE:
         check_origin(request.headers, request.url.scheme, _public_url(request))
     return await asyncio.to_thread(store(request).by_device, token_hash(secret))
+
+
+async def socket_player(ws: WebSocket) -> Player | None:
+    """A websocket's player, by its cookie, checked as a write is (a socket acts): the
+    handshake must come from the site, else `forbidden`."""
+    secret = ws.cookies.get(COOKIE)
+    if not secret:
+        return None
+    scheme = "https" if ws.url.scheme == "wss" else "http"
+    check_origin(ws.headers, scheme, getattr(ws.app.state, "public_url", None))
+    players: PlayerStore = ws.app.state.players
+    return await asyncio.to_thread(players.by_device, token_hash(secret))
 
 
 async def current_player(player: Annotated[Player | None, Depends(maybe_player)]) -> Player:

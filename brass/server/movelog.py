@@ -98,7 +98,7 @@ class MoveLog(StoreBase):
                 if turn is not None:
                     timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
                     values.update(deadline=None if scores is not None else timing.deadline,
-                                  turn_started_at=timing.turn_started_at)
+                                  turn_started_at=timing.turn_started_at, to_move=turn.next_seat)
                 moved = conn.execute(
                     update(games).where(games.c.id == game_id,
                                         games.c.version == expected_version,
@@ -145,7 +145,7 @@ class MoveLog(StoreBase):
             if timing.reserves:
                 return None
             values.update(deadline=None if scores is not None else timing.deadline,
-                          turn_started_at=timing.turn_started_at)
+                          turn_started_at=timing.turn_started_at, to_move=turn.next_seat)
         shape = (tuple(values), snapshot is not None)
         sql = _APPEND_SQL.get(shape)
         if sql is None:

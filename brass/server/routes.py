@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from brass.engine import DATA
 
-from . import chat, deps, identity, listing, outbound
+from . import chat, deps, identity, listing, outbound, policy
 from .clocks import Clock
 from .deps import (
     GameAt,
@@ -68,7 +68,11 @@ router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])
-async def create_game(body: CreateGame, service: Service) -> Created:
+async def create_game(body: CreateGame, request: Request, service: Service,
+                      player: MaybePlayer) -> Created:
+    """A new waiting game, if the host's create policy lets this creator make one (policy.py:
+    `create_refused` says what is missing)."""
+    await policy.check_create(identity.store(request), player, body.invite_code)
     game_id, host_token, invite = await service.lobby.create_game(
         body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
         body.shared_screen)

@@ -137,6 +137,10 @@ class CreateGame(BaseModel):
         default=False, strict=True,
         description="one browser may take several seats (players sharing a screen); "
                     "otherwise a browser takes one seat of the game")
+    invite_code: str | None = Field(
+        default=None, max_length=200,
+        description="the server's invite code, where the host lets only its holders create "
+                    "games (`create_refused` with reason `invite` says so)")
 
 
 class SetListed(BaseModel):
@@ -659,6 +663,9 @@ class WsHello(BaseModel):
     model_config = _REQUEST
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=3, description=(
+        "without a token: which of the seats the player cookie's player took (a shared "
+        "screen); by default their first"))
 
 
 class ExtendRequest(BaseModel):

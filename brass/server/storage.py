@@ -109,8 +109,7 @@ class Storage(MoveLog):
             seed=record.seed, setup=record.setup, version=record.version,
             engine_version=record.engine_version, host_token_hash=record.host_token_hash,
             created_at=record.created_at, updated_at=record.updated_at,
-            listed=record.listed, settings=record.settings,
-            invite_hash=record.invite_hash))
+            listed=record.listed, settings=record.settings, invite_hash=record.invite_hash))
         conn.execute(insert(seats), [
             {"game_id": record.id, "seat": s.seat, "name": s.name, "token_hash": s.token_hash,
              "bot": s.bot, "reserve": s.reserve, "bot_level": s.bot_level} for s in record.seats])
@@ -333,7 +332,8 @@ class Storage(MoveLog):
                 turn = TurnStart(record.clock, None, None, None, mover,
                                  record.seats[mover].reserve, record.seats[mover].played_by_bot)
                 timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
-                values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at)
+                values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at,
+                              to_move=mover)
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
             _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=first.to_json()))
         self._notify(conn, game_id, None)

@@ -51,6 +51,9 @@ games = Table(
     Column("invite_hash", String(64), nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("turn_started_at", DateTime(timezone=True), nullable=True),
+    # 0008: the seat to move (None: not running, or not known: a game from before 0008),
+    # written with the turn's times; the desk sorts "your turn" first by it
+    Column("to_move", SmallInteger, nullable=True),
     Index("ix_games_listing", "listed", "created_at", "id"),
     Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
     Index("ix_games_updated", "listed", "updated_at"),

@@ -19,9 +19,11 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from . import chat, jsontext, logs, metrics, outbound
-from .deps import hello_seat
+from .deps import hello_seat, players_seat
 from .errors import ApiError
 from .guard import SocketCap
+from .identity import socket_player
+from .playerstore import Player
 from .runtime import Runtime
 from .schemas import (
     ServerMessage,
@@ -156,6 +158,10 @@ async def game_socket(ws: WebSocket, game_id: str,
     service: GameService = ws.app.state.service
     wait: float = getattr(ws.app.state, "hello_timeout", 10.0)
     hello_by = asyncio.get_running_loop().time() + wait
+    try:  # the player cookie, read before accepting (socketproto.py drops the headers then)
+        player, refusal = await socket_player(ws), None
+    except ApiError as exc:
+        player, refusal = None, exc
     await ws.accept(headers=headers)
     metrics.OPEN_SOCKETS.inc()
     conn = Connection(ws)
@@ -167,7 +173,9 @@ async def game_socket(ws: WebSocket, game_id: str,
                 rt = await service.runtime(game_id)
             except ApiError as exc:
                 raise Goodbye(exc, 4404) from None
-            await _serve(service, rt, conn, hello_by)
+            if refusal is not None:  # a socket with the player cookie: from the site only
+                raise Goodbye(refusal, 1008)
+            await _serve(service, rt, conn, hello_by, player)
         except TimeoutError:  # only the wait for hello has a deadline in `_serve`
             raise Goodbye(ApiError("timeout", f"No hello within {wait:g} s: closing"),
                           1008) from None
@@ -187,7 +195,8 @@ async def game_socket(ws: WebSocket, game_id: str,
         writer.cancel()
 
 
-async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: float) -> None:
+async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: float,
+                 player: Player | None) -> None:
     said_hello = False
     while True:
         try:
@@ -197,13 +206,15 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
             return
         if message["type"] == "websocket.disconnect":
             return
-        said_hello = await _answer(service, rt, conn, message, said_hello)
+        said_hello = await _answer(service, rt, conn, message, said_hello, player)
         del message  # an idle socket keeps no message (nor, `_answer` ended, its parsed form)
 
 
 async def _answer(service: GameService, rt: Runtime, conn: Connection,
-                  message: Mapping[str, Any], said_hello: bool) -> bool:
-    """Answer one client message; whether the client has said hello now."""
+                  message: Mapping[str, Any], said_hello: bool,
+                  player: Player | None = None) -> bool:
+    """Answer one client message; whether the client has said hello now. `player`: the
+    player cookie's (a hello without a token takes their seat)."""
     text = message.get("text")
     if text is None:
         data = message.get("bytes") or b""
@@ -215,6 +226,8 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
             conn.seat = hello_seat(rt, msg.token)
+            if msg.token is None and player is not None:  # the player's own seat
+                conn.seat = players_seat(rt, player, None if msg.seat is None else str(msg.seat))
             said_hello = True
             await service.core.subscribe(rt, conn)
         elif not said_hello:

@@ -1,6 +1,6 @@
 """players: a player above seats (guest first, an optional account), their devices, passkeys,
 sign-in links, ratings, rematches, the server's settings, push subscriptions and notification
-preferences; seats.player_id (docs/PLAYERS.md is the agreed model)
+preferences; seats.player_id; games.to_move (docs/PLAYERS.md is the agreed model)
 
 Revision ID: 0008
 Revises: 0004 (the chain runs 0003, 0005, 0006, 0007, 0004)
@@ -120,9 +120,13 @@ def upgrade() -> None:
         batch.add_column(sa.Column("player_id", sa.String(32), nullable=True))
         batch.create_foreign_key("fk_seats_player", "players", ["player_id"], ["id"])
         batch.create_index("ix_seats_player", ["player_id", "game_id"])
+    with op.batch_alter_table("games") as batch:  # the seat to move, for the desk
+        batch.add_column(sa.Column("to_move", sa.SmallInteger, nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("to_move")
     with op.batch_alter_table("seats") as batch:
         batch.drop_index("ix_seats_player")
         batch.drop_constraint("fk_seats_player", type_="foreignkey")

@@ -6,11 +6,14 @@ the cookie from another site is refused. SQLite and Postgres (the `server` fixtu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from brass.server import Settings
 from brass.server.tables import devices, seats
@@ -166,3 +169,30 @@ def test_the_cookie_is_secure_when_the_site_is_https(tmp_path_factory: pytest.Te
                           headers={"Origin": live.base}) as client:
             refused = client.post("/api/session")
             assert refused.status_code == 403, "the public URL, not the Host, is the site"
+
+
+def socket(server: LiveServer, game_id: str, cookie: str, origin: str) -> ClientConnection:
+    return connect(f"{server.ws_base}/ws/games/{game_id}", open_timeout=30,
+                   additional_headers={"Cookie": f"brass_device={cookie}", "Origin": origin})
+
+
+def test_the_websocket_seats_the_cookies_player_and_checks_the_origin(
+        server: LiveServer, http: httpx.Client, alice: httpx.Client,
+        bob: httpx.Client) -> None:
+    table = make_game(http, 2, 0)
+    joined = alice.post(table.url("/join"), json={"name": "Alice", "invite": table.invite})
+    seat = joined.json()["seat"]
+    bob.post(table.url("/join"), json={"name": "Bob", "invite": table.invite})
+    with socket(server, table.id, alice.cookies["brass_device"], server.base) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        first = json.loads(ws.recv(timeout=30))
+        assert first.get("type") == "state" and first["seat"] == seat, first
+    with socket(server, table.id, bob.cookies["brass_device"], server.base) as ws:
+        ws.send(json.dumps({"type": "hello", "seat": seat}))  # not his: a spectator
+        first = json.loads(ws.recv(timeout=30))
+        assert first.get("type") == "state" and first["seat"] is None, first
+    with socket(server, table.id, alice.cookies["brass_device"], "https://evil.example") as ws:
+        said = json.loads(ws.recv(timeout=30))
+        assert said.get("code") == "forbidden", said
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=30)

@@ -1,0 +1,166 @@
+"""The desk (`GET /api/desk`): every game of the signed-in player, on any device, in the order
+a player looks for them: those where it is their turn (soonest deadline first, with the
+clock's time left), then the others running, those waiting for players, the rematches offered
+to them (the only invitations the model has: docs/PLAYERS.md), and the finished ones with
+their results. Paged (`offset`, `limit`); read in two indexed queries (`ix_seats_player`,
+then the pages' seats by primary key), measured by bench/desk.py.
+
+Live: the client polls it (every few seconds while the page is visible) with `If-None-Match`;
+an unchanged desk is a 304 without a body. A poll is one small indexed read on any instance,
+where a pushed desk would need every instance to know which players each game's change
+concerns. Nothing hidden is in it: names, seats, whose turn, scores once finished."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.engine import Engine
+
+from .identity import CurrentPlayer
+from .records import now
+from .tables import games, rematches, seats
+
+router = APIRouter(prefix="/api", tags=["players"])
+Section = Literal["turn", "running", "waiting", "finished"]
+SHOWN = ("running", "waiting", "finished")  # expired and cancelled games were never played
+
+
+class DeskSeat(BaseModel):
+    seat: int
+    name: str | None
+    bot: bool
+    you: bool = Field(description="this seat is the player's")
+
+
+class DeskGame(BaseModel):
+    id: str
+    name: str
+    section: Section = Field(description="turn: the player is to move; running: another seat "
+                                         "is; waiting: for players; finished")
+    seat: int = Field(description="the player's seat (the first, on a shared screen)")
+    players: int
+    seats: list[DeskSeat]
+    to_move: int | None = Field(description="the seat to move (null: not known or not running)")
+    deadline: str | None = Field(description="when the mover's time runs out (ISO time)")
+    time_left: float | None = Field(description="seconds until the deadline, when this answer "
+                                                "was made (null: no clock)")
+    scores: list[int] | None = Field(description="a finished game's points, by seat")
+    place: int | None = Field(description="a finished game: the player's place (1: won)")
+    updated_at: str
+
+
+class Invitation(BaseModel):
+    """A rematch of a finished game of the player's, waiting for their answer."""
+
+    game_id: str = Field(description="the finished game the rematch is offered after")
+    name: str
+    offered_by: int = Field(description="the seat that offered it")
+    seat: int = Field(description="the player's seat in the finished game")
+
+
+class Desk(BaseModel):
+    games: list[DeskGame]
+    invitations: list[Invitation] = Field(description="rematches offered to the player (on "
+                                                      "the first page only)")
+    next: int | None = Field(description="the next page's offset (null: the last page)")
+    total: int
+
+
+def _rank() -> Any:
+    """SQL: the section of a game row (0 turn, 1 running, 2 waiting, 3 finished)."""
+    g = games.c
+    return case((and_(g.status == "running", g.to_move == seats.c.seat,
+                      seats.c.stand_in.is_(None)), 0),
+                (g.status == "running", 1), (g.status == "waiting", 2), else_=3)
+
+
+def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
+    """One page of the player's desk (blocking: called in a worker thread)."""
+    g, rank = games.c, _rank()
+    mine = (select(games, seats.c.seat.label("my_seat"), rank.label("rank"))
+            .join(seats, seats.c.game_id == g.id)
+            .where(seats.c.player_id == player_id, g.status.in_(SHOWN)))
+    ordered = mine.order_by(
+        rank, case((rank == 0, g.deadline), else_=None).asc().nulls_last(),
+        case((rank == 3, g.finished_at), else_=g.updated_at).desc(), g.id, seats.c.seat)
+    with engine.connect() as conn:
+        rows = conn.execute(ordered.offset(offset).limit(limit + 1)).all()
+        total = conn.execute(select(func.count()).select_from(mine.subquery())).scalar_one()
+        ids = list({r.id for r in rows[:limit]})
+        by_game: dict[str, list[Any]] = {i: [] for i in ids}
+        if ids:
+            for s in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.name,
+                                         seats.c.bot, seats.c.player_id)
+                                  .where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)):
+                by_game[s.game_id].append(s)
+        invitations = _invitations(conn, player_id) if offset == 0 else []
+    at = now()
+    out, seen = [], set()
+    for r in rows[:limit]:
+        if r.id in seen:  # a shared screen: the game once, at its best section
+            continue
+        seen.add(r.id)
+        out.append(_entry(r, by_game[r.id], player_id, at))
+    more = len(rows) > limit
+    return Desk(games=out, invitations=invitations, next=offset + limit if more else None,
+                total=total)
+
+
+def _invitations(conn: Any, player_id: str) -> list[Invitation]:
+    found = conn.execute(
+        select(rematches.c.game_id, rematches.c.offered_by, rematches.c.answers,
+               seats.c.seat, games.c.name)
+        .join(seats, seats.c.game_id == rematches.c.game_id)
+        .join(games, games.c.id == rematches.c.game_id)
+        .where(seats.c.player_id == player_id, rematches.c.new_game_id.is_(None))).all()
+    return [Invitation(game_id=r.game_id, name=r.name, offered_by=r.offered_by, seat=r.seat)
+            for r in found
+            if str(r.seat) not in (r.answers or {}) and r.seat != r.offered_by]
+
+
+def _utc(stamp: dt.datetime | None) -> dt.datetime | None:
+    if stamp is None:
+        return None
+    return stamp.replace(tzinfo=dt.UTC) if stamp.tzinfo is None else stamp
+
+
+def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime) -> DeskGame:
+    sections: tuple[Section, ...] = ("turn", "running", "waiting", "finished")
+    deadline = _utc(r.deadline) if r.status == "running" else None
+    scores = list(r.scores) if r.status == "finished" and r.scores else None
+    place = None
+    if scores is not None and 0 <= r.my_seat < len(scores):
+        place = 1 + sum(1 for s in scores if s > scores[r.my_seat])
+    updated = _utc(r.updated_at)
+    assert updated is not None
+    return DeskGame(
+        id=r.id, name=r.name, section=sections[r.rank], seat=r.my_seat, players=r.players,
+        seats=[DeskSeat(seat=s.seat, name=s.name, bot=s.bot, you=s.player_id == player_id)
+               for s in seat_rows],
+        to_move=r.to_move if r.status == "running" else None,
+        deadline=None if deadline is None else deadline.isoformat(),
+        time_left=None if deadline is None else max(0.0, (deadline - at).total_seconds()),
+        scores=scores, place=place, updated_at=updated.isoformat())
+
+
+@router.get("/desk", response_model=Desk, responses={304: {"description": "unchanged"}})
+async def desk(request: Request, player: CurrentPlayer,
+               offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+               limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+    """Every game of the player's, their turn first; `If-None-Match` with the last answer's
+    `ETag` gets a 304 while nothing on this page changed."""
+    engine: Engine = request.app.state.service.storage.engine
+    page = await asyncio.to_thread(read_desk, engine, player.id, offset, limit)
+    # the time left changes by itself: the tag leaves it out (the client counts down)
+    tag = '"' + hashlib.sha256(page.model_dump_json(
+        exclude={"games": {"__all__": {"time_left"}}}).encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers=headers)
+    return Response(page.model_dump_json(), media_type="application/json", headers=headers)
