@@ -39,6 +39,7 @@ def setup(url: str, history: int) -> str:
     with engine.begin() as conn:
         ids = [f"bench-player-{i}" for i in range(3)]
         conn.execute(insert(players), [{"id": p, "name": p, "email": f"{p}@example.org",
+                                        "email_verified_at": at,
                                         "role": "player", "listed": True, "created_at": at}
                                        for p in ids])
         for n in range(history):

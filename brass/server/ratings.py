@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import exists, func, insert, or_, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
-from .tables import games, passkeys, players, ratings, seats
+from .playerstore import _account as has_account
+from .tables import games, players, ratings, seats
 
 log = logging.getLogger("brass.server")
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: OpenSkill's defaults
@@ -135,8 +136,7 @@ def game_finished(conn: Connection, game_id: str, effects: Sequence[Any] | None,
     if ranking is None:
         return []
     settings = conn.execute(select(games.c.settings).where(games.c.id == game_id)).scalar()
-    account = or_(players.c.email.is_not(None),
-                  exists().where(passkeys.c.player_id == players.c.id))
+    account = has_account()  # playerstore's own rule: a verified e-mail or a passkey
     rows = conn.execute(
         select(seats.c.seat, seats.c.bot, seats.c.bot_level, seats.c.stand_in,
                players.c.id.label("player"), account.label("account"))

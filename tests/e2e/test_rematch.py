@@ -35,6 +35,7 @@ def test_rematch_across_two_browsers(browser: Browser, server: str, server_db: s
     with engine.begin() as conn:
         conn.execute(insert(players).values(id=player, name="Alice", role="player",
                                             email=f"{player}@example.org", listed=True,
+                                            email_verified_at=now(),
                                             created_at=now()))
         conn.execute(update(seats).where(seats.c.game_id == game,
                                          seats.c.seat == alice["seat"]).values(player_id=player))

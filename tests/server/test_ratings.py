@@ -90,7 +90,8 @@ def account(url: str, name: str, listed: bool = True) -> str:
     with engine.begin() as conn:
         conn.execute(insert(players).values(id=player_id, name=name, role="player",
                                             email=f"{player_id}@example.org",
-                                            listed=listed, created_at=now()))
+                                            email_verified_at=now(), listed=listed,
+                                            created_at=now()))
     engine.dispose()
     return player_id
 
