@@ -93,8 +93,8 @@ def game_ratings(store: StoreBase, game_id: str, viewer: int | None) -> GameRati
             .where(seats.c.game_id == game_id))}
     out = []
     for player_id, before, after in changes:
-        row = rows[player_id]
-        if row.listed or row.seat == viewer:
+        row = rows.get(player_id)  # None: the seat no longer names them (never so today)
+        if row is not None and (row.listed or row.seat == viewer):
             out.append(RatingChange(seat=row.seat, name=row.name or "",
                                     player_id=player_id if row.listed else None,
                                     before=info(before), after=info(after)))

@@ -12,21 +12,29 @@ const W = 320;
 const H = 120;
 const PAD = 8;
 
+/** Where each rating stands in the chart (SVG units, y down): oldest on the left, the lowest
+ * rating at the bottom edge less the padding, the highest at the top (a flat history: the
+ * bottom). */
+export function chartPoints(points: number[]): [number, number][] {
+  const low = Math.min(...points);
+  const span = Math.max(...points) - low || 1;
+  const last = Math.max(1, points.length - 1);
+  return points.map((v, i) => [PAD + (i * (W - 2 * PAD)) / last, H - PAD - ((v - low) * (H - 2 * PAD)) / span]);
+}
+
 /** The rating after each rated game, as a line (oldest on the left). */
 export function RatingChart({ points }: { points: number[] }): JSX.Element | null {
   if (points.length < 2) return null;
   const low = Math.min(...points);
   const high = Math.max(...points);
-  const span = high - low || 1;
-  const x = (i: number) => PAD + (i * (W - 2 * PAD)) / (points.length - 1);
-  const y = (v: number) => H - PAD - ((v - low) * (H - 2 * PAD)) / span;
-  const line = points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const at = chartPoints(points);
+  const line = at.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
   return (
     <figure class="rating-chart" data-testid="rating-chart">
       <figcaption class="panel-title">{t("profile.chart")}</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t("profile.chart_label", { low: rating(low), high: rating(high), games: points.length })}>
         <polyline points={line} fill="none" stroke="currentColor" stroke-width="2" />
-        {points.map((v, i) => <circle key={i} cx={x(i)} cy={y(v)} r="2.5" fill="currentColor" />)}
+        {at.map(([x, y], i) => <circle key={i} cx={x} cy={y} r="2.5" fill="currentColor" />)}
       </svg>
     </figure>
   );
