@@ -3,7 +3,8 @@ a player looks for them: those where it is their turn (soonest deadline first, w
 clock's time left), then the others running, those waiting for players, the rematches offered
 to them (the only invitations the model has: docs/PLAYERS.md), and the finished ones with
 their results. Paged (`offset`, `limit`); read in two indexed queries (`ix_seats_player`,
-then the pages' seats by primary key), measured by bench/desk.py.
+with the count as a window, then the page's seats by primary key) and, on the first page,
+the rematch offers; measured by bench/desk.py.
 
 Live: the client polls it (every few seconds while the page is visible) with `If-None-Match`;
 an unchanged desk is a 304 without a body. A poll is one small indexed read on any instance,
@@ -19,14 +20,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import Select, and_, case, func, select
 from sqlalchemy.engine import Engine
 
 from .identity import CurrentPlayer
 from .records import now
+from .schemas import ERRORS
 from .tables import games, rematches, seats
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 Section = Literal["turn", "running", "waiting", "finished"]
 SHOWN = ("running", "waiting", "finished")  # expired and cancelled games were never played
 
@@ -80,18 +82,22 @@ def _rank() -> Any:
                 (g.status == "running", 1), (g.status == "waiting", 2), else_=3)
 
 
-def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
-    """One page of the player's desk (blocking: called in a worker thread)."""
+def desk_query(player_id: str) -> Select[Any]:
+    """SQL: the player's games in the desk's order, each with its section and the count."""
     g, rank = games.c, _rank()
-    mine = (select(games, seats.c.seat.label("my_seat"), rank.label("rank"))
+    mine = (select(games, seats.c.seat.label("my_seat"), rank.label("rank"),
+                   func.count().over().label("total"))
             .join(seats, seats.c.game_id == g.id)
             .where(seats.c.player_id == player_id, g.status.in_(SHOWN)))
-    ordered = mine.order_by(
+    return mine.order_by(
         rank, case((rank == 0, g.deadline), else_=None).asc().nulls_last(),
         case((rank == 3, g.finished_at), else_=g.updated_at).desc(), g.id, seats.c.seat)
+
+
+def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
+    """One page of the player's desk (blocking: called in a worker thread)."""
     with engine.connect() as conn:
-        rows = conn.execute(ordered.offset(offset).limit(limit + 1)).all()
-        total = conn.execute(select(func.count()).select_from(mine.subquery())).scalar_one()
+        rows = conn.execute(desk_query(player_id).offset(offset).limit(limit + 1)).all()
         ids = list({r.id for r in rows[:limit]})
         by_game: dict[str, list[Any]] = {i: [] for i in ids}
         if ids:
@@ -108,6 +114,7 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
         seen.add(r.id)
         out.append(_entry(r, by_game[r.id], player_id, at))
     more = len(rows) > limit
+    total = rows[0].total if rows else 0  # a page past the end: nothing, and no count
     return Desk(games=out, invitations=invitations, next=offset + limit if more else None,
                 total=total)
 

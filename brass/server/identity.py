@@ -17,12 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from .auth import new_token, token_hash
 from .errors import ApiError
 from .playerstore import Player, PlayerStore
-from .schemas import PlayerName
+from .schemas import ERRORS, PlayerName
 
 COOKIE = "brass_device"
 COOKIE_AGE = 400 * 86_400  # the longest a browser keeps a cookie (Chrome caps it at 400 days)
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
-router = APIRouter(prefix="/api", tags=["players"])
+# the cookie is not declared as a security scheme: a route that takes it works without it too
+# (create, join, a seat's routes with a token), and the schema's schemes stay who must ask
+router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 
 
 def store(request: Request) -> PlayerStore:

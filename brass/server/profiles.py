@@ -21,12 +21,12 @@ from sqlalchemy.engine import Connection
 from . import ratings
 from .deps import OPTIONAL_TOKEN, GameAt, Service, Viewer
 from .errors import ApiError
-from .routes import ERRORS
+from .schemas import ERRORS
 from .storebase import StoreBase
 from .tables import actions, games, players, seats
 from .tables import ratings as ratings_table
 
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 class RatingInfo(BaseModel):

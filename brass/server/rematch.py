@@ -40,12 +40,12 @@ from .errors import ApiError
 from .identity import COOKIE
 from .lobby import new_game_id
 from .records import GameRecord, SeatRecord, now
-from .routes import ERRORS
+from .schemas import ERRORS
 from .storage import Storage
 from .tables import rematches
 
 log = logging.getLogger("brass.server")
-router = APIRouter(prefix="/api", tags=["rematch"], responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api", tags=["rematch"], responses=ERRORS)
 EmptySeats = Literal["open", "bot"]
 DECLINED_BOT = "medium"  # the level of a bot that takes a declined seat (the lobby's default)
 

@@ -29,8 +29,9 @@ from .deps import (
     Service,
     Viewer,
 )
-from .errors import HTTP_STATUS, ApiError
+from .errors import ApiError
 from .schemas import (
+    ERRORS,
     AddBot,
     Analysis,
     BotAdded,
@@ -38,7 +39,6 @@ from .schemas import (
     Claimed,
     Created,
     CreateGame,
-    Error,
     ExtendRequest,
     Extensions,
     GameInfo,
@@ -63,8 +63,7 @@ from .schemas import (
     Version,
 )
 
-ERRORS = {status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.post("/games", response_model=Created, status_code=201, dependencies=[JoinLimited])

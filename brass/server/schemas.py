@@ -18,7 +18,7 @@ from brass.engine import Era, Industry, MerchantBuys
 from brass.engine import effects as _effects
 
 from .clocks import MAX_SECONDS, ClockKind
-from .errors import ErrorCode
+from .errors import HTTP_STATUS, ErrorCode
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -88,6 +88,11 @@ class Error(BaseModel):
     message: str
     reason: str | None = Field(default=None, description=REASON)
     params: dict[str, Any] | None = Field(default=None, description=PARAMS)
+
+
+# every error status a route may answer, each with the Error body (a router's `responses`)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Error} for status in sorted(set(HTTP_STATUS.values()))}
 
 
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, strict=True, allow_inf_nan=False)]

@@ -32,7 +32,11 @@ TIME_LIMIT = 300  # seconds; a run takes about a minute on a quiet machine
 # - the listing's `cursor` and `changed_after` are opaque tokens this server gave out: any
 #   other string is `400 malformed` (and so is giving both);
 # - a new game's clock may be shorter than this server's `clock_minimum`, or carry settings of
-#   another kind of clock (a reserve for a correspondence clock): `400 malformed`.
+#   another kind of clock (a reserve for a correspondence clock): `400 malformed`, and the
+#   host's create policy, or a player cookie sent without the site's Origin, `403`;
+# - the player routes (issue 24) need the device cookie, which a write must send from the
+#   site (`Origin`): without them `401 unauthorized` or `403 forbidden`; claiming a seat needs
+#   the cookie besides the seat token.
 CONFIG = """
 [generation]
 max-examples = {examples}
@@ -65,7 +69,19 @@ checks.positive_data_acceptance.expected-statuses = ["2XX", 400]
 
 [[operations]]
 include-name = "POST /api/games"
-checks.positive_data_acceptance.expected-statuses = ["2XX", 400]
+checks.positive_data_acceptance.expected-statuses = ["2XX", 400, 403]
+
+[[operations]]
+include-name = "POST /api/session"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 403]
+
+[[operations]]
+include-tag = "players"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 304, 400, 401, 403]
+
+[[operations]]
+include-path = "/api/games/{{game_id}}/claim"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 401, 403]
 """
 
 

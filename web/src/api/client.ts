@@ -8,6 +8,7 @@ import type {
   BotLevel,
   ClockChoice,
   Created,
+  Desk,
   ErrorCode,
   GameInfo,
   GameList,
@@ -16,6 +17,7 @@ import type {
   GameRatings,
   Profile,
   RematchInfo,
+  Me,
   ReplayFrame,
   Rules,
   StateMessage,
@@ -61,7 +63,7 @@ export const api = {
     return call<GameList>("GET", `/api/games?${q}`);
   },
   createGame: (players: number, name: string, listed: boolean,
-    options: { clock?: ClockChoice; shared_screen?: boolean } = {}) =>
+    options: { clock?: ClockChoice; shared_screen?: boolean; invite_code?: string } = {}) =>
     call<Created>("POST", "/api/games", { players, name, listed, ...options }),
   renewInvite: (id: string, hostToken: string) =>
     call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),
@@ -93,6 +95,13 @@ export const api = {
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
   /** The fixed numbers of the rules, as the server's engine plays them. */
   rules: () => call<Rules>("GET", "/api/rules"),
+  /** This browser's player: the one its cookie names, else a new guest (and its cookie). */
+  session: () => call<Me>("POST", "/api/session", {}),
+  /** A page of the player's desk (the browser revalidates it with its ETag: no-cache). */
+  desk: (offset = 0, limit = 20) =>
+    call<Desk>("GET", `/api/desk?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
+  /** A seat link opened here: a seat from before players becomes this browser's player's. */
+  claimSeat: (id: string, token: string) => call<{ seat: number; mine: boolean }>("POST", `/api/games/${id}/claim`, {}, token),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
   /** The rematch of a finished game; with a seat token (or this device's seat), its new link. */
@@ -203,7 +212,8 @@ export class GameSocket {
     ws.onopen = () => {
       this.tries = 0;
       this.fresh = true;
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      // no token (""): a seat of this browser's player, by its cookie (or a spectator)
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
       this.setStatus("open");
     };
     ws.onmessage = (ev) => {

@@ -16,6 +16,9 @@ export type PassAction = S["Pass"];
 export type ActionKind = Action["kind"];
 export type GameInfo = S["GameInfo"];
 export type GameList = S["GameList"];
+export type Desk = S["Desk"];
+export type DeskGame = S["DeskGame"];
+export type Me = S["Me"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;

@@ -6,7 +6,8 @@ import { t } from "../i18n";
 // invite link, whose secret joining an unlisted game needs (kept the same way).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, SEATS_CHANGED, seats } from "../api/client";
+import { api, SEATS_CHANGED, type SeatToken, seats } from "../api/client";
+import { claimStored, player } from "../api/player";
 import { parseLink } from "../logic/links";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
@@ -37,10 +38,31 @@ async function claim(hash: string): Promise<string | null> {
     const info = await api.game(link.game);
     const name = info.seats[st.seat]?.name ?? "";
     seats.set(link.game, { seat: st.seat, token: link.token, name });
+    void player().then(() => claimStored(link.game, link.token)); // the seat is this player's
     return null;
   } catch (err) {
     return err instanceof Error ? t("link.broken", { message: err.message }) : String(err);
   }
+}
+
+/** The seat this browser's player took in the game, without its link here (joined on another
+ * device: the desk links to it): the server seats the player by its cookie, so the seat has no
+ * token in this browser (""). Null while unknown or when the player has none. */
+function usePlayerSeat(id: string | null, held: SeatToken | null): SeatToken | null {
+  const [found, setFound] = useState<{ id: string; seat: SeatToken } | null>(null);
+  useEffect(() => {
+    if (!id || held) return;
+    let stop = false;
+    player().then((me) => (me ? api.state(id, null) : null)).then(async (st) => {
+      if (stop || !st || st.seat === null) return;
+      const info = await api.game(id);
+      if (!stop) setFound({ id, seat: { seat: st.seat, token: "", name: info.seats[st.seat]?.name ?? "" } });
+    }).catch(() => undefined);
+    return () => {
+      stop = true;
+    };
+  }, [id, held]);
+  return found && found.id === id ? found.seat : null;
 }
 
 export function App(): JSX.Element {
@@ -59,6 +81,12 @@ export function App(): JSX.Element {
   }, []);
   const link = parseLink(hash);
   useEffect(() => {
+    void player(); // a guest on the first visit; the seats kept here become its own
+  }, []);
+  const r = route(hash);
+  const held = r.page === "game" && !link ? seats.get(r.id) : null;
+  const byPlayer = usePlayerSeat(r.page === "game" && !link ? r.id : null, held);
+  useEffect(() => {
     if (!link) return;
     claim(hash).then((error) => {
       setLinkError(error);
@@ -68,9 +96,8 @@ export function App(): JSX.Element {
     });
   }, [hash]);
   if (link) return <div class="page" data-testid="claiming">{t("link.claiming")}</div>;
-  const r = route(hash);
   if (r.page === "game") {
-    const mine = seats.get(r.id);
+    const mine = held ?? byPlayer;
     return (
       <>
         {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}

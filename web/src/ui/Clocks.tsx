@@ -113,7 +113,7 @@ export function Clocks({ id, st, mine, names }: {
               {left !== null && <span class={`time${low ? " low" : ""}`}><bdi>{left}</bdi></span>}
               {s.stand_in && <span class="stand-in" data-testid={`stand-in-${s.seat}`}>
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
-              {token && me !== null && s.seat === mover && s.seat !== me && idle !== null && !s.bot && !s.stand_in &&
+              {token !== null && me !== null && s.seat === mover && s.seat !== me && idle !== null && !s.bot && !s.stand_in &&
                 idle >= clock.handoff_after && (
                 <button type="button" class="small" disabled={busy} data-testid={`hand-over-${s.seat}`}
                   onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>{t("clock.hand_over")}</button>
@@ -122,11 +122,11 @@ export function Clocks({ id, st, mine, names }: {
           );
         })}
       </ul>
-      {running && token && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
+      {running && token !== null && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
         <button type="button" disabled={busy} data-testid="take-over" onClick={() => run(() => api.takeOver(id, token))}>
           {t("clock.take_over")}</button>
       )}
-      {running && token && mySeat && !mySeat.stand_in && (
+      {running && token !== null && mySeat && !mySeat.stand_in && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
           onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token, st.version))}>
           {t("clock.resign")}</button>

@@ -143,9 +143,9 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
     }
   }
   const confirm = (e: LegalEntry) =>
-    token && send(() => api.act(id, token, e.action, version, newActionId()), null, t("game.refused"));
+    token !== null && send(() => api.act(id, token, e.action, version, newActionId()), null, t("game.refused"));
   const undo = () =>
-    token && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
+    token !== null && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
   const last = log.length === view.action_count ? log[log.length - 1]?.action : undefined;

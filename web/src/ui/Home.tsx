@@ -4,10 +4,11 @@ import { num, t } from "../i18n";
 // older pages on demand.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, seats } from "../api/client";
+import { api, ApiError, seats } from "../api/client";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
+import { Desk } from "./Desk";
 
 const POLL_MS = 5000;
 
@@ -25,45 +26,6 @@ export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
   return [...fresh.reverse(), ...list.map((g) => byId.get(g.id)!)].filter((g) => !closed(g));
 }
 
-/** The games this browser holds a seat in, refreshed as often as the listing; those where it
- * is this seat's turn come first and are marked. */
-function MyGames(): JSX.Element | null {
-  const [infos, setInfos] = useState<GameInfo[]>([]);
-  useEffect(() => {
-    let stop = false;
-    const load = () => {
-      const ids = Object.keys(seats.all()).slice(-30);
-      Promise.all(ids.map((id) => api.game(id).catch(() => null))).then((found) => {
-        if (!stop) setInfos(found.filter((g): g is GameInfo => g !== null && !closed(g)));
-      });
-    };
-    load();
-    const t = setInterval(load, POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(t);
-    };
-  }, []);
-  if (!infos.length) return null;
-  const mine = seats.all();
-  const turn = (g: GameInfo) => g.status === "running" && g.current_seat === mine[g.id]?.seat;
-  const ordered = [...infos].sort((a, b) => Number(turn(b)) - Number(turn(a)));
-  return (
-    <section class="my-games panel" data-testid="my-games">
-      <h2>{t("home.my_games")}</h2>
-      <ul>
-        {ordered.map((g) => (
-          <li key={g.id} data-game={g.id} class={turn(g) ? "my-turn" : ""}>
-            <a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
-            <span class="muted">{t(`status.${g.status}`)}</span>
-            {turn(g) && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
 export function Home(): JSX.Element {
   const [games, setGames] = useState<GameInfo[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -74,6 +36,8 @@ export function Home(): JSX.Element {
   const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // the host lets only holders of the server's invite code create games: asked once refused
+  const [code, setCode] = useState<string | null>(null);
   const changes = useRef<string | null>(null);
   useEffect(() => {
     document.title = t("app.title"); // every render: a language change renames the tab too
@@ -117,11 +81,13 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
-      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed, { clock, shared_screen: shared });
+      const c = await api.createGame(players, name.trim() || t("home.default_name"), listed,
+        { clock, shared_screen: shared, ...(code ? { invite_code: code.trim() } : {}) });
       seats.setHostToken(c.id, c.host_token);
       seats.setInvite(c.id, c.invite);
       location.hash = `#/game/${c.id}`;
     } catch (err) {
+      if (err instanceof ApiError && err.code === "create_refused" && err.reason === "invite") setCode((c) => c ?? "");
       setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
@@ -138,6 +104,10 @@ export function Home(): JSX.Element {
             {[2, 3, 4].map((n) => <option key={n} value={n}>{num(n)}</option>)}
           </select>
         </label>
+        {code !== null && (
+          <label>{t("home.invite_code")} <input name="invite-code" value={code} maxLength={200} required
+            onInput={(e) => setCode((e.target as HTMLInputElement).value)} /></label>
+        )}
         <label title={t("home.listed_title")}>
           <input type="checkbox" name="listed" checked={listed} onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
           {t("home.listed")}
@@ -150,7 +120,7 @@ export function Home(): JSX.Element {
         <button type="submit" disabled={busy} data-testid="create">{t("home.create")}</button>
       </form>
       {error && <div class="message bad">{error}</div>}
-      <MyGames />
+      <Desk />
       <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">

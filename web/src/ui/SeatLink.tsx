@@ -20,7 +20,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function SeatLinks({ id, mine, host }: { id: string; mine: SeatToken | null; host: string | null }): JSX.Element | null {
+export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToken | null; host: string | null }): JSX.Element | null {
+  const mine = held?.token ? held : null; // a seat held by the player's cookie has no link here
   const [copied, setCopied] = useState<LinkRole | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -1,0 +1,105 @@
+"""The desk in a real browser (issue 24): the first visit makes a guest; a seat this browser
+kept from before players is claimed on that first load; a game joined on the page is on the
+desk too, their turn first. The same player on a second browser (its device cookie, as a
+sign-in would give it; no seat links there) sees the same desk, opens the game from it and
+plays a move without the seat link. Where the host asks for the server's invite code, the
+create form asks for it once refused."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from playwright.sync_api import Browser, expect
+
+from brass.server import policy
+from brass.server.playerstore import PlayerStore
+from brass.server.storebase import StoreBase
+
+from .test_browser import actions_done, click_action, wait_actions
+from .test_seat_links import post
+
+
+def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server: str) -> None:
+    # a game joined before players (no cookie), against a bot: its seat link kept here
+    old = post(server, "/api/games", {"players": 2, "name": "Old game"})
+    joined = post(server, f"/api/games/{old['id']}/join",
+                  {"name": "Alice", "invite": old["invite"]})
+    post(server, f"/api/games/{old['id']}/bots", {}, old["host_token"])
+    stored = {old["id"]: {"seat": joined["seat"], "token": joined["token"], "name": "Alice"}}
+    laptop_ctx = browser.new_context()
+    laptop_ctx.add_init_script(
+        f"if (!localStorage.getItem('brass.seats')) localStorage.setItem('brass.seats', "
+        f"{json.dumps(json.dumps(stored))});")
+    laptop = laptop_ctx.new_page()
+    errors: list[str] = []
+    laptop.on("pageerror", lambda e: errors.append(str(e)))
+    laptop.goto(server + "/")
+    desk = laptop.locator("[data-testid=my-games]")
+    expect(desk.locator(f"[data-game='{old['id']}']")).to_be_visible(timeout=15000)
+
+    # a game joined on the page: the seat is the player's from the start
+    waiting = post(server, "/api/games", {"players": 2, "name": "New game"})
+    laptop.goto(f"{server}/#/game/{waiting['id']}/invite/{waiting['invite']}")
+    laptop.fill("input[name=name]", "Alice")
+    laptop.click("[data-testid=join]")
+    expect(laptop.locator("[data-testid=seats]")).to_contain_text("Alice")
+    laptop.goto(server + "/")
+    expect(desk.locator(f"[data-section=waiting][data-game='{waiting['id']}']")).to_be_visible(
+        timeout=15000)
+    # the bot moved first or not: once it is Alice's turn, the old game is first, marked
+    turn = desk.locator(f"[data-section=turn][data-game='{old['id']}']")
+    expect(turn).to_be_visible(timeout=20000)
+    expect(turn.locator("[data-testid=my-turn]")).to_be_visible()
+
+    # the same player on a phone: its device cookie (what signing in gives), no seat links
+    cookies = [c for c in laptop_ctx.cookies() if c["name"] == "brass_device"]
+    assert cookies and cookies[0]["httpOnly"], cookies
+    phone_ctx = browser.new_context()
+    phone_ctx.add_cookies(cookies)  # type: ignore[arg-type]
+    phone = phone_ctx.new_page()
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    phone.goto(server + "/")
+    phone_desk = phone.locator("[data-testid=my-games]")
+    expect(phone_desk.locator(f"[data-game='{waiting['id']}']")).to_be_visible(timeout=15000)
+    phone_desk.locator(f"[data-game='{old['id']}'] a").click()
+    expect(phone.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
+    expect(phone.locator("[data-testid=spectating]")).to_have_count(0)
+    assert phone.evaluate("localStorage.getItem('brass.seats')") in (None, "{}")
+    expect(phone.locator("[data-testid=game]")).to_have_attribute(
+        "data-current", str(joined["seat"]), timeout=15000)
+    n = actions_done(phone)
+    legal = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"{server}/api/games/{old['id']}/legal",
+        headers={"authorization": f"Bearer {joined['token']}"}), timeout=10).read())
+    loan = next((e["action"] for e in legal if e["action"]["kind"] == "loan"),
+                legal[0]["action"])
+    click_action(phone, loan)
+    phone.click("[data-testid=confirm]")
+    wait_actions(phone, n + 1)
+    expect(laptop.locator("[data-testid=my-games]")).to_be_visible()
+    assert not errors, errors
+    laptop_ctx.close()
+    phone_ctx.close()
+
+
+def test_a_game_is_created_with_the_servers_invite_code(browser: Browser, server: str,
+                                                        server_db: str) -> None:
+    base = StoreBase(server_db)
+    try:
+        code = policy.set_policy(PlayerStore(base), "invite")
+        assert code
+        page = browser.new_context().new_page()
+        page.goto(server + "/")
+        page.fill("input[name=game-name]", "Invited")
+        page.click("[data-testid=create]")
+        code_field = page.locator("input[name=invite-code]")
+        expect(code_field).to_be_visible(timeout=15000)  # refused: the code is asked for
+        code_field.fill(code)
+        page.click("[data-testid=create]")
+        expect(page.locator("input[name=name]")).to_be_visible(timeout=15000)  # the lobby
+        assert "#/game/" in page.url
+        page.context.close()
+    finally:
+        policy.set_policy(PlayerStore(base), "anyone")  # the session's server is shared
+        base.close()

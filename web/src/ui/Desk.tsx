@@ -1,0 +1,98 @@
+import { num, t } from "../i18n";
+// The desk (issue 24): every game of this browser's player, on any device, their turn first
+// with the time left, then running, waiting, rematch offers, and finished games with places.
+// Polled while the page is visible (GET /api/desk: the browser revalidates it with its ETag,
+// so an unchanged desk costs a 304), and again as soon as the page is shown.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api/client";
+import { player } from "../api/player";
+import type { Desk as DeskPage, DeskGame } from "../api/types";
+import { duration } from "./Clocks";
+
+const POLL_MS = 5000;
+const PAGE = 20;
+/** Each section's heading, in the desk's order (the keys spelled out: the catalogues' test
+ * finds every key used). */
+const SECTIONS: [DeskGame["section"], () => string][] = [
+  ["turn", () => t("desk.turn")], ["running", () => t("desk.running")],
+  ["waiting", () => t("desk.waiting")], ["finished", () => t("desk.finished")]];
+
+function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element {
+  const left = g.time_left === null ? null : g.time_left - (Date.now() - received) / 1000;
+  const others = g.seats.filter((s) => !s.you).map((s) => s.name ?? "…");
+  return (
+    <li data-game={g.id} data-section={g.section} class={g.section === "turn" ? "my-turn" : ""}>
+      <a href={g.section === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
+      {g.section === "turn" && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
+      {left !== null && g.section !== "finished" && (
+        <span class="muted" data-testid="time-left"> · {t("desk.time_left", { time: duration(left) })}</span>
+      )}
+      {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
+      {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
+    </li>
+  );
+}
+
+/** The player's desk; nothing until the first page is in (and nothing if it is empty). */
+export function Desk(): JSX.Element | null {
+  const [page, setPage] = useState<{ desk: DeskPage; received: number } | null>(null);
+  const [offset, setOffset] = useState(0);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    let stop = false;
+    const load = () => {
+      if (document.visibilityState === "hidden") return;
+      player().then((me) => (me ? api.desk(offset, PAGE) : null)).then((desk) => {
+        if (!stop && desk) setPage({ desk, received: Date.now() });
+      }).catch(() => undefined); // the next poll tries again
+    };
+    load();
+    const timer = setInterval(load, POLL_MS);
+    const second = setInterval(() => tick((k) => k + 1), 1000); // the time left counts down
+    document.addEventListener("visibilitychange", load);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+      clearInterval(second);
+      document.removeEventListener("visibilitychange", load);
+    };
+  }, [offset]);
+  if (!page || (!page.desk.total && !page.desk.invitations.length)) return null;
+  const { desk, received } = page;
+  return (
+    <section class="my-games panel" data-testid="my-games">
+      <h2>{t("home.my_games")}</h2>
+      {desk.invitations.length > 0 && (
+        <>
+          <h3>{t("desk.invitations")}</h3>
+          <ul data-testid="desk-invitations">
+            {desk.invitations.map((i) => (
+              <li key={i.game_id} data-game={i.game_id}>
+                <a href={`#/replay/${i.game_id}`}><bdi>{i.name}</bdi></a>{" "}
+                <span class="muted">· {t("desk.rematch_offered")}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {SECTIONS.map(([section, title]) => {
+        const games = desk.games.filter((g) => g.section === section);
+        if (!games.length) return null;
+        return (
+          <div key={section} data-testid={`desk-${section}`}>
+            <h3>{title()}</h3>
+            <ul>{games.map((g) => <Entry key={g.id} g={g} received={received} />)}</ul>
+          </div>
+        );
+      })}
+      {(offset > 0 || desk.next !== null) && (
+        <p class="desk-pages">
+          {offset > 0 && <button type="button" onClick={() => setOffset(Math.max(0, offset - PAGE))}>{t("desk.newer")}</button>}{" "}
+          <span class="muted">{t("desk.range", { from: num(offset + 1), to: num(offset + desk.games.length), total: num(desk.total) })}</span>{" "}
+          {desk.next !== null && <button type="button" data-testid="desk-next" onClick={() => setOffset(desk.next ?? 0)}>{t("desk.older")}</button>}
+        </p>
+      )}
+    </section>
+  );
+}
