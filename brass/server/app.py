@@ -23,7 +23,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import account, desk, guard, identity, logs, migrate, ops, outage, outbound, routes, ws
+from . import (
+    account,
+    desk,
+    guard,
+    identity,
+    logs,
+    migrate,
+    ops,
+    outage,
+    outbound,
+    profiles,
+    rematch,
+    routes,
+    ws,
+)
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -151,6 +165,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     account.install(app, settings)  # sign-in (passkeys, e-mail links) and the account page
     app.include_router(desk.router)
+    app.include_router(profiles.router)
+    app.include_router(rematch.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

@@ -17,7 +17,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from . import jsontext
+from . import jsontext, ratings
 from .notice import Notice, channel
 from .records import (
     ActionRecord,
@@ -119,6 +119,8 @@ class MoveLog(StoreBase):
                 if snapshot is not None:
                     _insert_snapshot(conn, game_id, Snapshot(
                         seq=record.seq, actions=snapshot[0], state=snapshot[1]))
+                if scores is not None:  # the game ends: rated in the write that ends it
+                    ratings.game_finished(conn, game_id, effects, record.created_at)
                 self._notify(conn, game_id, record.seq)
         except IntegrityError as exc:
             raise self.refused(game_id, action_id) from exc
@@ -132,9 +134,9 @@ class MoveLog(StoreBase):
         movewrite.py to run on the event loop: the versioned update of the game, the log row
         and the notification, in one round trip instead of five (most of a move's database
         cost); a round's last move stores its snapshot in the same statement. None if the
-        write does not fit one: not Postgres, a reserve to store or a deadline by the
-        database's clock (`append_turn` writes those)."""
-        if not self.postgres or (turn is not None and _timed(turn.clock)):
+        write does not fit one: not Postgres, a reserve to store, a deadline by the
+        database's clock, or the game's end, rated in its write (`append_turn` writes those)."""
+        if not self.postgres or scores is not None or (turn is not None and _timed(turn.clock)):
             return None
         record, values = _row_and_game(expected_version, seat, action, action_id, effects,
                                        scores, stand_in)

@@ -103,18 +103,20 @@ class Storage(MoveLog):
     # -- games and seats -----------------------------------------------------------------------
     def create_game(self, record: GameRecord) -> None:
         with self._tx() as conn:
-            conn.execute(insert(games).values(
-                id=record.id, name=record.name, players=record.players, status=record.status,
-                seed=record.seed, setup=record.setup, version=record.version,
-                engine_version=record.engine_version, host_token_hash=record.host_token_hash,
-                created_at=record.created_at, updated_at=record.updated_at,
-                listed=record.listed, settings=record.settings,
-                invite_hash=record.invite_hash))
-            conn.execute(insert(seats), [
-                {"game_id": record.id, "seat": s.seat, "name": s.name,
-                 "token_hash": s.token_hash, "bot": s.bot, "reserve": s.reserve,
-                 "bot_level": s.bot_level}
-                for s in record.seats])
+            self.insert_game(conn, record)
+
+    @staticmethod
+    def insert_game(conn: Connection, record: GameRecord) -> None:
+        """A new game and its seats, in the caller's transaction (rematch.py's)."""
+        conn.execute(insert(games).values(
+            id=record.id, name=record.name, players=record.players, status=record.status,
+            seed=record.seed, setup=record.setup, version=record.version,
+            engine_version=record.engine_version, host_token_hash=record.host_token_hash,
+            created_at=record.created_at, updated_at=record.updated_at,
+            listed=record.listed, settings=record.settings, invite_hash=record.invite_hash))
+        conn.execute(insert(seats), [
+            {"game_id": record.id, "seat": s.seat, "name": s.name, "token_hash": s.token_hash,
+             "bot": s.bot, "reserve": s.reserve, "bot_level": s.bot_level} for s in record.seats])
 
     def save_analysis(self, game_id: str, moves: Sequence[Mapping[str, Any]]) -> None:
         """Store a finished game's analysis once (a second one for the game is ignored)."""

@@ -14,6 +14,9 @@ import type {
   GameList,
   GameLog,
   Joined,
+  GameRatings,
+  Profile,
+  RematchInfo,
   Me,
   ReplayFrame,
   Rules,
@@ -102,6 +105,15 @@ export const api = {
   claimSeat: (id: string, token: string) => call<{ seat: number; mine: boolean }>("POST", `/api/games/${id}/claim`, {}, token),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
+  /** The rematch of a finished game; with a seat token (or this device's seat), its new link. */
+  rematch: (id: string, token: string | null) => call<RematchInfo>("GET", `/api/games/${id}/rematch`, undefined, token),
+  offerRematch: (id: string, token: string | null, empty_seats: "open" | "bot") =>
+    call<RematchInfo>("POST", `/api/games/${id}/rematch`, { empty_seats }, token),
+  answerRematch: (id: string, token: string | null, accept: boolean) =>
+    call<RematchInfo>("POST", `/api/games/${id}/rematch/answer`, { accept }, token),
+  startRematch: (id: string, token: string | null) => call<RematchInfo>("POST", `/api/games/${id}/rematch/start`, {}, token),
+  ratings: (id: string, token: string | null) => call<GameRatings>("GET", `/api/games/${id}/ratings`, undefined, token),
+  player: (id: string) => call<Profile>("GET", `/api/players/${encodeURIComponent(id)}`),
 };
 
 // -- seats kept in localStorage, so a reload rejoins ------------------------------------------

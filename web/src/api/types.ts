@@ -86,3 +86,10 @@ export type Account = S["Account"];
 export type SigninOptions = S["SigninOptions"];
 export type EmailSent = S["EmailSent"];
 export type PasskeyInfo = S["PasskeyInfo"];
+/** A finished game's rematch: the offer, the answers, and for the asking seat its new link. */
+export type RematchInfo = S["RematchInfo"];
+/** A finished game's rating changes (its end screen). */
+export type GameRatings = S["GameRatings"];
+export type RatingChange = S["RatingChange"];
+/** A listed player's public page. */
+export type Profile = S["Profile"];

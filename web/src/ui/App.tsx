@@ -1,7 +1,7 @@
 import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
-// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id} · #/signin and
-// #/account (ui/Account.tsx)
+// #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id} · #/player/{id} a
+// profile · #/signin and #/account (ui/Account.tsx)
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
 // secret is stored in this browser, then the address loses it. #/game/{id}/invite/{secret}: the
 // invite link, whose secret joining an unlisted game needs (kept the same way).
@@ -13,11 +13,12 @@ import { parseLink } from "../logic/links";
 import { AccountBar, AccountPage, LinkPage, SignInPage } from "./Account";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
+import { ProfileScreen } from "./Profile";
 import { ReplayScreen } from "./Replay";
 
-export function route(hash: string): { page: "home" } | { page: "game" | "replay"; id: string } {
-  const m = /^#\/(game|replay)\/([^/?#]+)/.exec(hash);
-  if (m) return { page: m[1] as "game" | "replay", id: decodeURIComponent(m[2]) };
+export function route(hash: string): { page: "home" } | { page: "game" | "replay" | "player"; id: string } {
+  const m = /^#\/(game|replay|player)\/([^/?#]+)/.exec(hash);
+  if (m) return { page: m[1] as "game" | "replay" | "player", id: decodeURIComponent(m[2]) };
   return { page: "home" };
 }
 
@@ -111,6 +112,7 @@ export function App(): JSX.Element {
     );
   }
   if (r.page === "replay") return <ReplayScreen key={r.id} id={r.id} />;
+  if (r.page === "player") return <ProfileScreen key={r.id} id={r.id} />;
   return (
     <>
       <AccountBar />

@@ -18,6 +18,7 @@ import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
 import type { Info } from "../board/Board";
 import { ChatPanel, useChat } from "./Chat";
 import { DetailsCard } from "./Details";
+import { RatingChanges, Rematch } from "./EndScreen";
 import { usePreview } from "./Preview";
 import { targetList } from "./TargetPicker";
 import { ScoreGraph, series, WinnerLine } from "./History";
@@ -177,6 +178,8 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
+          {view.is_over && <RatingChanges id={id} token={token} />}
+          {view.is_over && <Rematch id={id} token={token} mySeat={mySeat} names={names} />}
           {view.is_over && start && log.length === view.action_count && (() => {
             const points = series(start, log);
             return points && <ScoreGraph points={points} log={log} names={names} />;
