@@ -12,7 +12,7 @@ import { PanZoom } from "../board/PanZoom";
 import { PLAYER_NAMES, playerName, seatName } from "../logic/names";
 import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
-import { AnalysisPanel } from "./Analysis";
+import { AnalysisPanel, betterMove, useAnalysis } from "./Analysis";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
 import { ChatPanel, useChat } from "./Chat";
@@ -37,6 +37,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   }, [id]);
   const total = log?.actions.length ?? 0;
   const finished = log?.status === "finished";
+  const analysis = useAnalysis(id, finished);
 
   async function frame(k: number, s: number | null): Promise<View> {
     const key = `${s}:${k}`;
@@ -107,6 +108,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const last = n > 0 ? log.actions[n - 1] : null;
   const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
   const points = start ? series(start.players, log.actions) : null;
+  const better = finished ? betterMove(analysis.analysis, n) : null;
 
   return (
     <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
@@ -137,7 +139,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
       </div>
       <main class="game-body">
         <section class="board-wrap">
-          <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
+          <PanZoom><Board view={view} recent={touched(last?.action)} better={better ? touched(better) : undefined} /></PanZoom>
         </section>
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {view.is_over && <WinnerLine view={view} names={names} />}
@@ -148,7 +150,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           <Markets view={view} />
           <ChatPanel messages={chat} socket={null} spectator upTo={n} />
           <MoveList log={log.actions} current={n} onJump={setN} />
-          {finished && <AnalysisPanel id={id} n={n} onJump={setN} />}
+          {finished && <AnalysisPanel state={analysis} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
       </main>
