@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import guard, logs, migrate, ops, outbound, routes, ws
+from . import explore, guard, logs, migrate, ops, outbound, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ops.MetricsGate, token=settings.metrics_token)
     app.add_middleware(logs.RequestIds)  # outermost: every line of a request has its id
     app.include_router(routes.router)
+    app.include_router(explore.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

@@ -9,6 +9,7 @@ import type {
   ClockChoice,
   Created,
   ErrorCode,
+  Explored,
   GameInfo,
   GameList,
   GameLog,
@@ -88,6 +89,10 @@ export const api = {
   chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
+  /** The analysis board: where `line` leads from the position after `frame` moves of a
+   * finished game (nothing is stored). */
+  explore: (id: string, frame: number, line: Action[]) =>
+    call<Explored>("POST", `/api/games/${id}/explore`, { frame, line }),
   /** The fixed numbers of the rules, as the server's engine plays them. */
   rules: () => call<Rules>("GET", "/api/rules"),
   replay: (id: string, n: number, seat: number | null) =>
