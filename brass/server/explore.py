@@ -22,9 +22,10 @@ from brass.engine import IllegalAction, MalformedAction
 from .deps import GameAt, Service
 from .errors import ApiError
 from .play import as_action
-from .schemas import Error, Explored, ExploreRequest
+from .routes import ERRORS
+from .schemas import Explored, ExploreRequest
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
 IN_FLIGHT = 2  # explorations computed at once on an instance
 
 
@@ -34,8 +35,7 @@ class _Gate:
     busy = 0
 
 
-@router.post("/games/{game_id}/explore", response_model=Explored,
-             responses={409: {"model": Error}, 429: {"model": Error}, 404: {"model": Error}})
+@router.post("/games/{game_id}/explore", response_model=Explored)
 async def explore_line(game_id: str, service: Service, rt: GameAt,
                        body: ExploreRequest) -> dict[str, Any]:
     """The position after the game's first `frame` moves and then `line` (not stored)."""

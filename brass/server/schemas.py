@@ -563,8 +563,7 @@ class ExploreRequest(BaseModel):
     """A line of moves to try from a position of a finished game (the analysis board)."""
 
     model_config = _REQUEST
-    frame: int = Field(ge=0, strict=True, description="the position: after this many of the "
-                       "game's moves")
+    frame: int = Field(ge=0, description="the position: after this many of the game's moves")
     line: list[Action] = Field(default_factory=list, max_length=40,
                                description="moves played from there, in order (not stored)")
 
