@@ -12,9 +12,9 @@ are told to come back (429 `rate_limited`), so explorations never crowd out bot 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from brass.bots.explore import explore
 from brass.engine import IllegalAction, MalformedAction
@@ -23,6 +23,7 @@ from .deps import GameAt, Service
 from .errors import ApiError
 from .play import as_action
 from .routes import ERRORS
+from .runtime import Runtime
 from .schemas import Explored, ExploreRequest
 
 router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
@@ -35,13 +36,20 @@ class _Gate:
     busy = 0
 
 
+async def finished(rt: GameAt) -> Runtime:
+    """The game, once it is finished (checked before the body is: whatever is asked of a
+    running game, the answer is no)."""
+    if rt.record.status != "finished":
+        raise ApiError("game_not_running", "A position is explored once the game is over")
+    return rt
+
+
 @router.post("/games/{game_id}/explore", response_model=Explored)
-async def explore_line(game_id: str, service: Service, rt: GameAt,
+async def explore_line(game_id: str, service: Service,
+                       rt: Annotated[Runtime, Depends(finished)],
                        body: ExploreRequest) -> dict[str, Any]:
     """The position after the game's first `frame` moves and then `line` (not stored)."""
     record = rt.record
-    if record.status != "finished":
-        raise ApiError("game_not_running", "A position is explored once the game is over")
     rows = await service.replays.log_rows(rt)
     if body.frame > len(rows):
         raise ApiError("not_found", f"The game has {len(rows)} actions, not {body.frame}")
