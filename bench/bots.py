@@ -2,6 +2,7 @@
 
     python bench/bots.py                      # the ladder: 2-player matches, see LADDER
     python bench/bots.py --games 20 --budget 0.3 --match hard:easy --players 4
+    python bench/bots.py --full --jobs 4      # FULL: 200 2-player games a match, 3-4 players
 
 The levels are `brass.bots`' (easy, medium, hard) and today's bots before the learned
 evaluation, kept unchanged in `bench/reference/` (ref-easy, ref-medium, ref-hard).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -44,6 +46,13 @@ ALL_LEVELS = (*LEVELS, *REFERENCE)
 GOALS = {("hard", "ref-hard", 2): 0.60, ("medium", "ref-medium", 2): 0.60,
          ("hard", "medium", 2): 0.50, ("medium", "easy", 2): 0.50}
 LADDER = ["medium:easy", "hard:medium", "medium:ref-medium", "hard:ref-hard"]
+# The full run (`--full`): (level, against, players, budget s a move, games). Reduced budgets
+# (the medium level needs about 0.01 s of its quarter; hard uses all of its budget), enough
+# 2-player games for the intervals to decide, and the 3- and 4-player tables (a seat wins by
+# chance 1/3 and 1/4 there: no goal, the interval says how far above chance).
+FULL = [("medium", "easy", 2, 0.1, 200), ("medium", "ref-medium", 2, 0.1, 200),
+        ("hard", "medium", 2, 0.05, 200), ("hard", "ref-hard", 2, 0.03, 200),
+        ("hard", "ref-hard", 3, 0.03, 60), ("hard", "ref-hard", 4, 0.03, 60)]
 
 
 def bot(observation: Observation, level: str, budget: float, rng: random.Random,
@@ -78,28 +87,52 @@ class Match:
     cpu: float = 0.0
     moves: int = 0
 
+    def add(self, result: Result) -> None:
+        self.games += 1
+        self.wins += result.win
+        self.vp.append(result.vp)
+        self.others_vp.append(result.others_vp)
+        self.cpu += result.cpu
+        self.moves += result.moves
+
+
+@dataclass
+class Result:
+    """One game's result for the tested bot."""
+
+    win: bool
+    vp: int
+    others_vp: float
+    cpu: float
+    moves: int
+
 
 def play_game(match: Match, seed: int, budget: float, cpu: bool) -> None:
-    game = new_game(match.players, seed)
-    tested = seed % match.players
+    match.add(game_result(match.level, match.against, match.players, seed, budget, cpu))
+
+
+def game_result(level: str, against: str, players: int, seed: int, budget: float,
+                cpu: bool) -> Result:
+    """Game `seed` of a match (a top-level function: `--jobs` plays it in another process)."""
+    game = new_game(players, seed)
+    tested = seed % players
     log: list[Any] = []
     rng = random.Random(seed)
+    spent, moves = 0.0, 0
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None
-        level = match.level if seat == tested else match.against
         start = time.process_time()
-        action = bot(observe(game, seat, log), level, budget, rng, cpu)
+        action = bot(observe(game, seat, log), level if seat == tested else against, budget,
+                     rng, cpu)
         if seat == tested:
-            match.cpu += time.process_time() - start
-            match.moves += 1
+            spent += time.process_time() - start
+            moves += 1
         game, events = play(game, action)
         log.extend(public_events(list(events), None))
-    match.games += 1
-    match.wins += game.ranks()[tested] == 1
-    match.vp.append(game.scores[tested])
     others = [vp for s, vp in enumerate(game.scores) if s != tested]
-    match.others_vp.append(sum(others) / len(others))
+    return Result(game.ranks()[tested] == 1, game.scores[tested], sum(others) / len(others),
+                  spent, moves)
 
 
 def report(match: Match) -> str:
@@ -129,21 +162,51 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"e.g. hard:ref-hard (repeatable); default {' '.join(LADDER)}")
     parser.add_argument("--players", type=int, action="append", choices=(2, 3, 4),
                         help="repeatable; default 2")
+    parser.add_argument("--full", action="store_true",
+                        help="the full run (FULL: each match at its own budget and number "
+                        "of games; --games, --budget, --match and --players are ignored)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played at once, each in its own process (a CPU budget "
+                        "stays fair however many run; a wall-clock one does not)")
     args = parser.parse_args(argv)
     pairs = [tuple(m.split(":")) for m in args.match or LADDER]
     for level, against in pairs:
         if level not in ALL_LEVELS or against not in ALL_LEVELS:
             parser.error(f"levels are {', '.join(ALL_LEVELS)}")
-    print(f"budget {args.budget} s ({args.clock}) per move, {args.games} games per match, "
-          f"seeds from {args.seed}", flush=True)
-    for players in args.players or [2]:
-        for level, against in pairs:
+    runs = FULL if args.full else [(level, against, players, args.budget, args.games)
+                                   for players in args.players or [2]
+                                   for level, against in pairs]
+    print(f"{'full run' if args.full else f'budget {args.budget} s'} ({args.clock}) per move, "
+          f"seeds from {args.seed}, {args.jobs} at once", flush=True)
+    cpu = args.clock == "cpu"
+    with multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else \
+            _InProcess() as pool:
+        for level, against, players, budget, games in runs:
             match = Match(level, against, players)
-            for i in range(args.games):
-                play_game(match, args.seed + i, args.budget, args.clock == "cpu")
+            results = pool.imap(_played, [(level, against, players, args.seed + i, budget, cpu)
+                                          for i in range(games)])
+            for i, result in enumerate(results):
+                match.add(result)
                 print(f"  game {i + 1}: {report(match)}", file=sys.stderr, flush=True)
-            print(report(match), flush=True)
+            print(f"{report(match)}  budget {budget} s", flush=True)
     return 0
+
+
+def _played(args: tuple[str, str, int, int, float, bool]) -> Result:
+    return game_result(*args)
+
+
+class _InProcess:
+    """A pool of one: the games in this process, one after another."""
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, fn: Any, items: list[Any]) -> Any:
+        return map(fn, items)
 
 
 if __name__ == "__main__":

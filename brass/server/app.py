@@ -26,6 +26,7 @@ from brass import __version__
 from . import (
     account,
     desk,
+    explore,
     guard,
     identity,
     logs,
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(desk.router)
     app.include_router(profiles.router)
     app.include_router(rematch.router)
+    app.include_router(explore.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

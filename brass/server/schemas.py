@@ -575,6 +575,30 @@ class StateMessage(BaseModel):
                                            "seconds): count the deadline down from it")
 
 
+class ExploreRequest(BaseModel):
+    """A line of moves to try from a position of a finished game (the analysis board)."""
+
+    model_config = _REQUEST
+    frame: int = Field(ge=0, description="the position: after this many of the game's moves")
+    line: list[Action] = Field(default_factory=list, max_length=40,
+                               description="moves played from there, in order (not stored)")
+
+
+class Explored(BaseModel):
+    """Where a line leads (`brass.bots.explore`): nothing of it is stored."""
+
+    frame: int
+    line: list[Action]
+    to_move: int | None = Field(description="the seat to move there (null: the game is over)")
+    view: ViewJson = Field(description="the position as the seat to move sees it")
+    moves: list[Action] = Field(description="the distinct legal moves there (one per effect), "
+                                "the easy bot's best first")
+    win: list[float] = Field(description="each seat's estimated chance of winning there")
+    vp: list[float] = Field(description="each seat's estimated final VP")
+    reply: Action | None = Field(description="the medium bot's move there, within the "
+                                 "analysis budget (null: the game is over)")
+
+
 class ReplayFrame(BaseModel):
     n: int
     actions: int

@@ -11,9 +11,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from brass.bots.analysis import analyse_log
+from brass.bots.analysis import MoveAnalysis, analyse_log
 from brass.server.storage import Storage
 
 from .test_browser import open_page
@@ -41,6 +41,20 @@ def percent(p: float) -> str:
     """A win chance as the client writes it in English (`Intl.NumberFormat` rounds a half up:
     0.245 is 25%, where Python's `round` would say 24)."""
     return f"{(Decimal(str(p)) * 100).quantize(Decimal(1), ROUND_HALF_UP)}%"
+
+
+def replay_with(browser: Browser, server: str, server_db: str, game: str,
+                moves: list[MoveAnalysis]) -> Page:
+    """The replay of `game` once `moves` are stored as its analysis (what the server stores
+    once it has judged them), its chart on screen."""
+    storage = Storage(server_db)
+    try:
+        storage.save_analysis(game, moves)
+    finally:
+        storage.close()
+    page = open_page(browser, f"{server}/#/replay/{game}")
+    expect(page.locator("[data-testid=win-chart]")).to_be_visible(timeout=30_000)
+    return page
 
 
 def test_the_replay_shows_the_analysis(browser: Browser, server: str, shots_dir: Path) -> None:
@@ -76,14 +90,7 @@ def test_an_unjudged_move_says_so_and_is_no_mistake(
     moves[worst - 1] = analyse_log(2, log["seed"], log["setup"], actions, worst - 1, worst,
                                    0.0, game)[0]
     assert not moves[worst - 1]["judged"] and moves[worst - 1]["loss"] is None, moves[worst - 1]
-    storage = Storage(server_db)
-    try:
-        storage.save_analysis(game, moves)
-    finally:
-        storage.close()
-
-    page = open_page(browser, f"{server}/#/replay/{game}")
-    expect(page.locator("[data-testid=win-chart]")).to_be_visible(timeout=30_000)
+    page = replay_with(browser, server, server_db, game, moves)
     listed = page.locator("[data-testid=mistakes]")
     expect(listed.locator("li").first).to_contain_text(f"move {shown['seq']},")
     expect(listed).not_to_contain_text(f"move {worst},")
@@ -109,5 +116,51 @@ def test_an_unjudged_move_says_so_and_is_no_mistake(
     expect(judgement).to_have_text(
         f"Move {worst}: not judged: the analysis ran out of time before it reached this move.")
     page.screenshot(path=str(shots_dir / "replay-analysis-unjudged.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def marks(action: dict[str, object]) -> set[str]:
+    """What a move touches on the board, as the board's `data-better` marks name it."""
+    if action["kind"] == "build":
+        return {f"{action['location']}:{action['slot']}"}
+    if action["kind"] == "network":
+        return set(action["links"])  # type: ignore[call-overload]
+    if action["kind"] == "sell":
+        return {f"{s['location']}:{s['slot']}" for s in action["sales"]}  # type: ignore[attr-defined]
+    return set()
+
+
+def test_the_better_move_is_marked_on_the_board(
+        browser: Browser, server: str, server_db: str, shots_dir: Path) -> None:
+    """A judged move the bot would have played otherwise: the better move in words and, where
+    it builds, sells or lays links, a ring on the board there; a move it agrees with: none."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        game = play_out(http, "Better move")
+        log = http.get(f"/api/games/{game}/log").json()
+    actions = [entry["action"] for entry in log["actions"]]
+    moves = analyse_log(2, log["seed"], log["setup"], actions, 0, len(actions), JUDGED_S, game)
+    on_board = [m for m in moves if m["judged"] and (m["loss"] or 0) > 0 and marks(m["preferred"])]
+    agreed = [m for m in moves if m["judged"] and m["loss"] == 0]
+    assert on_board and agreed, f"no move with a better move on the board, or none agreed: {moves}"
+    better, fine = on_board[0], agreed[0]
+    page = replay_with(browser, server, server_db, game, moves)
+    page.locator("[data-testid=scrub]").fill(str(better["seq"]))
+    expect(page.locator("[data-testid=replay]")).to_have_attribute("data-frame", str(better["seq"]))
+    expect(page.locator("[data-testid=analysis-move]")).to_contain_text(
+        f"Move {better['seq']}: the bot preferred:")
+    expect(page.locator("[data-testid=better-note]")).to_be_visible()
+    ringed = page.locator(".board [data-testid=better-marks] [data-better]")
+    expect(ringed).to_have_count(len(marks(better["preferred"])))
+    shown = {ringed.nth(i).get_attribute("data-better") for i in range(ringed.count())}
+    assert shown == marks(better["preferred"]), (shown, better)
+    page.screenshot(path=str(shots_dir / "replay-better-move.png"))
+
+    page.locator("[data-testid=scrub]").fill(str(fine["seq"]))
+    expect(page.locator("[data-testid=replay]")).to_have_attribute("data-frame", str(fine["seq"]))
+    expect(page.locator("[data-testid=analysis-move]")).to_contain_text(
+        f"Move {fine['seq']}: the bot agrees with this move.")
+    expect(page.locator("[data-testid=better-marks]")).to_have_count(0)
+    expect(page.locator("[data-testid=better-note]")).to_have_count(0)
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

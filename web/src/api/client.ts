@@ -10,6 +10,7 @@ import type {
   Created,
   Desk,
   ErrorCode,
+  Explored,
   GameInfo,
   GameList,
   GameLog,
@@ -94,6 +95,10 @@ export const api = {
   chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
+  /** The analysis board: where `line` leads from the position after `frame` moves of a
+   * finished game (nothing is stored). */
+  explore: (id: string, frame: number, line: Action[]) =>
+    call<Explored>("POST", `/api/games/${id}/explore`, { frame, line }),
   /** The fixed numbers of the rules, as the server's engine plays them. */
   rules: () => call<Rules>("GET", "/api/rules"),
   /** This browser's player: the one its cookie names, else a new guest (and its cookie). */

@@ -266,6 +266,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/explore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Explore Line
+         * @description The position after the game's first `frame` moves and then `line` (not stored).
+         */
+        post: operations["explore_line_api_games__game_id__explore_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/handover": {
         parameters: {
             query?: never;
@@ -1414,6 +1434,56 @@ export interface components {
             reason?: string | null;
         };
         Event: components["schemas"]["MoveEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["TurnEndEvent"] | components["schemas"]["RoundEndEvent"] | components["schemas"]["EraEndEvent"] | components["schemas"]["GameEndEvent"];
+        /**
+         * ExploreRequest
+         * @description A line of moves to try from a position of a finished game (the analysis board).
+         */
+        ExploreRequest: {
+            /**
+             * Frame
+             * @description the position: after this many of the game's moves
+             */
+            frame: number;
+            /**
+             * Line
+             * @description moves played from there, in order (not stored)
+             */
+            line?: components["schemas"]["Action"][];
+        };
+        /**
+         * Explored
+         * @description Where a line leads (`brass.bots.explore`): nothing of it is stored.
+         */
+        Explored: {
+            /** Frame */
+            frame: number;
+            /** Line */
+            line: components["schemas"]["Action"][];
+            /**
+             * Moves
+             * @description the distinct legal moves there (one per effect), the easy bot's best first
+             */
+            moves: components["schemas"]["Action"][];
+            /** @description the medium bot's move there, within the analysis budget (null: the game is over) */
+            reply: components["schemas"]["Action"] | null;
+            /**
+             * To Move
+             * @description the seat to move there (null: the game is over)
+             */
+            to_move: number | null;
+            /** @description the position as the seat to move sees it */
+            view: components["schemas"]["View"];
+            /**
+             * Vp
+             * @description each seat's estimated final VP
+             */
+            vp: number[];
+            /**
+             * Win
+             * @description each seat's estimated chance of winning there
+             */
+            win: number[];
+        };
         /**
          * ExtendRequest
          * @description Ask for the extensions of a legal Sell or Network of the seat to move.
@@ -4479,6 +4549,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Claimed"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    explore_line_api_games__game_id__explore_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExploreRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Explored"];
                 };
             };
             /** @description Bad Request */

@@ -78,6 +78,7 @@ export type ChatBroadcast = S["ChatBroadcast"];
 /** A finished game's analysis by the hard bot, and one move's judgement. */
 export type Analysis = S["Analysis"];
 export type MoveJudged = S["MoveJudged"];
+export type Explored = S["Explored"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
 export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;

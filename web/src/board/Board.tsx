@@ -45,6 +45,8 @@ export interface BoardProps {
   targets?: Targets;
   selected?: Targets;
   recent?: Targets; // what the last move touched
+  /** what a better move would have touched (the analysis in a replay): a ring of its own */
+  better?: Targets;
   onSlot?: (location: string, slot: number) => void;
   onLink?: (id: string) => void;
   onMerchant?: (location: string) => void;
@@ -340,8 +342,29 @@ export function Board(p: BoardProps): JSX.Element {
       </g>
       <BoardMarkets view={v} />
       <Legend />
+      {p.better && <BetterMarks better={p.better} />}
       <g class="anim-layer" aria-hidden="true" />
     </svg>
+  );
+}
+
+/** Where the analysis' better move would have built, sold or laid links: a dashed ring of
+ * its own colour above everything (the board shows the position after the move made, so the
+ * place may hold what was built there instead). */
+function BetterMarks({ better }: { better: Targets }) {
+  const places = [...(better.slots ?? []), ...(better.tiles ?? [])];
+  return (
+    <g class="better-marks" data-testid="better-marks">
+      {places.map((k) => {
+        const [location, slot] = k.split(":");
+        const sb = slotBox(location, Number(slot));
+        return <rect key={`s${k}`} data-better={k} x={sb.x - 6} y={sb.y - 6} width={sb.w + 12} height={sb.h + 12} rx={7} class="better-ring" />;
+      })}
+      {[...(better.links ?? [])].map((id) => {
+        const g = LINK_GEOM[id];
+        return g && <circle key={`l${id}`} data-better={id} cx={g.seenMid[0]} cy={g.seenMid[1]} r={14} class="better-marker" />;
+      })}
+    </g>
   );
 }
 

@@ -2,13 +2,14 @@
 // bot's preferred move, how much better it judged it and the win chance it would have given,
 // how sure it is (the positions searched), the biggest mistakes (click to jump there) and each
 // player's estimated chance of winning over the game. The server judges; this only draws what
-// it says: a move it did not judge (`judged` false, `loss` null) says so in words and by a grey
+// it says (and `betterMove`, which the replay marks on the board): a move it did not judge (`judged` false, `loss` null) says so in words and by a grey
 // tick under the chart, and is never shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { Analysis, MoveJudged } from "../api/types";
+import type { Action, Analysis, MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
+import { touched } from "../board/touched";
 import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import "./analysis.css";
@@ -40,20 +41,45 @@ export function biggestMistakes(moves: MoveJudged[], count = 5): (MoveJudged & {
   return moves.filter(isJudged).filter((m) => m.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, count);
 }
 
-export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump: (n: number) => void }): JSX.Element {
+/** The analysis of game `id` once it is finished (`enabled`: only a finished game has one):
+ * fetched once, polled while it runs; `start` asks for it. */
+export function useAnalysis(id: string, enabled: boolean): AnalysisState {
   const [analysis, setAnalysis] = useState<Analysis | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api.analysis(id).then(setAnalysis).catch((e) => setError(e.message));
-  }, [id]);
+    if (enabled) api.analysis(id).then(setAnalysis).catch((e) => setError(e.message));
+  }, [id, enabled]);
   useEffect(() => {
     if (analysis?.status !== "running") return;
     const timer = setTimeout(() => api.analysis(id).then(setAnalysis).catch((e) => setError(e.message)), 1000);
     return () => clearTimeout(timer);
   }, [analysis]);
+  const start = () => { api.analyse(id).then(setAnalysis).catch((e) => setError(e.message)); };
+  return { analysis, error, start };
+}
 
-  const start = () => api.analyse(id).then(setAnalysis).catch((e) => setError(e.message));
+export interface AnalysisState {
+  analysis: Analysis | null;
+  error: string | null;
+  start: () => void;
+}
+
+/** The better move the analysis found for move `n` (1-based), if it judged that move and
+ * found one better: what the replay marks on the board. */
+export function betterMove(analysis: Analysis | null, n: number): Action | null {
+  const here = analysis?.status === "done" && n > 0 ? analysis.moves[n - 1] : undefined;
+  return here && isJudged(here) && here.loss > 0 ? here.preferred : null;
+}
+
+/** Does the move touch the board (a build, a sale, links), so the replay can mark it? */
+function onBoard(a: Action | null): boolean {
+  const marks = touched(a ?? undefined);
+  return (marks.slots?.size ?? 0) + (marks.tiles?.size ?? 0) + (marks.links?.size ?? 0) > 0;
+}
+
+export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: number; onJump: (n: number) => void }): JSX.Element {
+  const { analysis, error, start } = state;
   if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
   if (!analysis) return <div class="panel analysis">{t("analysis.loading")}</div>;
   if (analysis.status !== "done") {
@@ -80,6 +106,7 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
         <div data-testid="analysis-move" data-judged={String(isJudged(here))}
           data-positions={here.positions ?? undefined}>
           {judgementWords(here).map((line, i) => <p key={i} style={{ margin: "0 0 2px" }}>{line}</p>)}
+          {onBoard(betterMove(analysis, n)) && <p class="better-note" data-testid="better-note">{t("analysis.better_on_board")}</p>}
         </div>
       )}
       <svg class="win-chart" viewBox={`0 0 ${W} ${H}`} data-testid="win-chart" role="img"

@@ -12,7 +12,8 @@ import { PanZoom } from "../board/PanZoom";
 import { PLAYER_NAMES, playerName, seatName } from "../logic/names";
 import { touched } from "../board/touched";
 import { entryLine } from "../logic/events";
-import { AnalysisPanel } from "./Analysis";
+import { AnalysisPanel, betterMove, useAnalysis } from "./Analysis";
+import { ExplorePanel, useExplore } from "./Explore";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, TurnBar } from "./Panels";
 import { ChatPanel, useChat } from "./Chat";
@@ -37,6 +38,10 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   }, [id]);
   const total = log?.actions.length ?? 0;
   const finished = log?.status === "finished";
+  const analysis = useAnalysis(id, finished);
+  const [exploreFrom, setExploreFrom] = useState<number | null>(null);
+  const explore = useExplore(id, finished ? exploreFrom : null);
+  useEffect(() => setExploreFrom(null), [n]); // a step in the game leaves the analysis board
 
   async function frame(k: number, s: number | null): Promise<View> {
     const key = `${s}:${k}`;
@@ -107,13 +112,16 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
   const last = n > 0 ? log.actions[n - 1] : null;
   const start = cache.current.get(`null:0`) ?? (seat !== null ? cache.current.get(`${seat}:0`) : undefined);
   const points = start ? series(start.players, log.actions) : null;
+  const better = finished && exploreFrom === null ? betterMove(analysis.analysis, n) : null;
+  const exploring = exploreFrom !== null && explore.found ? explore.found.view : null;
 
   return (
-    <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}>
+    <div class="game replay" data-testid="replay" data-n={n} data-frame={shown?.n}
+      data-exploring={exploreFrom === null ? undefined : String(exploreFrom)}>
       <header class="game-head">
         <a href="#/" class="home-link">{t("app.short")}</a>
         <span class="game-name">{t("replay.title", { name: isolate(log.name) })}</span>
-        <TurnBar view={view} names={names} />
+        <TurnBar view={exploring ?? view} names={names} />
       </header>
       <div class="replay-controls panel" data-testid="replay-controls">
         <button type="button" onClick={() => setN(0)} disabled={n === 0} title={t("replay.start")}>|◀</button>
@@ -133,22 +141,29 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
             </select>
           </label>
         )}
+        {finished && exploreFrom === null && (
+          <button type="button" data-testid="explore-start" onClick={() => { setPlaying(false); setExploreFrom(n); }}>
+            {t("explore.start")}</button>
+        )}
         {last && <div class="last-move" data-testid="last-move">{entryLine(last)}</div>}
       </div>
       <main class="game-body">
         <section class="board-wrap">
-          <PanZoom><Board view={view} recent={touched(last?.action)} /></PanZoom>
+          <PanZoom>{exploring
+            ? <Board view={exploring} recent={touched(explore.line[explore.line.length - 1]?.action)} />
+            : <Board view={view} recent={touched(last?.action)} better={better ? touched(better) : undefined} />}</PanZoom>
         </section>
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
+          {finished && exploreFrom !== null && <ExplorePanel state={explore} onBack={() => setExploreFrom(null)} />}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
           {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
           {hand && seat !== null && <Hand cards={hand} title={t("replay.hand_of", { name: isolate(names[seat] ?? PLAYER_NAMES[seat]), colour: PLAYER_NAMES[seat] })} />}
-          <Players view={view} names={names} viewerLabel={t("replay.hand_shown")} />
-          <Markets view={view} />
+          <Players view={exploring ?? view} names={names} viewerLabel={t("replay.hand_shown")} />
+          <Markets view={exploring ?? view} />
           <ChatPanel messages={chat} socket={null} spectator upTo={n} />
           <MoveList log={log.actions} current={n} onJump={setN} />
-          {finished && <AnalysisPanel id={id} n={n} onJump={setN} />}
+          {finished && <AnalysisPanel state={analysis} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} current={n} onJump={setN} />
         </aside>
       </main>

@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { info, type Lang, LANGUAGES, setLanguage, t } from "../i18n";
-import { biggestMistakes, isJudged, judgementWords } from "./Analysis";
+import { betterMove, biggestMistakes, isJudged, judgementWords } from "./Analysis";
+import { touched } from "../board/touched";
+import type { Analysis } from "../api/types";
 
 const LOAN = { kind: "loan", card: "birmingham" } as unknown as MoveJudged["preferred"];
 const PASS = { kind: "pass", card: "redditch" } as unknown as MoveJudged["preferred"];
@@ -87,5 +89,23 @@ describe("the biggest mistakes", () => {
     ];
     expect(biggestMistakes(moves).map((m) => m.seq)).toEqual([3, 9, 8, 1, 6]);
     expect(biggestMistakes([unjudged, agrees])).toEqual([]);
+  });
+});
+
+describe("the better move on the board", () => {
+  const BUILD = { kind: "build", card: "location:leek", industry: "cotton", location: "leek", slot: 1 } as unknown as MoveJudged["preferred"];
+  const NETWORK = { kind: "network", card: "location:leek", links: ["leek--stoke"] } as unknown as MoveJudged["preferred"];
+  const done = (moves: MoveJudged[]) => ({ status: "done", done: moves.length, total: moves.length, moves }) as unknown as Analysis;
+
+  it("is the preferred move of a judged move that lost, marked where it builds or lays links", () => {
+    const analysis = done([move(1, { preferred: BUILD, loss: 4 }), move(2, { preferred: NETWORK, loss: 0.5 }),
+      move(3, { preferred: BUILD, loss: 0 }), move(4, { preferred: BUILD, judged: false, loss: null, positions: 0 })]);
+    expect(betterMove(analysis, 1)).toEqual(BUILD);
+    expect([...touched(betterMove(analysis, 1)!).slots!]).toEqual(["leek:1"]);
+    expect([...touched(betterMove(analysis, 2)!).links!]).toEqual(["leek--stoke"]);
+    expect(betterMove(analysis, 3)).toBeNull(); // the bot agrees: nothing better to mark
+    expect(betterMove(analysis, 4)).toBeNull(); // not judged: nothing is claimed
+    expect(betterMove(analysis, 0)).toBeNull(); // the deal: no move yet
+    expect(betterMove({ status: "running", done: 1, total: 4, moves: [] } as unknown as Analysis, 1)).toBeNull();
   });
 });
