@@ -22,11 +22,10 @@ from brass.engine import IllegalAction, MalformedAction
 from .deps import GameAt, Service
 from .errors import ApiError
 from .play import as_action
-from .routes import ERRORS
 from .runtime import Runtime
-from .schemas import Explored, ExploreRequest
+from .schemas import ERRORS, Explored, ExploreRequest
 
-router = APIRouter(prefix="/api", responses=ERRORS)  # type: ignore[arg-type]
+router = APIRouter(prefix="/api", responses=ERRORS)
 IN_FLIGHT = 2  # explorations computed at once on an instance
 
 

@@ -138,7 +138,10 @@ STAND_INS = {"timeout", "resigned", "handover"}
 ERROR_CODES = {  # DESIGN.md's, then the server's own
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
     "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-    "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable"}
+    "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
+    "forbidden", "create_refused",  # the players' cookie from another site; the create policy
+    "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
+    "not_offered"}  # signing in (accounts)
 # (schema, property) -> the words its value may be (None too, where it is nullable)
 VOCABULARIES: dict[tuple[str, str], set[str | None]] = {
     ("Build", "industry"): set(INDUSTRIES), ("Develop", "industries"): set(INDUSTRIES),
