@@ -28,6 +28,7 @@ from . import jsontext, logs, metrics, outage
 from .errors import ApiError
 from .notice import Carried
 from .publish import Publisher
+from .records import GameRecord
 from .runtime import RECENT, Runtime, StepKind, Subscriber, advance, rebuild, restore
 from .storage import ActionRecord, Changes, Storage
 from .workers import Workers
@@ -35,6 +36,7 @@ from .workers import Workers
 log = logging.getLogger("brass.server")
 T = TypeVar("T")
 FOLLOW_HERE = 8  # another instance's new log rows followed on the event loop, at most
+_RECORD_FIELDS = frozenset(f.name for f in dataclasses.fields(GameRecord))
 
 
 class Tending(Protocol):
@@ -335,8 +337,10 @@ class GameCore:
                 rt.behind = True
                 return
             move = carried[version]
+            # the columns the record holds (the write also sets some it does not: to_move)
+            held = {k: v for k, v in move.game.items() if k in _RECORD_FIELDS}
             record = dataclasses.replace(rt.record, version=version,
-                                         seats=list(rt.record.seats), **move.game)
+                                         seats=list(rt.record.seats), **held)
             marks = [*rt.snapshots, *([] if move.snapshot is None else [move.snapshot])]
             metrics.FOLLOWED.labels("carried").inc()
             await self._take(rt, Changes(record=record, rows=[move.row], marks=marks))
