@@ -107,7 +107,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               clock_minimum=settings.clock_minimum,
                               bot_budget=settings.bot_budget,
                               analysis_budget=settings.analysis_budget,
-                              synchronous_commit=settings.synchronous_commit)
+                              synchronous_commit=settings.synchronous_commit,
+                              analysis_workers=settings.analysis_workers,
+                              analysis_jobs=settings.analysis_jobs,
+                              analysis_per_address=settings.analysis_per_address)
         app.state.service = service
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from brass.engine import DATA
 
@@ -25,6 +25,7 @@ from .deps import (
     SeatToAct,
     SeatToUndo,
     Service,
+    Token,
     Viewer,
 )
 from .errors import HTTP_STATUS, ApiError
@@ -246,9 +247,12 @@ async def game_log(game_id: str, service: Service, rt: GameAt) -> Response:
 
 
 @router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
-async def start_analysis(game_id: str, service: Service, rt: GameAt) -> dict[str, Any]:
-    """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
-    return await service.analyses.start(rt)
+async def start_analysis(game_id: str, service: Service, rt: GameAt, token: Token,
+                         request: Request) -> dict[str, Any]:
+    """A seat or the host of the finished game starts the hard bot's analysis of it (once on
+    the whole server: it is stored); the progress. Analyses under way are capped on the
+    server and per client address: past a cap, 429 with `Retry-After`."""
+    return await service.analyses.start(rt, token, deps.client_address(request))
 
 
 @router.get("/games/{game_id}/analysis", response_model=Analysis)

@@ -1,6 +1,6 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
 table has one writer: storage.py (games, seats, seat_changes, analyses, chat), movelog.py
-(actions, snapshots), leases.py (leases)."""
+(actions, snapshots), leases.py (leases), analysisjobs.py (analysis_jobs)."""
 
 from __future__ import annotations
 
@@ -106,6 +106,20 @@ analyses = Table(
     "analyses", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("moves", DOCUMENT, nullable=False),  # brass.bots.analysis.MoveAnalysis per move
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# 0009: an analysis under way (analysisjobs.py): one per game across instances, held by the
+# instance computing it until `expires_at`, with the moves judged so far
+analysis_jobs = Table(
+    "analysis_jobs", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("address", String(64), nullable=False),  # the client address that started it
+    Column("total", Integer, nullable=False),  # the moves to judge
+    Column("moves", DOCUMENT, nullable=False),  # judged so far (MoveAnalysis each)
+    Column("failed", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 

@@ -50,10 +50,10 @@ def test_a_finished_game_is_analysed_stored_and_served(analysis_server: LiveServ
             assert http.post(f"/api/games/{game}/bots", headers=host).status_code == 201
         watch_to_the_end(analysis_server, game)
         log = http.get(f"/api/games/{game}/log").json()
-        started = http.post(url)
+        started = http.post(url, headers=host)
         assert started.status_code == 202 and started.json()["status"] in ("running", "done")
         done = wait_for(http, url, "done")
-        assert http.post(url).json() == done  # stored: asking again computes nothing
+        assert http.post(url, headers=host).json() == done  # stored: asking again computes nothing
     moves = done["moves"]
     assert done["done"] == done["total"] == len(moves) == len(log["actions"])
     state = new_game(2, log["seed"], log["setup"])

@@ -87,7 +87,7 @@ export const api = {
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
   chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
-  analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
+  analyse: (id: string, token: string) => call<Analysis>("POST", `/api/games/${id}/analysis`, undefined, token),
   /** The fixed numbers of the rules, as the server's engine plays them. */
   rules: () => call<Rules>("GET", "/api/rules"),
   replay: (id: string, n: number, seat: number | null) =>

@@ -74,7 +74,9 @@ export interface paths {
         put?: never;
         /**
          * Start Analysis
-         * @description Start the hard bot's analysis of a finished game (once: it is stored); the progress.
+         * @description A seat or the host of the finished game starts the hard bot's analysis of it (once on
+         *     the whole server: it is stored); the progress. Analyses under way are capped on the
+         *     server and per client address: past a cap, 429 with `Retry-After`.
          */
         post: operations["start_analysis_api_games__game_id__analysis_post"];
         delete?: never;

@@ -6,7 +6,7 @@
 // tick under the chart, and is never shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api/client";
+import { api, seats as held } from "../api/client";
 import type { Analysis, MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { t } from "../i18n";
@@ -53,7 +53,9 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
     return () => clearTimeout(timer);
   }, [analysis]);
 
-  const start = () => api.analyse(id).then(setAnalysis).catch((e) => setError(e.message));
+  // only a seat or the host of the game may start it (anyone reads it once done)
+  const token = held.get(id)?.token ?? held.hostToken(id);
+  const start = () => token && api.analyse(id, token).then(setAnalysis).catch((e) => setError(e.message));
   if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
   if (!analysis) return <div class="panel analysis">{t("analysis.loading")}</div>;
   if (analysis.status !== "done") {
@@ -62,8 +64,10 @@ export function AnalysisPanel({ id, n, onJump }: { id: string; n: number; onJump
         <div class="panel-title">{t("analysis.title")}</div>
         {analysis.status === "running"
           ? <p data-testid="analysis-progress">{t("analysis.progress", { done: analysis.done, total: analysis.total })}</p>
-          : <button type="button" data-testid="analyse" onClick={start}>
-            {analysis.status === "failed" ? t("analysis.failed") : t("analysis.start")}</button>}
+          : token
+            ? <button type="button" data-testid="analyse" onClick={start}>
+              {analysis.status === "failed" ? t("analysis.failed") : t("analysis.start")}</button>
+            : <p data-testid="analysis-players-only">{t("analysis.players_only")}</p>}
       </div>
     );
   }
