@@ -102,6 +102,7 @@ HostToAddBots = Annotated[Runtime, Depends(_host("add bots"))]
 HostToInvite = Annotated[Runtime, Depends(_host("renew the invite link"))]
 HostToRemove = Annotated[Runtime, Depends(_host("remove a player"))]
 HostToCancel = Annotated[Runtime, Depends(_host("cancel the game"))]
+HostToModerate = Annotated[Runtime, Depends(_host("moderate the chat"))]
 
 
 def client_address(request: Request) -> str:

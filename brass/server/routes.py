@@ -19,6 +19,7 @@ from .deps import (
     HostToCancel,
     HostToInvite,
     HostToList,
+    HostToModerate,
     HostToRemove,
     JoinLimited,
     Seat,
@@ -34,6 +35,8 @@ from .schemas import (
     Analysis,
     BotAdded,
     ChatHistory,
+    ChatMute,
+    ChatMutes,
     Created,
     CreateGame,
     Error,
@@ -220,9 +223,30 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, rt: GameAt
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatHistory)
-async def chat_history(game_id: str, service: Service, rt: GameAt) -> ChatHistory:
-    """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
-    return ChatHistory.model_validate({"messages": await chat.messages(service.core, rt)})
+async def chat_history(game_id: str, service: Service, rt: GameAt,
+                       limit: Annotated[int, Query(ge=1, le=chat.HISTORY)] = chat.HISTORY,
+                       before: Annotated[int | None, Query(ge=1)] = None) -> ChatHistory:
+    """A page of the game's chat, players' and spectators', oldest first: the latest `limit`
+    messages (before the message id `before`: the previous page's `next`); whom the host
+    muted."""
+    return ChatHistory.model_validate(await chat.messages(service.core, rt, limit, before))
+
+
+@router.delete("/games/{game_id}/chat/{message_id}", status_code=204)
+async def delete_chat(game_id: str, message_id: int, service: Service,
+                      rt: HostToModerate) -> Response:
+    """Host only: delete a message, for everyone (sockets get `chat_deleted`) and in
+    replays."""
+    await chat.delete(service.core, rt, message_id)
+    return Response(status_code=204)
+
+
+@router.post("/games/{game_id}/chat/mute", response_model=ChatMutes)
+async def mute_chat(game_id: str, body: ChatMute, service: Service,
+                    rt: HostToModerate) -> dict[str, Any]:
+    """Host only: mute a seat or the spectators (`seat` null) in the chat, or not; whom the
+    host has muted now."""
+    return await chat.mute(service.core, rt, body.seat, body.muted)
 
 
 @router.post("/games/{game_id}/legal/preview", response_model=Preview)

@@ -58,7 +58,6 @@ class Runtime:
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
-    chat_buckets: dict[int, Any] = field(default_factory=dict)  # chat.py: a seat's rate limit
     seat_changes: list[SeatChange] = field(default_factory=list)  # who plays whom, by version
     # set at every publish (a local commit or a catch-up): the game's steward waits on it
     changed: asyncio.Event = field(default_factory=asyncio.Event)

@@ -1,6 +1,7 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
-table has one writer: storage.py (games, seats, seat_changes, analyses, chat), movelog.py
-(actions, snapshots), leases.py (leases), analysisjobs.py (analysis_jobs)."""
+table has one writer: storage.py (games, seats, seat_changes, analyses), chatlog.py (chat,
+chat_mutes), movelog.py (actions, snapshots), leases.py (leases), analysisjobs.py
+(analysis_jobs)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -154,5 +156,16 @@ chat = Table(
     Column("actions", Integer, nullable=False),  # actions played when it was sent
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("spectator", Boolean, nullable=False),
+    # 0010: the sender's client address (limits across sockets and instances: chatlog.py),
+    # and deleted by the host (its text emptied; left out of the history and replays)
+    Column("address", String(64), nullable=True),
+    Column("deleted", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_chat_game", "game_id", "id"),
+)
+
+# 0010: whom the host muted in a game's chat: a seat, or -1 for the spectators
+chat_mutes = Table(
+    "chat_mutes", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
 )
