@@ -1,4 +1,4 @@
-"""The analysis of a finished game: asked for over the API, computed in the workers, stored
+"""The analysis of a finished game: asked for over the API, computed a few moves at a time, stored
 once, served; each move judged from what its player could see, with the preferred move a
 legal one at that point of the game."""
 
@@ -23,8 +23,10 @@ from .test_bots import watch_to_the_end
 @pytest.fixture(scope="module")
 def analysis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     url = f"sqlite:///{tmp_path_factory.mktemp('analysis') / 'brass.db'}"
+    # the analysis in the server process (0 analysis workers): at the analysis pool's lowest
+    # priority a busy test machine can starve it for minutes (the pool: test_analysis_jobs.py)
     with LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0, workers=1,
-                             analysis_budget=0.1)) as live:
+                             analysis_budget=0.1, analysis_workers=0)) as live:
         yield live
 
 

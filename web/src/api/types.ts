@@ -72,9 +72,12 @@ export type Preview = S["Preview"];
 /** A chat message as stored, and its broadcast. */
 export type ChatMessage = S["ChatMessage"];
 export type ChatBroadcast = S["ChatBroadcast"];
+export type ChatDeleted = S["ChatDeleted"];
+export type ChatHistory = S["ChatHistory"];
+export type ChatMutes = S["ChatMutes"];
 /** A finished game's analysis by the hard bot, and one move's judgement. */
 export type Analysis = S["Analysis"];
 export type MoveJudged = S["MoveJudged"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
+export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted;
