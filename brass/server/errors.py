@@ -10,7 +10,7 @@ from brass.engine import IllegalAction, MalformedAction
 ErrorCode = Literal[
     "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
     "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-    "timeout", "internal", "one_seat_per_browser", "not_yet"]
+    "timeout", "internal", "one_seat_per_browser", "not_yet", "stand_in_playing"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -27,6 +27,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "timeout": 408,
     "one_seat_per_browser": 409,  # this browser holds a seat of the game (no shared screen)
     "not_yet": 409,  # a time-out or hand-over asked for before its time
+    "stand_in_playing": 409,  # a bot plays the seat for its player: take the seat back first
 }
 
 

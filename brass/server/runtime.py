@@ -165,8 +165,8 @@ class Runtime:
         """A player's own move (`stand_in` None) is refused while a bot stands in for them:
         the two would race."""
         if stand_in is None and self.record.seats[seat].stand_in is not None:
-            raise ApiError("not_your_turn", "A bot plays this seat for you now: take your "
-                           "seat back to play")
+            raise ApiError("stand_in_playing", "A bot plays this seat for you now: take "
+                           "your seat back to play")
 
     def hold(self, rows: Iterable[ActionRecord]) -> None:
         """Note rows written or changed (an undo): their ids, the newest `IDS_KEPT` kept."""

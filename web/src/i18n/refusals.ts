@@ -31,7 +31,7 @@ export const SUBJECT_CODES = ["build", "canal", "railway", "railways", "railway_
 export const ERROR_CODES = [
   "malformed", "illegal", "not_your_turn", "stale_version", "unauthorized", "not_found",
   "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
-  "timeout", "internal", "one_seat_per_browser", "not_yet", "network",
+  "timeout", "internal", "one_seat_per_browser", "not_yet", "stand_in_playing", "network",
 ];
 
 type Params = Record<string, unknown>;
