@@ -72,11 +72,11 @@ class Analyses:
     async def start(self, rt: Runtime, token: str | None, address: str) -> dict[str, Any]:
         """Start the analysis (a seat's or the host's token): once per game on the whole
         server; an analysis under way or stored is shown, not started again."""
-        if rt.record.status != "finished":
-            raise ApiError("game_not_running", "A game is analysed once it is over")
         if rt.seat_of(token) is None and not token_matches(token, rt.record.host_token_hash):
             raise ApiError("unauthorized", "Only a player or the host of this game can start "
                            "its analysis (anyone can read it once it is done)")
+        if rt.record.status != "finished":
+            raise ApiError("game_not_running", "A game is analysed once it is over")
         current = await self.status(rt)
         if current["status"] not in ("none", "failed"):
             return current

@@ -232,7 +232,7 @@ async def chat_history(game_id: str, service: Service, rt: GameAt,
     return ChatHistory.model_validate(await chat.messages(service.core, rt, limit, before))
 
 
-@router.delete("/games/{game_id}/chat/{message_id}", status_code=204)
+@router.delete("/games/{game_id}/chat/messages/{message_id}", status_code=204)
 async def delete_chat(game_id: str, message_id: int, service: Service,
                       rt: HostToModerate) -> Response:
     """Host only: delete a message, for everyone (sockets get `chat_deleted`) and in

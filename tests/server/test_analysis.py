@@ -47,7 +47,7 @@ def test_a_finished_game_is_analysed_stored_and_served(analysis_server: LiveServ
         game, host = created["id"], auth(created["host_token"])
         url = f"/api/games/{game}/analysis"
         assert http.get(url).json() == {"status": "none", "done": 0, "total": 0, "moves": []}
-        error_of(http.post(url), 409, "game_not_running")
+        error_of(http.post(url, headers=host), 409, "game_not_running")
         for _ in range(2):
             assert http.post(f"/api/games/{game}/bots", headers=host).status_code == 201
         watch_to_the_end(analysis_server, game)

@@ -113,14 +113,14 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
         assert say(watcher, "hi", name="Sam")["type"] == "chat"
         next_other(player)
         # the host deletes a message: every socket is told, the history leaves it out
-        error_of(http.delete(table.url(f"/chat/{said['id']}"),
+        error_of(http.delete(table.url(f"/chat/messages/{said['id']}"),
                              headers=auth(table.tokens[1])), 401, "unauthorized")
-        gone = http.delete(table.url(f"/chat/{said['id']}"), headers=auth(table.host))
+        gone = http.delete(table.url(f"/chat/messages/{said['id']}"), headers=auth(table.host))
         assert gone.status_code == 204, gone.text
         for ws in (player, watcher):
             assert next_other(ws) == {"type": "chat_deleted", "id": said["id"]}
         assert texts(http, table) == ["hi"]
-        error_of(http.delete(table.url(f"/chat/{said['id']}"), headers=auth(table.host)),
+        error_of(http.delete(table.url(f"/chat/messages/{said['id']}"), headers=auth(table.host)),
                  404, "not_found")
         # the host mutes seat 0, then the spectators
         muted = http.post(mute, json={"seat": 0, "muted": True}, headers=auth(table.host))

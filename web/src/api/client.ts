@@ -90,7 +90,7 @@ export const api = {
   chat: (id: string, before: number | null = null) =>
     call<ChatHistory>("GET", `/api/games/${id}/chat${before === null ? "" : `?before=${before}`}`),
   deleteChat: (id: string, hostToken: string, message: number) =>
-    call<null>("DELETE", `/api/games/${id}/chat/${message}`, undefined, hostToken),
+    call<null>("DELETE", `/api/games/${id}/chat/messages/${message}`, undefined, hostToken),
   muteChat: (id: string, hostToken: string, seat: number | null, muted: boolean) =>
     call<ChatMutes>("POST", `/api/games/${id}/chat/mute`, { seat, muted }, hostToken),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
