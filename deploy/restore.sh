@@ -30,7 +30,7 @@ connected() {  # the Brass instances connected to the database, one a line
     "SELECT DISTINCT substr(application_name, strpos(application_name, ' ') + 1)
        FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid()
-        AND application_name ~ '^brass-(fanout|moves) '
+        AND application_name ~ '^brass-(main|fanout|moves) '
       ORDER BY 1"
 }
 

@@ -3,19 +3,21 @@ game (table `chat`, migration 0007) with the number of actions played when it wa
 replay shows it at the right moment.
 
 A message is 1 to `MAX_CHARS` characters of visible text (schemas.ChatText: no control or
-invisible formatting characters), sent over the game's websocket (`chat`); each sender
-(a seat, or a spectator's connection) may send `BURST` messages, then one per `EVERY`
-seconds (a token bucket in memory: a limit, not a record). The server never renders it: the
-client shows it as text, so it needs no escaping on the way in.
+invisible formatting characters), sent over the game's websocket (`chat`) while the game
+waits or runs (after, the chat is read-only). Its limits are counted in the database
+(chatlog.py): a seat across all of its sockets, a spectator per client address, an address in
+all games, whichever instance they reach. The host mutes a seat or the spectators and deletes
+a message (gone for everyone: the clients are told `chat_deleted`, the history and replays
+leave it out). The server never renders a message: the client shows it as text, so it needs
+no escaping on the way in.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import outbound
+from .chatlog import BURST, WINDOW
 from .errors import ApiError
 
 if TYPE_CHECKING:
@@ -23,31 +25,12 @@ if TYPE_CHECKING:
     from .core import GameCore
     from .runtime import Runtime
 
+__all__ = ["BURST", "HISTORY", "MAX_CHARS", "WINDOW", "broadcast", "delete", "messages",
+           "mute", "post"]
+
 MAX_CHARS = 300
-BURST = 5
-EVERY = 2.0  # seconds per message once the burst is spent
-HISTORY = 500  # messages sent with GET /chat, the latest
-
-
-
-
-
-
-@dataclass
-class Bucket:
-    """A token bucket: `BURST` messages at once, then one per `EVERY` seconds."""
-
-    tokens: float = BURST
-    at: float = field(default_factory=time.monotonic)
-
-    def take(self) -> bool:
-        t = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (t - self.at) / EVERY)
-        self.at = t
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+HISTORY = 100  # messages per page of GET /chat, at most
+OPEN = ("waiting", "running")  # a game whose chat takes messages
 
 
 def sender_name(rt: Runtime, seat: int | None, name: str | None) -> str:
@@ -58,26 +41,54 @@ def sender_name(rt: Runtime, seat: int | None, name: str | None) -> str:
 
 
 def broadcast(rt: Runtime, message: dict[str, Any]) -> None:
-    text = outbound.dumps({"type": "chat", "message": message})
+    """A new message to this instance's clients of the game; a deleted one's id as
+    `chat_deleted` (what another instance sends for a deletion: {"id", "deleted"})."""
+    if message.get("deleted"):
+        text = outbound.dumps({"type": "chat_deleted", "id": message["id"]})
+    else:
+        text = outbound.dumps({"type": "chat", "message": message})
     for sub in list(rt.subscribers):
         sub.send(text)
 
 
-def check_rate(bucket: Bucket) -> None:
-    if not bucket.take():
-        raise ApiError("rate_limited", f"Too many messages: one every {EVERY:g} s after "
-                       f"{BURST} in a row")
-
-
 async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, text: str,
-               bucket: Bucket) -> None:
+               address: str) -> None:
     """Store a message from `seat` (None: a spectator named `name`) and send it to everyone
     watching the game."""
-    check_rate(bucket)
+    if rt.record.status not in OPEN:
+        raise ApiError("game_not_running", "The game is over: its chat is read-only")
     message = await core.db(core.storage.add_chat, rt.id, seat, sender_name(rt, seat, name),
-                            text, rt.count)
+                            text, rt.count, address)
     broadcast(rt, message)
 
 
-async def messages(core: GameCore, rt: Runtime) -> list[dict[str, Any]]:
-    return await core.db(core.storage.chat_history, rt.id, HISTORY)
+async def delete(core: GameCore, rt: Runtime, message_id: int) -> None:
+    """The host deletes a message of the game: for everyone, now and in replays."""
+    if not await core.db(core.storage.delete_chat, rt.id, message_id):
+        raise ApiError("not_found", f"No chat message {message_id} in this game")
+    broadcast(rt, {"id": message_id, "deleted": True})
+
+
+async def mute(core: GameCore, rt: Runtime, seat: int | None,
+               muted: bool) -> dict[str, Any]:
+    """The host mutes (or not) a seat, or the spectators (`seat` None); whom it has muted."""
+    if seat is not None and not 0 <= seat < rt.record.players:
+        raise ApiError("not_found", f"No seat {seat}")
+    await core.db(core.storage.mute_chat, rt.id, seat, muted)
+    return await mutes(core, rt)
+
+
+async def mutes(core: GameCore, rt: Runtime) -> dict[str, Any]:
+    seats, spectators = await core.db(core.storage.chat_mutes, rt.id)
+    return {"seats": seats, "spectators": spectators}
+
+
+async def messages(core: GameCore, rt: Runtime, limit: int = HISTORY,
+                   before: int | None = None) -> dict[str, Any]:
+    """A page of the history, oldest first: the latest `limit` messages (before message id
+    `before`), with `next` (the `before` of the page of older ones; null: none older)."""
+    found = await core.db(core.storage.chat_history, rt.id, limit + 1, before)
+    older = len(found) > limit
+    page = found[1:] if older else found
+    return {"messages": page, "next": page[0]["id"] if older and page else None,
+            "muted": await mutes(core, rt)}

@@ -151,12 +151,18 @@ HostToAddBots = Annotated[Runtime, Depends(_host("add bots"))]
 HostToInvite = Annotated[Runtime, Depends(_host("renew the invite link"))]
 HostToRemove = Annotated[Runtime, Depends(_host("remove a player"))]
 HostToCancel = Annotated[Runtime, Depends(_host("cancel the game"))]
+HostToModerate = Annotated[Runtime, Depends(_host("moderate the chat"))]
+
+
+def client_address(request: Request) -> str:
+    """The client's address (the proxy's forwarded one where `proxy_headers` is set)."""
+    return request.client.host if request.client else "unknown"
 
 
 async def join_limit(request: Request) -> None:
     """Creating and joining games are unauthenticated writes: limited per client address."""
     limiter: RateLimiter = request.app.state.join_limiter
-    limiter.check(request.client.host if request.client else "unknown")
+    limiter.check(client_address(request))
 
 
 JoinLimited = Depends(join_limit)

@@ -13,7 +13,7 @@ ErrorCode = Literal[
     "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
     "forbidden", "create_refused",
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
-    "not_offered"]
+    "not_offered", "stand_in_playing"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -39,6 +39,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "wrong_origin": 400,  # a passkey's answer made for another site
     "passkey_refused": 401,  # a passkey's answer that does not verify, or an unknown passkey
     "not_offered": 404,  # a way of signing in this server is not set up for
+    "stand_in_playing": 409,  # a bot plays the seat for its player: take the seat back first
 }
 
 

@@ -43,6 +43,8 @@ GC_SECONDS = Histogram(
     "brass_gc_seconds", "Pauses of the garbage collector (collector.py): young, every 0.1 s; "
     "full, every BRASS_GC_FULL_EVERY seconds", ["kind"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+ANALYSED_MOVES = Counter("brass_analysed_moves",
+                         "Moves of finished games judged by the analyses this server computed")
 ERRORS = Counter("brass_errors", "Typed errors sent to clients (HTTP and websocket), by code",
                  ["code"])
 

@@ -155,9 +155,11 @@ class Play:
     @staticmethod
     async def legal(rt: Runtime, seat: int) -> str:
         """The seat's legal moves with their prices, as JSON text (`[]` if it is not the
-        seat's turn)."""
+        seat's turn, or a bot plays the seat for its player: none of them would be taken)."""
         if rt.game is None:
             raise ApiError("game_not_running", "The game has not started")
+        if rt.record.seats[seat].stand_in is not None:
+            return "[]"
         return await legal.text(rt, seat)
 
     @staticmethod
@@ -204,6 +206,7 @@ def _movers_game(rt: Runtime, seat: int, version: int | None) -> Game:
     """The running game, if `seat` is to move in it at `version` (None: any); a typed
     refusal otherwise (extensions and previews are for the seat to move, at its version)."""
     game = rt.running_game()
+    rt.player_plays(seat, None)  # not while a bot plays the seat for its player
     if version is not None and version != rt.record.version:
         raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
                        f"not {version}")

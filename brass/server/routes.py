@@ -20,6 +20,7 @@ from .deps import (
     HostToCancel,
     HostToInvite,
     HostToList,
+    HostToModerate,
     HostToRemove,
     JoinLimited,
     MaybePlayer,
@@ -27,6 +28,7 @@ from .deps import (
     SeatToAct,
     SeatToUndo,
     Service,
+    Token,
     Viewer,
 )
 from .errors import ApiError
@@ -36,6 +38,8 @@ from .schemas import (
     Analysis,
     BotAdded,
     ChatHistory,
+    ChatMute,
+    ChatMutes,
     Claimed,
     Created,
     CreateGame,
@@ -239,9 +243,30 @@ async def extend(game_id: str, body: ExtendRequest, service: Service, rt: GameAt
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatHistory)
-async def chat_history(game_id: str, service: Service, rt: GameAt) -> ChatHistory:
-    """The game's chat (the latest 500 messages), oldest first; players' and spectators'."""
-    return ChatHistory.model_validate({"messages": await chat.messages(service.core, rt)})
+async def chat_history(game_id: str, service: Service, rt: GameAt,
+                       limit: Annotated[int, Query(ge=1, le=chat.HISTORY)] = chat.HISTORY,
+                       before: Annotated[int | None, Query(ge=1)] = None) -> ChatHistory:
+    """A page of the game's chat, players' and spectators', oldest first: the latest `limit`
+    messages (before the message id `before`: the previous page's `next`); whom the host
+    muted."""
+    return ChatHistory.model_validate(await chat.messages(service.core, rt, limit, before))
+
+
+@router.delete("/games/{game_id}/chat/messages/{message_id}", status_code=204)
+async def delete_chat(game_id: str, message_id: int, service: Service,
+                      rt: HostToModerate) -> Response:
+    """Host only: delete a message, for everyone (sockets get `chat_deleted`) and in
+    replays."""
+    await chat.delete(service.core, rt, message_id)
+    return Response(status_code=204)
+
+
+@router.post("/games/{game_id}/chat/mute", response_model=ChatMutes)
+async def mute_chat(game_id: str, body: ChatMute, service: Service,
+                    rt: HostToModerate) -> dict[str, Any]:
+    """Host only: mute a seat or the spectators (`seat` null) in the chat, or not; whom the
+    host has muted now."""
+    return await chat.mute(service.core, rt, body.seat, body.muted)
 
 
 @router.post("/games/{game_id}/legal/preview", response_model=Preview)
@@ -266,9 +291,12 @@ async def game_log(game_id: str, service: Service, rt: GameAt) -> Response:
 
 
 @router.post("/games/{game_id}/analysis", response_model=Analysis, status_code=202)
-async def start_analysis(game_id: str, service: Service, rt: GameAt) -> dict[str, Any]:
-    """Start the hard bot's analysis of a finished game (once: it is stored); the progress."""
-    return await service.analyses.start(rt)
+async def start_analysis(game_id: str, service: Service, rt: GameAt, token: Token,
+                         request: Request) -> dict[str, Any]:
+    """A seat or the host of the finished game starts the hard bot's analysis of it (once on
+    the whole server: it is stored); the progress. Analyses under way are capped on the
+    server and per client address: past a cap, 429 with `Retry-After`."""
+    return await service.analyses.start(rt, token, deps.client_address(request))
 
 
 @router.get("/games/{game_id}/analysis", response_model=Analysis)

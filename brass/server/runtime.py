@@ -58,7 +58,6 @@ class Runtime:
     undone: tuple[int, list[int]] = (0, [])  # the last undo: its version, the seqs it took back
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
-    chat_buckets: dict[int, Any] = field(default_factory=dict)  # chat.py: a seat's rate limit
     seat_changes: list[SeatChange] = field(default_factory=list)  # who plays whom, by version
     # set at every publish (a local commit or a catch-up): the game's steward waits on it
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -166,8 +165,8 @@ class Runtime:
         """A player's own move (`stand_in` None) is refused while a bot stands in for them:
         the two would race."""
         if stand_in is None and self.record.seats[seat].stand_in is not None:
-            raise ApiError("not_your_turn", "A bot plays this seat for you now: take your "
-                           "seat back to play")
+            raise ApiError("stand_in_playing", "A bot plays this seat for you now: take "
+                           "your seat back to play")
 
     def hold(self, rows: Iterable[ActionRecord]) -> None:
         """Note rows written or changed (an undo): their ids, the newest `IDS_KEPT` kept."""

@@ -671,8 +671,35 @@ class ChatMessage(BaseModel):
     time: str
 
 
+class ChatMutes(BaseModel):
+    """Whom the game's host has muted in its chat."""
+
+    seats: list[int]
+    spectators: bool
+
+
 class ChatHistory(BaseModel):
+    """A page of the chat, oldest first (deleted messages left out); `next`: the `before` of
+    the page of older messages (null: there are none)."""
+
     messages: list[ChatMessage]
+    next: int | None = None
+    muted: ChatMutes
+
+
+class ChatMute(BaseModel):
+    """The host mutes a seat, or the spectators (`seat` null), or lets them speak again."""
+
+    model_config = _REQUEST
+    seat: int | None = Field(default=None, ge=0, le=3, strict=True)
+    muted: bool = Field(strict=True)
+
+
+class ChatDeleted(BaseModel):
+    """The host deleted a chat message: it is gone for everyone (and from replays)."""
+
+    type: Literal["chat_deleted"] = "chat_deleted"
+    id: int
 
 
 class ChatBroadcast(BaseModel):
@@ -682,8 +709,8 @@ class ChatBroadcast(BaseModel):
     message: ChatMessage
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast,
-                          Field(discriminator="type")]
+ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast
+                          | ChatDeleted, Field(discriminator="type")]
 
 
 # -- websocket messages (client -> server) ---------------------------------------------------

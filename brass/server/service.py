@@ -35,7 +35,9 @@ class GameService:
                  waiting_expiry: float = 0.0, finished_listed: float = 0.0,
                  clock_minimum: float = 30.0,
                  bot_budget: float = 1.0, analysis_budget: float = 0.5,
-                 synchronous_commit: bool = True, notify_after_commit: bool = False) -> None:
+                 synchronous_commit: bool = True, notify_after_commit: bool = False,
+                 analysis_workers: int = 1, analysis_jobs: int = 2,
+                 analysis_per_address: int = 1) -> None:
         self.storage = storage
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.workers = Workers(workers)
@@ -47,8 +49,9 @@ class GameService:
                   if storage.postgres else None)
         self.play = Play(core, self.replays, writer, bot_budget)
         self.seats = Seats(core)
-        self.analyses = Analyses(storage, self.workers, core.db, analysis_budget,
-                                 self.replays.log_rows)
+        self.analyses = Analyses(storage, core.db, core.runtime, analysis_budget,
+                                 self.replays.log_rows, analysis_workers, analysis_jobs,
+                                 analysis_per_address)
         self.steward = core.tending = Steward(core, self.play, self.seats, bot_delay)
         self._background: list[asyncio.Task[None]] = []
 
@@ -65,6 +68,7 @@ class GameService:
         work, rebuilds them from their logs and lets their bots play on)."""
         await self.workers.start()
         await self.steward.start()
+        self.analyses.start_tending()
         self._background.append(asyncio.create_task(memory.trim_forever(), name="trim-memory"))
         if self.waiting_expiry > 0:
             self._background.append(asyncio.create_task(

@@ -55,6 +55,17 @@ class Settings(BaseSettings):
     analysis_budget: float = Field(default=0.5, ge=0.01, le=60.0,
                                    description="CPU seconds the analysis of a finished game "
                                                "spends on each move")
+    analysis_workers: int = Field(
+        default=1, ge=0, le=16,
+        description="processes that compute analyses, at the lowest CPU priority so bot "
+                    "moves keep their pace (0: in the server process)")
+    analysis_jobs: int = Field(
+        default=2, ge=1, le=1000,
+        description="analyses under way at once on the whole server (every instance): "
+                    "more are refused with 429 and Retry-After")
+    analysis_per_address: int = Field(
+        default=1, ge=1, le=1000,
+        description="analyses under way at once started from one client address")
     workers: int = Field(
         default_factory=lambda: max(1, usable_cpus() - 1), ge=0, le=64,
         description="processes that compute bot moves and analyses (0: in the server "

@@ -35,7 +35,6 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    text,
     true,
     update,
 )
@@ -44,10 +43,10 @@ from sqlalchemy.exc import IntegrityError
 
 from brass.engine import Game
 
+from .chatlog import ChatLog
 from .clocks import Clock, turn_deadline
 from .leases import Leases, _needs_work
 from .movelog import MoveLog, _insert_snapshot
-from .notice import Notice, channel
 from .records import (
     ActionRecord,
     BrowserSeated,
@@ -93,7 +92,7 @@ __all__ = [  # what other modules import from here (the records and tables are r
 ]
 
 
-class Storage(MoveLog):
+class Storage(MoveLog, ChatLog):
     """Games, seats and action logs in one SQL database. On Postgres every write notifies
     the game's channel (`notice.channel`) in its own transaction (delivered at commit, in
     commit order), so that the other instances catch up (fanout.py); `instance` tells them
@@ -402,30 +401,6 @@ class Storage(MoveLog):
             return [_seat_change(r) for r in conn.execute(select(seat_changes).where(
                         seat_changes.c.game_id == game_id).order_by(seat_changes.c.version))]
 
-    # -- chat ----------------------------------------------------------------------------------
-    def add_chat(self, game_id: str, seat: int | None, name: str, text_: str,
-                 actions_played: int) -> dict[str, Any]:
-        """Store a chat message (chat.py); on Postgres it is also sent whole to the other
-        instances (fanout.py) in the same transaction, so their clients of the game get it."""
-        with self._tx() as conn:
-            key = conn.execute(insert(chat).values(
-                game_id=game_id, seat=seat, name=name, text=text_, actions=actions_played,
-                created_at=now(), spectator=seat is None)).inserted_primary_key
-            assert key is not None
-            message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
-            if self.postgres:
-                conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
-                    "channel": channel(game_id), "payload": Notice(game_id, self.instance,
-                                                          chat=message).text()})
-        return message
-
-    def chat_history(self, game_id: str, latest: int) -> list[dict[str, Any]]:
-        """The game's `latest` chat messages, oldest first."""
-        with self._tx() as conn:
-            rows = conn.execute(select(chat).where(chat.c.game_id == game_id)
-                                .order_by(chat.c.id.desc()).limit(latest)).all()
-        return [_chat_message(r) for r in reversed(rows)]
-
     # -- import (transfer.py) ------------------------------------------------------------------
     def import_finished(self, game: Mapping[str, Any], rows: Mapping[str, Sequence[Any]],
                         new_id: Callable[[], str] | None) -> str | None:
@@ -448,7 +423,3 @@ class Storage(MoveLog):
                                                        for r in found])
         return game_id
 
-
-def _chat_message(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
-            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}

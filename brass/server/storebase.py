@@ -23,8 +23,10 @@ JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
                               "json_deserializer": jsontext.loads}
 
 
-def make_engine(url: str) -> Engine:
-    """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed."""
+def make_engine(url: str, name: str = "") -> Engine:
+    """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed. On Postgres
+    its connections say `name` as their `application_name` (`pg_stat_activity`: restore.sh
+    refuses while an instance's connections are there)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -45,7 +47,9 @@ def make_engine(url: str) -> Engine:
     # smaller than its users opens and closes a connection (a Postgres process) per
     # overflowing write under load. With the move writer's 4 and the listener, an instance
     # uses at most 25 (HOSTING.md)
-    return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **JSON_CODEC)
+    named = {"connect_args": {"application_name": name[:63]}} if name else {}
+    return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **named,
+                         **JSON_CODEC)
 
 
 class StoreBase:
@@ -53,8 +57,8 @@ class StoreBase:
 
     def __init__(self, url: str, instance: str = "") -> None:
         self.url = url
-        self.engine = make_engine(url)
         self.instance = instance
+        self.engine = make_engine(url, f"brass-main {instance}" if instance else "")
         self.postgres = self.engine.dialect.name == "postgresql"
 
     def _notify(self, conn: Connection, game_id: str, version: int | None) -> None:

@@ -1,7 +1,8 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
-table has one writer: storage.py (games, seats, seat_changes, analyses, chat), movelog.py
-(actions, snapshots), leases.py (leases); the players' tables (0008, docs/PLAYERS.md) each
-have the one storage module that docs/PLAYERS.md names."""
+table has one writer: storage.py (games, seats, seat_changes, analyses), chatlog.py (chat,
+chat_mutes), movelog.py (actions, snapshots), leases.py (leases), analysisjobs.py
+(analysis_jobs); the players' tables (0008, docs/PLAYERS.md) each have the one storage
+module that docs/PLAYERS.md names."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.sql.elements import ColumnElement
@@ -120,6 +122,20 @@ analyses = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# 0009: an analysis under way (analysisjobs.py): one per game across instances, held by the
+# instance computing it until `expires_at`, with the moves judged so far
+analysis_jobs = Table(
+    "analysis_jobs", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("address", String(64), nullable=False),  # the client address that started it
+    Column("total", Integer, nullable=False),  # the moves to judge
+    Column("moves", DOCUMENT, nullable=False),  # judged so far (MoveAnalysis each)
+    Column("failed", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 leases = Table(
     # which instance runs a game's background work (steward.py), until `expires_at`
     "leases", metadata,
@@ -151,6 +167,10 @@ chat = Table(
     Column("actions", Integer, nullable=False),  # actions played when it was sent
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("spectator", Boolean, nullable=False),
+    # 0010: the sender's client address (limits across sockets and instances: chatlog.py),
+    # and deleted by the host (its text emptied; left out of the history and replays)
+    Column("address", String(64), nullable=True),
+    Column("deleted", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_chat_game", "game_id", "id"),
 )
 
@@ -266,6 +286,14 @@ notify_prefs = Table(
            primary_key=True),
     Column("prefs", JSON, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+
+# 0010: whom the host muted in a game's chat: a seat, or -1 for the spectators
+chat_mutes = Table(
+    "chat_mutes", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
 )
 
 

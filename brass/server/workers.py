@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any, TypeVar
 
 from brass.bots import LevelName, choose, observe
@@ -30,9 +31,22 @@ log = logging.getLogger("brass.server")
 T = TypeVar("T")
 
 
+BOT_NICE = 5  # the workers' niceness: below the server process, whose loop carries every move
+ANALYSIS_NICE = 19  # analyses' own pool: the lowest priority, below every bot move
+# the analyses' session group against other groups (autogroup, below): about a tenth of a CPU
+# when every other group wants them all, yet never starved by a busy machine
+ANALYSIS_GROUP_NICE = 10
+
+
 class Workers:
-    def __init__(self, count: int) -> None:
+    """A pool of `count` processes at `nice`. The bots' pool runs a computation in the server
+    process when it cannot in a worker (closing, or the pool broke): a move must be made. An
+    analyses' pool (`inline=False`) never does: it waits for a worker, or fails."""
+
+    def __init__(self, count: int, nice: int = BOT_NICE, inline: bool = True) -> None:
         self.count = count
+        self.nice = nice
+        self.inline = inline
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
 
@@ -40,34 +54,52 @@ class Workers:
         """Start the processes and load the engine in each."""
         await asyncio.gather(*[self.compute(warm_up) for _ in range(self.count)])
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """Stop the processes: after their computations in hand, or with `kill` at once (an
+        analysis at the lowest priority may wait long for a CPU; its job is resumed later)."""
         self._closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            if kill:
+                for process in list(getattr(self._pool, "_processes", {}).values()):
+                    process.kill()
+            self._pool.shutdown(wait=not kill, cancel_futures=True)
 
     async def compute(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` in a worker process; in this process when there are no workers, the
-        server is closing, or the pool broke (a new one is started next time)."""
-        if self.count <= 0 or self._closed:
+        """`fn(*args)` in a worker process; in this process when there are no workers, or
+        (`inline`) when the server is closing or the pool broke (a new one is started next
+        time)."""
+        if self.count <= 0:
+            return fn(*args)
+        if self._closed:
+            if not self.inline:
+                raise RuntimeError("the workers are closed")
             return fn(*args)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.count, mp_context=get_context("spawn"),
-                                             initializer=_worker_init, initargs=(os.getpid(),))
+                                             initializer=_worker_init,
+                                             initargs=(os.getpid(), self.nice))
         try:
             with metrics.WORKER_QUEUE.track_inprogress():
                 return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:
+            if self._closed:
+                raise
             log.exception("the worker pool broke; starting a new one")
             self._pool = None
+            if not self.inline:
+                raise
             return fn(*args)
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
     """In a worker process: yield the CPU to the server process (whose event loop carries
-    every commit and broadcast), and exit as soon as the server process is gone (even
-    killed with SIGKILL, which gives the pool no chance to stop its workers)."""
+    every commit and broadcast), an analysis's to the bots' too (`nice`), and exit as soon
+    as the server process is gone (even killed with SIGKILL, which gives the pool no chance
+    to stop its workers)."""
     with contextlib.suppress(OSError):
-        os.nice(5)
+        os.nice(nice)
+    if nice >= ANALYSIS_NICE:
+        _idle_priority(nice)
     gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
     def watch() -> None:
@@ -76,6 +108,21 @@ def _worker_init(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="follow-parent").start()
+
+
+def _idle_priority(nice: int) -> None:
+    """Linux: run only on a CPU nothing else wants (SCHED_IDLE: a waking server or bot worker
+    takes the CPU at once, where a nice-19 process still delays each of their wake-ups, and a
+    bot move is a chain of them). Where the kernel groups processes by session (autogroup,
+    on by default on most distributions), nice orders only the processes of one session and
+    the group's CPU time is shared: the server's group, busy with an analysis, would lose its
+    turn to other programs' groups on every wake-up. So the worker takes a session (a group)
+    of its own, niced too."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setsid()
+        Path("/proc/self/autogroup").write_text(f"{nice}\n")
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def warm_up() -> int:

@@ -80,7 +80,8 @@ class Connection:
         self.seat: int | None = None
         self.pending: LeanQueue[str | None] = LeanQueue()  # None: the writer stops there
         self.dropped = False
-        self.chat = chat.Bucket()  # a spectator's own; a seat's is shared by its sockets
+        client = ws.scope.get("client")  # the proxy's forwarded address where trusted
+        self.address: str = client[0] if client else "unknown"  # chat limits (chatlog.py)
 
     def send(self, text: str) -> None:
         if self.dropped:
@@ -235,9 +236,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         elif isinstance(msg, WsSync):
             conn.send(await service.core.publisher.state_text(rt, conn.seat))
         elif isinstance(msg, WsChat):
-            bucket = conn.chat if conn.seat is None else rt.chat_buckets.setdefault(
-                conn.seat, chat.Bucket())
-            await chat.post(service.core, rt, conn.seat, msg.name, msg.text, bucket)
+            await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
         elif conn.seat is None:
             raise ApiError("unauthorized", "Spectators cannot act")
         elif isinstance(msg, WsAction):

@@ -99,6 +99,9 @@ def server(server_db: str, plan: tuple[int, list[Any]],
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {"DATABASE_URL": server_db, "BRASS_BOT_DELAY": "0",
            "BRASS_ANALYSIS_BUDGET": "0.05",  # CPU seconds per move: a quick analysis
+           # analyses in the server process: at the analysis pool's lowest priority a busy
+           # test machine can starve one for minutes (its pace: tests/server/test_analysis_jobs)
+           "BRASS_ANALYSIS_WORKERS": "0",
            "BRASS_E2E_SEED": str(plan[0]), "BRASS_CLOCK_MINIMUM": "1"}
     with serve(env, _free_port(), tmp_path_factory) as base:
         yield base

@@ -21,8 +21,8 @@ from .test_browser import open_page
 JUDGED_S = 0.5  # CPU seconds per move for the moves to judge: a move needs about 0.03 s
 
 
-def play_out(http: httpx.Client, name: str) -> str:
-    """A 2-player game two bots play to its end (bot delay 0): its id."""
+def play_out(http: httpx.Client, name: str) -> tuple[str, str]:
+    """A 2-player game two bots play to its end (bot delay 0): its id and host token."""
     created = http.post("/api/games", json={"players": 2, "name": name}).json()
     game: str = created["id"]
     for _ in range(2):
@@ -32,7 +32,7 @@ def play_out(http: httpx.Client, name: str) -> str:
     for _ in range(600):  # bounded wait: two minutes
         status = http.get(f"/api/games/{game}").json()["status"]
         if status == "finished":
-            return game
+            return game, created["host_token"]
         time.sleep(0.2)
     raise AssertionError(f"the bots' game {game} is still {status} after 2 minutes")
 
@@ -59,8 +59,12 @@ def replay_with(browser: Browser, server: str, server_db: str, game: str,
 
 def test_the_replay_shows_the_analysis(browser: Browser, server: str, shots_dir: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        game = play_out(http, "Analysed")
+        game, host = play_out(http, "Analysed")
     page = open_page(browser, f"{server}/#/replay/{game}")
+    # a spectator reads an analysis but cannot start one; the host can
+    expect(page.locator("[data-testid=analysis-players-only]")).to_be_visible()
+    page.evaluate("([g, t]) => localStorage.setItem(`brass.host.${g}`, t)", [game, host])
+    page.reload()
     page.click("[data-testid=analyse]")
     expect(page.locator("[data-testid=win-chart]")).to_be_visible(timeout=240_000)
     expect(page.locator("[data-testid=win-chart] polyline")).to_have_count(2)
@@ -77,7 +81,7 @@ def test_the_replay_shows_the_analysis(browser: Browser, server: str, shots_dir:
 def test_an_unjudged_move_says_so_and_is_no_mistake(
         browser: Browser, server: str, server_db: str, shots_dir: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        game = play_out(http, "Half judged")
+        game, _ = play_out(http, "Half judged")
         log = http.get(f"/api/games/{game}/log").json()
     actions = [entry["action"] for entry in log["actions"]]
     # the analysis the server would make (the same code), every move judged; then its worst

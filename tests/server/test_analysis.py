@@ -1,4 +1,4 @@
-"""The analysis of a finished game: asked for over the API, computed in the workers, stored
+"""The analysis of a finished game: asked for over the API, computed a few moves at a time, stored
 once, served; each move judged from what its player could see, with the preferred move a
 legal one at that point of the game."""
 
@@ -23,8 +23,10 @@ from .test_bots import watch_to_the_end
 @pytest.fixture(scope="module")
 def analysis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     url = f"sqlite:///{tmp_path_factory.mktemp('analysis') / 'brass.db'}"
+    # the analysis in the server process (0 analysis workers): at the analysis pool's lowest
+    # priority a busy test machine can starve it for minutes (the pool: test_analysis_jobs.py)
     with LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0, workers=1,
-                             analysis_budget=0.1)) as live:
+                             analysis_budget=0.1, analysis_workers=0)) as live:
         yield live
 
 
@@ -45,15 +47,15 @@ def test_a_finished_game_is_analysed_stored_and_served(analysis_server: LiveServ
         game, host = created["id"], auth(created["host_token"])
         url = f"/api/games/{game}/analysis"
         assert http.get(url).json() == {"status": "none", "done": 0, "total": 0, "moves": []}
-        error_of(http.post(url), 409, "game_not_running")
+        error_of(http.post(url, headers=host), 409, "game_not_running")
         for _ in range(2):
             assert http.post(f"/api/games/{game}/bots", headers=host).status_code == 201
         watch_to_the_end(analysis_server, game)
         log = http.get(f"/api/games/{game}/log").json()
-        started = http.post(url)
+        started = http.post(url, headers=host)
         assert started.status_code == 202 and started.json()["status"] in ("running", "done")
         done = wait_for(http, url, "done")
-        assert http.post(url).json() == done  # stored: asking again computes nothing
+        assert http.post(url, headers=host).json() == done  # stored: asking again computes nothing
     moves = done["moves"]
     assert done["done"] == done["total"] == len(moves) == len(log["actions"])
     state = new_game(2, log["seed"], log["setup"])

@@ -186,11 +186,16 @@ def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_takes_over(
                          for e in game_log(http, table)["actions"]), "a bot move for the seat")
     changes = game_log(http, table)["seat_changes"]
     assert changes[0]["seat"] == seat and changes[0]["change"] == "timeout"
-    # while it does, the player cannot act; then they take their seat back
+    # while it does, the player cannot act (a coded refusal, not "not your turn"), and is
+    # offered no move; then they take their seat back
     st = state(http, table, seat)
     if st["view"]["current_seat"] == seat and st["legal"]:
         error_of(act(http, table, seat, st["legal"][0]["action"], st["version"]), 409,
-                 "not_your_turn")
+                 "stand_in_playing")
+        error_of(http.post(table.url("/legal/preview"), headers=auth(table.tokens[seat]),
+                           json={"action": st["legal"][0]["action"]}), 409, "stand_in_playing")
+    offered = http.get(table.url("/legal"), headers=auth(table.tokens[seat]))
+    assert offered.status_code == 200 and offered.json() == [], offered.text
     back = http.post(table.url("/takeover"), headers=auth(table.tokens[seat]), json={})
     assert back.status_code == 200, back.text
     st = state(http, table, seat)

@@ -88,4 +88,4 @@ def test_no_undo_while_a_bot_stands_in_for_the_seat_to_move(http: httpx.Client,
     assert (st["view"]["current_seat"], st["view"]["actions_left"]) == (seat, 1), said
     assert st["undoable"] is False, said  # mid-turn, but a bot plays the seat now
     error_of(http.post(table.url("/undo"), headers=auth(table.tokens[seat])), 409,
-             "not_your_turn")
+             "stand_in_playing")

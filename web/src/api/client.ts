@@ -3,7 +3,8 @@ import { errorText } from "../i18n/refusals";
 import { backoff, helloRetry } from "../logic/backoff";
 import type {
   Action,
-  ChatMessage,
+  ChatHistory,
+  ChatMutes,
   Analysis,
   BotLevel,
   ClockChoice,
@@ -92,9 +93,15 @@ export const api = {
   undo: (id: string, token: string, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/undo`, { expected_version }, token),
   log: (id: string) => call<GameLog>("GET", `/api/games/${id}/log`),
-  chat: (id: string) => call<{ messages: ChatMessage[] }>("GET", `/api/games/${id}/chat`),
+  /** A page of the chat, oldest first (`before`: the previous page's `next`). */
+  chat: (id: string, before: number | null = null) =>
+    call<ChatHistory>("GET", `/api/games/${id}/chat${before === null ? "" : `?before=${before}`}`),
+  deleteChat: (id: string, hostToken: string, message: number) =>
+    call<null>("DELETE", `/api/games/${id}/chat/messages/${message}`, undefined, hostToken),
+  muteChat: (id: string, hostToken: string, seat: number | null, muted: boolean) =>
+    call<ChatMutes>("POST", `/api/games/${id}/chat/mute`, { seat, muted }, hostToken),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
-  analyse: (id: string) => call<Analysis>("POST", `/api/games/${id}/analysis`),
+  analyse: (id: string, token: string) => call<Analysis>("POST", `/api/games/${id}/analysis`, undefined, token),
   /** The analysis board: where `line` leads from the position after `frame` moves of a
    * finished game (nothing is stored). */
   explore: (id: string, frame: number, line: Action[]) =>

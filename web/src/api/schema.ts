@@ -178,7 +178,9 @@ export interface paths {
         put?: never;
         /**
          * Start Analysis
-         * @description Start the hard bot's analysis of a finished game (once: it is stored); the progress.
+         * @description A seat or the host of the finished game starts the hard bot's analysis of it (once on
+         *     the whole server: it is stored); the progress. Analyses under way are capped on the
+         *     server and per client address: past a cap, 429 with `Retry-After`.
          */
         post: operations["start_analysis_api_games__game_id__analysis_post"];
         delete?: never;
@@ -233,11 +235,55 @@ export interface paths {
         };
         /**
          * Chat History
-         * @description The game's chat (the latest 500 messages), oldest first; players' and spectators'.
+         * @description A page of the game's chat, players' and spectators', oldest first: the latest `limit`
+         *     messages (before the message id `before`: the previous page's `next`); whom the host
+         *     muted.
          */
         get: operations["chat_history_api_games__game_id__chat_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/chat/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Chat
+         * @description Host only: delete a message, for everyone (sockets get `chat_deleted`) and in
+         *     replays.
+         */
+        delete: operations["delete_chat_api_games__game_id__chat_messages__message_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/chat/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute Chat
+         * @description Host only: mute a seat or the spectators (`seat` null) in the chat, or not; whom the
+         *     host has muted now.
+         */
+        post: operations["mute_chat_api_games__game_id__chat_mute_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1035,10 +1081,30 @@ export interface components {
              */
             type: "chat";
         };
-        /** ChatHistory */
+        /**
+         * ChatDeleted
+         * @description The host deleted a chat message: it is gone for everyone (and from replays).
+         */
+        ChatDeleted: {
+            /** Id */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_deleted";
+        };
+        /**
+         * ChatHistory
+         * @description A page of the chat, oldest first (deleted messages left out); `next`: the `before` of
+         *     the page of older messages (null: there are none).
+         */
         ChatHistory: {
             /** Messages */
             messages: components["schemas"]["ChatMessage"][];
+            muted: components["schemas"]["ChatMutes"];
+            /** Next */
+            next?: number | null;
         };
         /**
          * ChatMessage
@@ -1060,6 +1126,26 @@ export interface components {
             text: string;
             /** Time */
             time: string;
+        };
+        /**
+         * ChatMute
+         * @description The host mutes a seat, or the spectators (`seat` null), or lets them speak again.
+         */
+        ChatMute: {
+            /** Muted */
+            muted: boolean;
+            /** Seat */
+            seat?: number | null;
+        };
+        /**
+         * ChatMutes
+         * @description Whom the game's host has muted in its chat.
+         */
+        ChatMutes: {
+            /** Seats */
+            seats: number[];
+            /** Spectators */
+            spectators: boolean;
         };
         /**
          * Claimed
@@ -1417,7 +1503,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
             /** Message */
             message: string;
             /**
@@ -2944,7 +3030,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
             /** Message */
             message: string;
             /**
@@ -4430,7 +4516,10 @@ export interface operations {
     };
     chat_history_api_games__game_id__chat_get: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                before?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -4446,6 +4535,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_chat_api_games__game_id__chat_messages__message_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+                message_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mute_chat_api_games__game_id__chat_mute_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMute"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMutes"];
                 };
             };
             /** @description Bad Request */
@@ -8107,7 +8405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"];
+                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"] | components["schemas"]["ChatDeleted"];
                 };
             };
         };

@@ -75,13 +75,16 @@ export type Preview = S["Preview"];
 /** A chat message as stored, and its broadcast. */
 export type ChatMessage = S["ChatMessage"];
 export type ChatBroadcast = S["ChatBroadcast"];
+export type ChatDeleted = S["ChatDeleted"];
+export type ChatHistory = S["ChatHistory"];
+export type ChatMutes = S["ChatMutes"];
 /** A finished game's analysis by the hard bot, and one move's judgement. */
 export type Analysis = S["Analysis"];
 export type MoveJudged = S["MoveJudged"];
 export type Explored = S["Explored"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast;
+export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted;
 /** The signed-in player's account page and the ways of signing in (ui/Account.tsx). */
 export type Account = S["Account"];
 export type SigninOptions = S["SigninOptions"];

@@ -6,7 +6,7 @@
 // tick under the chart, and is never shown as one it agrees with, nor ranked among the mistakes.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api/client";
+import { api, seats as held } from "../api/client";
 import type { Action, Analysis, MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { touched } from "../board/touched";
@@ -55,14 +55,19 @@ export function useAnalysis(id: string, enabled: boolean): AnalysisState {
     const timer = setTimeout(() => api.analysis(id).then(setAnalysis).catch((e) => setError(e.message)), 1000);
     return () => clearTimeout(timer);
   }, [analysis]);
-  const start = () => { api.analyse(id).then(setAnalysis).catch((e) => setError(e.message)); };
-  return { analysis, error, start };
+  // only a seat or the host of the game may start it (anyone reads it once done)
+  const token = held.get(id)?.token ?? held.hostToken(id);
+  const start = () => {
+    if (token) api.analyse(id, token).then(setAnalysis).catch((e) => setError(e.message));
+  };
+  return { analysis, error, start, token };
 }
 
 export interface AnalysisState {
   analysis: Analysis | null;
   error: string | null;
   start: () => void;
+  token: string | null; // a seat's or the host's: only they may start it
 }
 
 /** The better move the analysis found for move `n` (1-based), if it judged that move and
@@ -79,7 +84,7 @@ function onBoard(a: Action | null): boolean {
 }
 
 export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: number; onJump: (n: number) => void }): JSX.Element {
-  const { analysis, error, start } = state;
+  const { analysis, error, start, token } = state;
   if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
   if (!analysis) return <div class="panel analysis">{t("analysis.loading")}</div>;
   if (analysis.status !== "done") {
@@ -88,8 +93,10 @@ export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: n
         <div class="panel-title">{t("analysis.title")}</div>
         {analysis.status === "running"
           ? <p data-testid="analysis-progress">{t("analysis.progress", { done: analysis.done, total: analysis.total })}</p>
-          : <button type="button" data-testid="analyse" onClick={start}>
-            {analysis.status === "failed" ? t("analysis.failed") : t("analysis.start")}</button>}
+          : token
+            ? <button type="button" data-testid="analyse" onClick={start}>
+              {analysis.status === "failed" ? t("analysis.failed") : t("analysis.start")}</button>
+            : <p data-testid="analysis-players-only">{t("analysis.players_only")}</p>}
       </div>
     );
   }

@@ -1,15 +1,17 @@
-// The table's chat: the history (GET /chat) then every message the socket brings; players'
-// messages and spectators' are listed apart. Text is shown as text (Preact escapes it). In a
-// replay, the messages sent up to the move shown.
+// The table's chat: the history (GET /chat, a page at a time) then every message the socket
+// brings; players' messages and spectators' are listed apart. Text is shown as text (Preact
+// escapes it). In a replay, the messages sent up to the move shown. The host deletes a message
+// (gone for everyone: the socket says `chat_deleted`) and mutes a seat or the spectators.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type GameSocket, seats } from "../api/client";
-import type { ChatMessage } from "../api/types";
+import type { ChatMessage, ChatMutes } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 
 export const MAX_CHARS = 300;
+const PAGES = 10; // pages of history read at most (100 messages each)
 
 /** The game's messages: the stored ones, then those the socket brings, each once. */
 export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
@@ -21,9 +23,16 @@ export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
         const seen = new Set(old.map((m) => m.id));
         return [...old, ...more.filter((m) => !seen.has(m.id))].sort((a, b) => a.id - b.id);
       });
-    api.chat(id).then((h) => live && add(h.messages)).catch(() => {});
+    const page = (before: number | null, left: number) =>
+      api.chat(id, before).then((h) => {
+        if (!live) return;
+        add(h.messages);
+        if (h.next !== null && h.next !== undefined && left > 1) page(h.next, left - 1);
+      }).catch(() => {});
+    page(null, PAGES);
     const off = socket?.subscribe((m) => {
       if (m.type === "chat") add([m.message]);
+      if (m.type === "chat_deleted") setMessages((old) => old.filter((x) => x.id !== m.id));
     });
     return () => {
       live = false;
@@ -33,23 +42,55 @@ export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
   return messages;
 }
 
-function Line({ m }: { m: ChatMessage }) {
+function Line({ m, onDelete }: { m: ChatMessage; onDelete?: (id: number) => void }) {
   return (
     <li data-chat-id={m.id} class={m.spectator ? "spectator" : "player"}>
       {m.seat !== null && <span class="chat-seat" style={{ color: PLAYER_COLOURS[m.seat] }} aria-label={PLAYER_NAMES[m.seat]}>{PLAYER_SYMBOL[m.seat]} </span>}
       <b class="chat-name"><bdi>{m.name}</bdi></b>: <bdi class="chat-text">{m.text}</bdi>
+      {onDelete && <button type="button" class="chat-delete" data-testid="chat-delete" title={t("chat.delete")}
+        aria-label={t("chat.delete")} onClick={() => onDelete(m.id)}>×</button>}
     </li>
   );
 }
 
-export function ChatPanel({ messages, socket, spectator, upTo }: {
+/** The host's mutes: a box per seat and one for the spectators. */
+function Mutes({ id, host, seatNames }: { id: string; host: string; seatNames: (string | null)[] }): JSX.Element {
+  const [muted, setMuted] = useState<ChatMutes | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.chat(id).then((h) => setMuted(h.muted)).catch((e) => setError(e.message));
+  }, [id]);
+  const toggle = (seat: number | null, on: boolean) =>
+    api.muteChat(id, host, seat, on).then(setMuted).catch((e) => setError(e.message));
+  if (!muted) return <></>;
+  return (
+    <fieldset class="chat-mutes" data-testid="chat-mutes">
+      <legend>{t("chat.muted")}</legend>
+      {seatNames.map((n, s) => (
+        <label key={s}><input type="checkbox" data-testid={`chat-mute-${s}`} checked={muted.seats.includes(s)}
+          onChange={(e) => toggle(s, (e.target as HTMLInputElement).checked)} /> <bdi>{n ?? PLAYER_NAMES[s]}</bdi></label>
+      ))}
+      <label><input type="checkbox" data-testid="chat-mute-spectators" checked={muted.spectators}
+        onChange={(e) => toggle(null, (e.target as HTMLInputElement).checked)} /> {t("chat.spectators")}</label>
+      {error && <div class="message bad">{error}</div>}
+    </fieldset>
+  );
+}
+
+export function ChatPanel({ messages, socket, spectator, upTo, host }: {
   messages: ChatMessage[];
   /** null: read only (a replay) */
   socket: GameSocket | null;
   spectator: boolean;
   /** a replay: only messages sent within the first `upTo` actions */
   upTo?: number;
+  /** the game's host (its id, token and seat names): may delete messages and mute */
+  host?: { id: string; token: string; seatNames: (string | null)[] } | null;
 }): JSX.Element {
+  const [modError, setModError] = useState<string | null>(null);
+  const onDelete = host && socket
+    ? (m: number) => api.deleteChat(host.id, host.token, m).catch((e) => setModError(e.message))
+    : undefined;
   const [text, setText] = useState("");
   const [name, setName] = useState(() => seats.lastName());
   const list = useRef<HTMLDivElement>(null);
@@ -72,17 +113,19 @@ export function ChatPanel({ messages, socket, spectator, upTo }: {
       <div class="chat-lists" ref={list} tabIndex={0} role="log" aria-label={t("chat.messages")}>
         <ul class="chat-players" data-testid="chat-players" aria-label={t("chat.players")}>
           {players.length === 0 && <li class="muted">{t("chat.empty")}</li>}
-          {players.map((m) => <Line key={m.id} m={m} />)}
+          {players.map((m) => <Line key={m.id} m={m} onDelete={onDelete} />)}
         </ul>
         {watchers.length > 0 && (
           <>
             <div class="chat-sub">{t("chat.spectators")}</div>
             <ul class="chat-spectators" data-testid="chat-spectators" aria-label={t("chat.spectators_label")}>
-              {watchers.map((m) => <Line key={m.id} m={m} />)}
+              {watchers.map((m) => <Line key={m.id} m={m} onDelete={onDelete} />)}
             </ul>
           </>
         )}
       </div>
+      {modError && <div class="message bad">{modError}</div>}
+      {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} />}
       {socket && (
         <form class="chat-form" onSubmit={send}>
           {spectator && (

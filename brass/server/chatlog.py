@@ -1,0 +1,126 @@
+"""The writer of `chat` and `chat_mutes` (a base of storage.Storage): messages, their limits
+counted in the database (so they hold across a sender's sockets and the server's instances),
+the host's mutes and deletions, and the history a page at a time.
+
+A sender may send `BURST` messages per `WINDOW` seconds in a game: a seat (whichever of its
+sockets and instances it uses), a spectator per client address. Not per address across games:
+players behind one address (a school, a carrier's NAT) would share it. The count and the
+insert are one step under a lock (Postgres: a transaction-scoped advisory lock on the game;
+SQLite is one process: a thread lock)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import threading
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, select, text, update
+from sqlalchemy.engine import Connection
+
+from .errors import ApiError
+from .notice import Notice, channel
+from .records import _utc
+from .storebase import StoreBase
+from .tables import chat, chat_mutes
+from .timing import _db_now
+
+BURST = 5  # messages per WINDOW from one seat, or from one address as a spectator
+WINDOW = 10.0  # seconds
+SPECTATORS = -1  # chat_mutes.seat: the game's spectators
+
+
+class ChatLog(StoreBase):
+    _chat_lock = threading.Lock()
+
+    def add_chat(self, game_id: str, seat: int | None, name: str, text_: str,
+                 actions_played: int, address: str = "") -> dict[str, Any]:
+        """Store a chat message (chat.py), within the limits and unless the host muted its
+        sender (`rate_limited`, `unauthorized`); on Postgres it is also sent whole to the
+        other instances (fanout.py) in the same transaction."""
+        address = address[:64]
+        with self._chat_lock, self._tx() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                             {"k": f"chat {game_id}"})
+            t = _db_now(conn)
+            muted = conn.execute(select(chat_mutes.c.seat).where(
+                chat_mutes.c.game_id == game_id,
+                chat_mutes.c.seat == (SPECTATORS if seat is None else seat))).first()
+            if muted is not None:
+                raise ApiError("unauthorized", "The host has muted "
+                               f"{'the spectators' if seat is None else 'this seat'} "
+                               "in this game's chat")
+            recent = chat.c.created_at > t - dt.timedelta(seconds=WINDOW)
+            mine = (chat.c.seat == seat if seat is not None
+                    else and_(chat.c.seat.is_(None), chat.c.address == address))
+            _check(conn, and_(recent, chat.c.game_id == game_id, mine), BURST, t,
+                   "Too many messages")
+            key = conn.execute(insert(chat).values(
+                game_id=game_id, seat=seat, name=name, text=text_, actions=actions_played,
+                created_at=t, spectator=seat is None, address=address or None,
+                deleted=False)).inserted_primary_key
+            assert key is not None
+            message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
+            self._chat_notice(conn, game_id, message)
+        return message
+
+    def _chat_notice(self, conn: Connection, game_id: str, message: dict[str, Any]) -> None:
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {
+                "channel": channel(game_id), "payload": Notice(game_id, self.instance,
+                                                      chat=message).text()})
+
+    def delete_chat(self, game_id: str, message_id: int) -> bool:
+        """The host deletes a message: its text is gone for everyone (history, replays); the
+        other instances hear `{"id", "deleted": true}`. False if the game has no such one."""
+        with self._tx() as conn:
+            done = conn.execute(update(chat).where(
+                chat.c.game_id == game_id, chat.c.id == message_id,
+                chat.c.deleted.is_(False)).values(deleted=True, text=""))
+            if done.rowcount:
+                self._chat_notice(conn, game_id, {"id": message_id, "deleted": True})
+            return bool(done.rowcount)
+
+    def mute_chat(self, game_id: str, seat: int | None, muted: bool) -> None:
+        """The host mutes (or lets speak again) a seat, or the spectators (`seat` None)."""
+        who = SPECTATORS if seat is None else seat
+        with self._tx() as conn:
+            conn.execute(delete(chat_mutes).where(chat_mutes.c.game_id == game_id,
+                                                  chat_mutes.c.seat == who))
+            if muted:
+                conn.execute(insert(chat_mutes).values(game_id=game_id, seat=who))
+
+    def chat_mutes(self, game_id: str) -> tuple[list[int], bool]:
+        """(the muted seats, whether the spectators are muted)."""
+        with self._tx() as conn:
+            found = set(conn.execute(select(chat_mutes.c.seat).where(
+                chat_mutes.c.game_id == game_id)).scalars())
+        return sorted(s for s in found if s >= 0), SPECTATORS in found
+
+    def chat_history(self, game_id: str, latest: int,
+                     before: int | None = None) -> list[dict[str, Any]]:
+        """The game's `latest` messages (before message id `before`), oldest first; deleted
+        ones are left out."""
+        query = select(chat).where(chat.c.game_id == game_id, chat.c.deleted.is_(False))
+        if before is not None:
+            query = query.where(chat.c.id < before)
+        with self._tx() as conn:
+            rows = conn.execute(query.order_by(chat.c.id.desc()).limit(latest)).all()
+        return [_chat_message(r) for r in reversed(rows)]
+
+
+def _check(conn: Connection, where: Any, limit: int, t: dt.datetime, what: str) -> None:
+    """`rate_limited` (with the seconds until the oldest counted message leaves the window)
+    when `limit` messages match `where`."""
+    count, oldest = conn.execute(select(func.count(), func.min(chat.c.created_at))
+                                 .where(where)).one()
+    if count >= limit:
+        wait = max(1, math.ceil(WINDOW - (t - _utc(oldest)).total_seconds()))
+        raise ApiError("rate_limited", f"{what}: at most {limit} in {WINDOW:g} s; try again "
+                       f"in {wait} s", retry_after=wait)
+
+
+def _chat_message(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
+            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}

@@ -1,0 +1,55 @@
+"""The host moderates the chat in the browser (issue 25): a message the host deletes
+disappears for everyone at once, a spectator included, and from the replay; only the host
+sees the delete buttons and the mutes, and a mute is kept by the server."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from .test_browser import open_page, start_two
+from .test_play_chat import say
+
+
+def test_a_deleted_line_disappears_for_a_spectator_and_in_the_replay(
+        browser: Browser, server: str, shots_dir: Path) -> None:
+    game_id, pages = start_two(browser, server, "Moderated")
+    alice = next(p for p in pages.values()
+                 if p.evaluate(f"localStorage.getItem('brass.host.{game_id}')"))
+    bob = next(p for p in pages.values() if p is not alice)
+    watcher = open_page(browser, f"{server}/#/game/{game_id}")
+    expect(watcher.locator("[data-testid=spectating]")).to_be_visible()
+    say(bob, "a line to delete")
+    say(alice, "welcome")
+    for p in (alice, bob, watcher):
+        expect(p.locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(2)
+    # only the host moderates
+    for p in (bob, watcher):
+        expect(p.locator("[data-testid=chat-delete]")).to_have_count(0)
+        expect(p.locator("[data-testid=chat-mutes]")).to_have_count(0)
+    alice.locator("[data-testid=chat-players] li", has_text="a line to delete").locator(
+        "[data-testid=chat-delete]").click()
+    for p in (alice, bob, watcher):
+        lines = p.locator("[data-testid=chat-players] li[data-chat-id]")
+        expect(lines).to_have_count(1)
+        expect(lines).to_contain_text("welcome")
+        expect(p.locator("[data-testid=chat]")).not_to_contain_text("a line to delete")
+    alice.check("[data-testid=chat-mute-spectators]")
+    expect(alice.locator("[data-testid=chat-mute-spectators]")).to_be_checked()
+    alice.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat-host.png"))
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/chat", timeout=10) as reply:
+        history = json.loads(reply.read())
+    assert history["muted"] == {"seats": [], "spectators": True}
+    assert [m["text"] for m in history["messages"]] == ["welcome"]
+
+    replay = open_page(browser, f"{server}/#/replay/{game_id}")
+    expect(replay.locator("[data-testid=replay]")).to_have_attribute("data-frame", "0")
+    lines = replay.locator("[data-testid=chat] li[data-chat-id]")
+    expect(lines).to_have_count(1)
+    expect(lines).to_contain_text("welcome")
+    expect(replay.locator("[data-testid=chat-delete]")).to_have_count(0)
+    for p in (alice, bob, watcher, replay):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
