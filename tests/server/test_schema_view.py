@@ -141,7 +141,8 @@ ERROR_CODES = {  # DESIGN.md's, then the server's own
     "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
     "forbidden", "create_refused",  # the players' cookie from another site; the create policy
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
-    "not_offered"}  # signing in (accounts)
+    "not_offered",  # signing in (accounts)
+    "stand_in_playing"}  # a bot plays for the seat
 # (schema, property) -> the words its value may be (None too, where it is nullable)
 VOCABULARIES: dict[tuple[str, str], set[str | None]] = {
     ("Build", "industry"): set(INDUSTRIES), ("Develop", "industries"): set(INDUSTRIES),
