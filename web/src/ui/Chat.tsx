@@ -77,7 +77,7 @@ function Mutes({ id, host, seatNames }: { id: string; host: string; seatNames: (
   );
 }
 
-export function ChatPanel({ messages, socket, spectator, upTo, host }: {
+export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
   messages: ChatMessage[];
   /** null: read only (a replay) */
   socket: GameSocket | null;
@@ -86,6 +86,8 @@ export function ChatPanel({ messages, socket, spectator, upTo, host }: {
   upTo?: number;
   /** the game's host (its id, token and seat names): may delete messages and mute */
   host?: { id: string; token: string; seatNames: (string | null)[] } | null;
+  /** the game is over: the server takes no more messages, so none is offered */
+  closed?: boolean;
 }): JSX.Element {
   const [modError, setModError] = useState<string | null>(null);
   const onDelete = host && socket
@@ -126,7 +128,8 @@ export function ChatPanel({ messages, socket, spectator, upTo, host }: {
       </div>
       {modError && <div class="message bad">{modError}</div>}
       {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} />}
-      {socket && (
+      {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
+      {socket && !closed && (
         <form class="chat-form" onSubmit={send}>
           {spectator && (
             <input name="chat-name" aria-label={t("chat.your_name")} placeholder={t("chat.your_name")} maxLength={40} value={name}

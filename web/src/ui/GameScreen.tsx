@@ -206,7 +206,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
           {mySeat !== null && !view.is_over && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
-          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null}
+          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over}
             host={seats.hostToken(id) ? { id, token: seats.hostToken(id) as string, seatNames: names } : null} />
           <Players view={view} names={names} />
           <Markets view={view} />
