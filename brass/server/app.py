@@ -23,11 +23,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from brass import __version__
 
-from . import desk, guard, identity, logs, migrate, ops, outbound, routes, ws
+from . import desk, guard, identity, logs, migrate, ops, outbound, push, routes, ws
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
 from .playerstore import PlayerStore
+from .push import Pusher, push_contact
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
@@ -111,6 +112,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               synchronous_commit=settings.synchronous_commit)
         app.state.service = service
         app.state.players = PlayerStore(storage)
+        app.state.pusher = service.core.reach = await Pusher.start(
+            storage, app.state.players, push_contact(settings),
+            settings.push_private_endpoints)
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -133,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if fanout is not None:
                 await fanout.close()
             await service.close()
+            await app.state.pusher.close()
             storage.close()
 
     app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
@@ -145,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(identity.router)
     app.include_router(desk.router)
+    app.include_router(push.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)
