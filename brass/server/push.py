@@ -167,10 +167,14 @@ class Pusher:
         taker = rt.record.seats[seat]
         if taker.player_id is None or taker.played_by_bot:
             return
-        payload = {"kind": "turn", "game": rt.id, "name": rt.record.name, "seat": seat,
-                   "url": f"/#/game/{rt.id}"}
-        task = asyncio.create_task(self._notify(taker.player_id, payload, f"turn-{rt.id}"),
-                                   name=f"push-{rt.id}")
+        self.notify(taker.player_id, {"kind": "turn", "game": rt.id, "name": rt.record.name,
+                                      "seat": seat, "url": f"/#/game/{rt.id}"})
+
+    def notify(self, player_id: str, payload: dict[str, Any]) -> None:
+        """Tell the player's browsers (in a background task), if they want this kind."""
+        task = asyncio.create_task(
+            self._notify(player_id, payload, f"{payload['kind']}-{payload['game']}"),
+            name=f"push-{payload['game']}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
