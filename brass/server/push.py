@@ -179,9 +179,12 @@ class Pusher:
         task.add_done_callback(self._tasks.discard)
 
     async def _notify(self, player_id: str, payload: dict[str, Any], topic: str) -> None:
+        """At most `SENDING` notices at a time, from the read to the answers: a burst of
+        turns waits its turn instead of filling the threads and the loop at once."""
         try:
-            subs = await asyncio.to_thread(self.store.wanting, player_id, payload["kind"])
-            await asyncio.gather(*(self.send(s, payload, topic) for s in subs))
+            async with self._slots:
+                subs = await asyncio.to_thread(self.store.wanting, player_id, payload["kind"])
+                await asyncio.gather(*(self.send(s, payload, topic) for s in subs))
         except Exception:
             log.exception("push notice for %s failed", player_id)
 
@@ -189,19 +192,18 @@ class Pusher:
         """One notice to one browser; its push service's status (0: not reached). A
         newer notice with the same topic replaces one still undelivered (a burst of turns
         is one notice)."""
-        async with self._slots:
-            host = urlsplit(sub.endpoint).hostname or ""
-            if not self.private_endpoints and not _public_host(host):
-                return 0
-            body, headers = await asyncio.to_thread(self._sealed, sub, payload, topic)
-            try:
-                async with self._http().post(sub.endpoint, data=body, headers=headers,
-                                             timeout=aiohttp.ClientTimeout(total=TIMEOUT)
-                                             ) as answer:
-                    status = answer.status
-            except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-                log.info("push to %s failed: %s", host, exc)
-                return 0
+        host = urlsplit(sub.endpoint).hostname or ""
+        if not self.private_endpoints and not _public_host(host):
+            return 0
+        body, headers = await asyncio.to_thread(self._sealed, sub, payload, topic)
+        try:
+            async with self._http().post(sub.endpoint, data=body, headers=headers,
+                                         timeout=aiohttp.ClientTimeout(total=TIMEOUT)
+                                         ) as answer:
+                status = answer.status
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.info("push to %s failed: %s", host, exc)
+            return 0
         if status in (404, 410):  # the browser dropped the subscription
             await asyncio.to_thread(self.store.gone, sub.endpoint)
         elif status < 300:
