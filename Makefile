@@ -79,12 +79,13 @@ lock: $(STAMP)
 # FastAPI, Starlette and pydantic (test_api), uvicorn and websockets (test_hardening,
 # test_websocket, test_ops), pydantic-settings (test_db_settings), SQLAlchemy, Alembic and
 # psycopg (test_migrations, and every test on Postgres), orjson (test_import_check), aiosmtplib,
-# aiosmtpd and webauthn (test_accounts), openskill (test_ratings).
+# aiosmtpd and webauthn (test_accounts), openskill (test_ratings), pywebpush and aiohttp
+# (test_push).
 LOWEST := .venv-lowest
 LOWEST_TESTS := tests/server/test_api.py tests/server/test_hardening.py \
 	tests/server/test_websocket.py tests/server/test_ops.py tests/server/test_db_settings.py \
 	tests/server/test_migrations.py tests/server/test_import_check.py tests/server/test_accounts.py \
-	tests/server/test_ratings.py
+	tests/server/test_ratings.py tests/server/test_push.py
 lowest: $(STAMP) $(WEB_DIST)
 	$(BIN)/pip install --quiet uv
 	rm -rf $(LOWEST)

@@ -35,6 +35,7 @@ from . import (
     outage,
     outbound,
     profiles,
+    push,
     rematch,
     routes,
     ws,
@@ -43,6 +44,7 @@ from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
 from .playerstore import PlayerStore
+from .push import Pusher, push_contact
 from .ratelimit import RateLimiter
 from .service import GameService
 from .settings import Settings
@@ -131,6 +133,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               analysis_per_address=settings.analysis_per_address)
         app.state.service = service
         app.state.players = PlayerStore(storage)
+        app.state.pusher = service.core.reach = await Pusher.start(
+            storage, app.state.players, push_contact(settings),
+            settings.push_private_endpoints)
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -156,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if fanout is not None:
                 await fanout.close()
             await service.close()
+            await app.state.pusher.close()
             storage.close()
 
     app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
@@ -172,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(profiles.router)
     app.include_router(rematch.router)
     app.include_router(explore.router)
+    app.include_router(push.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

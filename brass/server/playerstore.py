@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,6 +181,24 @@ class PlayerStore:
     def setting(self, key: str) -> Any:
         """A setting kept in the database (None: never set)."""
         with self.base._tx() as conn:
+            return conn.execute(select(server_settings.c.value).where(
+                server_settings.c.key == key)).scalar()
+
+    def setting_once(self, key: str, make: Callable[[], Any]) -> Any:
+        """The setting, made by `make` and stored if it was never set; of two instances
+        starting at once, the first to store wins and both answer its value (the VAPID key
+        pair: a second one would silently kill every subscription made with the first)."""
+        found = self.setting(key)
+        if found is not None:
+            return found
+        value = make()
+        with self.base._tx() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(server_settings).values(key=key, value=value,
+                                                                updated_at=now()))
+            except IntegrityError:
+                pass
             return conn.execute(select(server_settings.c.value).where(
                 server_settings.c.key == key)).scalar()
 

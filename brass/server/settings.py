@@ -134,6 +134,15 @@ class Settings(BaseSettings):
         default=None, json_schema_extra=SECRET, description="the mail server's password")
     mail_from: str | None = Field(
         default=None, description="the sender of sign-in links (Brass <brass@example.org>)")
+    push_contact: str | None = Field(
+        default=None, pattern=r"^(mailto:[^\s@]+@[^\s@]+|https://[^/?#\s]+)$",
+        description="who push services may contact about this server's notices (the VAPID "
+                    "subject: mailto:you@example.org or https://brass.example)",
+        json_schema_extra={"default_help": "public_url if https, else mailto:brass@localhost"})
+    push_private_endpoints: bool = Field(
+        default=False,
+        description="allow push subscriptions at http, private, loopback or link-local "
+                    "addresses (a push service stand-in in tests; never on a public server)")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

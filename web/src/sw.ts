@@ -18,8 +18,10 @@
 // loses nothing by waiting: its next reload already fetches the new page and hashed files from
 // the network (they are not in the old precache, so the old worker lets them through).
 //
-// Notifications: a "notificationclick" handler (focus the game's tab, else open it) goes here
-// with web push (issue 27's push part), beside its "push" handler.
+// Notifications (issue 27, docs/REACH.md): a "push" from the server ({kind, game, name, url},
+// nothing hidden) is shown with the game's name and the words the page left in the player's
+// language (api/push.ts); one notice per game and kind (its tag): a newer one replaces it.
+// Clicking it focuses a tab that shows the game, else opens one.
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
@@ -28,6 +30,42 @@ import { CacheFirst, NetworkOnly } from "workbox-strategies";
 declare let self: ServiceWorkerGlobalScope;
 
 const OFFLINE_PAGE = "offline.html";
+const WORDS_CACHE = "brass-push"; // as api/push.ts
+const WORDS_URL = "/push-words.json";
+
+interface Notice { kind: string; game: string; name: string; url: string }
+
+self.addEventListener("push", (event) => {
+  let notice: Notice;
+  try {
+    notice = event.data?.json() as Notice;
+  } catch {
+    return;
+  }
+  if (!notice?.game) return;
+  event.waitUntil((async () => {
+    const kept = await (await caches.open(WORDS_CACHE)).match(WORDS_URL);
+    const words = (kept ? await kept.json().catch(() => ({})) : {}) as Record<string, string>;
+    await self.registration.showNotification(notice.name, {
+      body: words[notice.kind] ?? "", tag: `${notice.kind}-${notice.game}`, icon: "/pwa-192x192.png",
+      data: { url: notice.url },
+    });
+  })());
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? "/", self.location.origin).href;
+  event.waitUntil((async () => {
+    const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const tab = tabs.find((c) => c.url === url);
+    if (tab) {
+      await tab.focus();
+      return;
+    }
+    await self.clients.openWindow(url);
+  })());
+});
 
 const network = new NetworkOnly();
 // Registered before the precache's route, so that "/" comes from the network (the precache

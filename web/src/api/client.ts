@@ -20,6 +20,7 @@ import type {
   Profile,
   RematchInfo,
   Me,
+  PushSubscriptionIn,
   ReplayFrame,
   Rules,
   StateMessage,
@@ -113,6 +114,11 @@ export const api = {
   /** A page of the player's desk (the browser revalidates it with its ETag: no-cache). */
   desk: (offset = 0, limit = 20) =>
     call<Desk>("GET", `/api/desk?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
+  /** The server's VAPID public key (the applicationServerKey of a push subscription). */
+  pushKey: () => call<{ key: string }>("GET", "/api/push/key"),
+  /** This browser's push subscription is the player's: their turns are pushed to it. */
+  pushSubscribe: (sub: PushSubscriptionIn) => call<null>("POST", "/api/push/subscription", sub),
+  pushUnsubscribe: (endpoint: string) => call<null>("DELETE", "/api/push/subscription", { endpoint }),
   /** A seat link opened here: a seat from before players becomes this browser's player's. */
   claimSeat: (id: string, token: string) => call<{ seat: number; mine: boolean }>("POST", `/api/games/${id}/claim`, {}, token),
   replay: (id: string, n: number, seat: number | null) =>

@@ -19,6 +19,7 @@ export type GameList = S["GameList"];
 export type Desk = S["Desk"];
 export type DeskGame = S["DeskGame"];
 export type Me = S["Me"];
+export type PushSubscriptionIn = S["PushSubscriptionIn"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;

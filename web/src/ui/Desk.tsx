@@ -7,6 +7,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import { player } from "../api/player";
+import { disablePush, enablePush, leaveWords, pushOn, pushSupported } from "../api/push";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
 import { duration } from "./Clocks";
 
@@ -31,6 +32,36 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
     </li>
+  );
+}
+
+/** "Notify me": this browser is told of the player's turns with the tab closed (Web Push). */
+function NotifySwitch(): JSX.Element | null {
+  const [on, setOn] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const words = () => ({ turn: t("home.your_turn") });
+  useEffect(() => {
+    pushOn().then((yes) => {
+      setOn(yes);
+      if (yes) leaveWords(words()).catch(() => undefined); // the language may have changed
+    }).catch(() => setOn(false));
+  }, []);
+  if (!pushSupported() || on === null) return null;
+  const flip = async () => {
+    setBusy(true);
+    try {
+      if (on) await disablePush();
+      setOn(on ? false : await enablePush(words()));
+    } catch {
+      setOn(await pushOn().catch(() => false));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <label class="desk-notify" data-testid="desk-notify">
+      <input type="checkbox" checked={on} disabled={busy} onChange={flip} /> {t("desk.notify")}
+    </label>
   );
 }
 
@@ -63,6 +94,7 @@ export function Desk(): JSX.Element | null {
   return (
     <section class="my-games panel" data-testid="my-games">
       <h2>{t("home.my_games")}</h2>
+      <NotifySwitch />
       {desk.invitations.length > 0 && (
         <>
           <h3>{t("desk.invitations")}</h3>

@@ -1,0 +1,93 @@
+"""The push store: the one writer of `push_subscriptions` and `notify_prefs` (docs/REACH.md).
+A subscription is a browser's Web Push address and keys, kept per player and device; the
+push service's 404 or 410 for it (the browser dropped it) deletes it. Synchronous, one short
+transaction each, like playerstore.py: the server calls it in a worker thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from .records import now
+from .storebase import StoreBase
+from .tables import notify_prefs, push_subscriptions
+
+KEPT = 10  # subscriptions kept per player (newest): a player's devices, not a flood of rows
+DEFAULTS: dict[str, bool] = {"turn": True}  # what a player is told of unless they said no
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """What pywebpush needs to reach one browser."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, Any]:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class PushStore:
+    def __init__(self, base: StoreBase) -> None:
+        self.base = base
+
+    def subscribe(self, player_id: str, device_id: str | None, sub: Subscription) -> None:
+        """The browser's subscription is the player's (an endpoint is one browser's: a row
+        of another player's for it, after a sign-in as someone else, is replaced); only the
+        newest `KEPT` of the player's are kept."""
+        with self.base._tx() as conn:
+            conn.execute(delete(push_subscriptions).where(
+                push_subscriptions.c.endpoint == sub.endpoint))
+            conn.execute(insert(push_subscriptions).values(
+                player_id=player_id, device_id=device_id or None, endpoint=sub.endpoint,
+                p256dh=sub.p256dh, auth=sub.auth, created_at=now()))
+            old = [r.id for r in conn.execute(
+                select(push_subscriptions.c.id).where(push_subscriptions.c.player_id == player_id)
+                .order_by(push_subscriptions.c.id.desc()).offset(KEPT))]
+            if old:
+                conn.execute(delete(push_subscriptions).where(push_subscriptions.c.id.in_(old)))
+
+    def unsubscribe(self, player_id: str, endpoint: str) -> bool:
+        """The player's browser no longer wants pushes (False: no such subscription of
+        theirs)."""
+        with self.base._tx() as conn:
+            return conn.execute(delete(push_subscriptions).where(
+                push_subscriptions.c.player_id == player_id,
+                push_subscriptions.c.endpoint == endpoint)).rowcount == 1
+
+    def gone(self, endpoint: str) -> None:
+        """The push service said the subscription no longer exists (404 or 410)."""
+        with self.base._tx() as conn:
+            conn.execute(delete(push_subscriptions).where(
+                push_subscriptions.c.endpoint == endpoint))
+
+    def wanting(self, player_id: str, what: str) -> list[Subscription]:
+        """The player's subscriptions, if they want to be told of `what` (empty if not)."""
+        with self.base._tx() as conn:
+            prefs = conn.execute(select(notify_prefs.c.prefs).where(
+                notify_prefs.c.player_id == player_id)).scalar()
+            if not {**DEFAULTS, **(prefs or {})}.get(what, False):
+                return []
+            return [Subscription(r.endpoint, r.p256dh, r.auth) for r in conn.execute(
+                select(push_subscriptions).where(push_subscriptions.c.player_id == player_id))]
+
+    def prefs(self, player_id: str) -> dict[str, bool]:
+        """The player's switches, the defaults filled in."""
+        with self.base._tx() as conn:
+            stored = conn.execute(select(notify_prefs.c.prefs).where(
+                notify_prefs.c.player_id == player_id)).scalar()
+        return {**DEFAULTS, **{k: bool(v) for k, v in (stored or {}).items() if k in DEFAULTS}}
+
+    def set_prefs(self, player_id: str, changes: dict[str, bool]) -> dict[str, bool]:
+        """Turn switches on or off (unknown ones are ignored); the switches after."""
+        with self.base._tx() as conn:
+            stored = conn.execute(select(notify_prefs.c.prefs).where(
+                notify_prefs.c.player_id == player_id)).scalar()
+            merged = {**(stored or {}), **{k: v for k, v in changes.items() if k in DEFAULTS}}
+            conn.execute(delete(notify_prefs).where(notify_prefs.c.player_id == player_id))
+            conn.execute(insert(notify_prefs).values(player_id=player_id, prefs=merged,
+                                                     updated_at=now()))
+        return {**DEFAULTS, **merged}
