@@ -71,8 +71,10 @@ export const api = {
     call<Created>("POST", "/api/games", { players, name, listed, ...options }),
   renewInvite: (id: string, hostToken: string) =>
     call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),
-  resign: (id: string, token: string, expected_version: number) =>
-    call<{ version: number }>("POST", `/api/games/${id}/resign`, { expected_version }, token),
+  /** Resign at whatever version the game is at (`expected_version` null): a resign confirmed
+   * does not depend on the board, and a bot's move a moment before must not refuse it. */
+  resign: (id: string, token: string) =>
+    call<{ version: number }>("POST", `/api/games/${id}/resign`, { expected_version: null }, token),
   takeOver: (id: string, token: string) => call<{ version: number }>("POST", `/api/games/${id}/takeover`, {}, token),
   handOver: (id: string, token: string, seat: number, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/handover`, { seat, expected_version }, token),

@@ -128,7 +128,7 @@ export function Clocks({ id, st, mine, names }: {
       )}
       {running && token !== null && mySeat && !mySeat.stand_in && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
-          onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token, st.version))}>
+          onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token))}>
           {t("clock.resign")}</button>
       )}
       {error && <div class="message bad">{error}</div>}
