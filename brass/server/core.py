@@ -73,17 +73,12 @@ class Hearing(Protocol):
 
     def forget(self, game_id: str) -> None: ...
 
-    async def listening(self, game_id: str) -> None: ...
-
 
 class _Deaf:  # one process (SQLite), or before the fan-out starts
     def hear(self, game_id: str) -> None:
         pass
 
     def forget(self, game_id: str) -> None:
-        pass
-
-    async def listening(self, game_id: str) -> None:
         pass
 
 
@@ -230,10 +225,6 @@ class GameCore:
         return self.publisher.publish(rt)
 
     async def subscribe(self, rt: Runtime, sub: Subscriber) -> None:
-        """Send `sub` the game's state, once this instance hears the game's channel: what
-        the client sees from then on is complete (a chat line sent on another instance a
-        moment after this one loaded the game is not in any log to catch up from)."""
-        await self.hearing.listening(rt.id)
         await self.publisher.subscribe(rt, sub)
 
     def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:

@@ -69,16 +69,6 @@ class Fanout:
     def forget(self, game_id: str) -> None:
         self._wanted.pop(channel(game_id), None)
 
-    async def listening(self, game_id: str, within: float = 2.0) -> None:
-        """Return once the game's channel is listened to (`hear` first): at most a `POLL`
-        after `hear`. Not longer than `within` seconds, and at once while the connection is
-        down (when it is back, every game held is checked against the database)."""
-        wanted = channel(game_id)
-        deadline = time.monotonic() + within
-        while (wanted not in self._listening and self.connected.is_set()
-               and time.monotonic() < deadline):
-            await asyncio.sleep(POLL / 2)
-
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()

@@ -80,7 +80,8 @@ class Connection:
         self.seat: int | None = None
         self.pending: LeanQueue[str | None] = LeanQueue()  # None: the writer stops there
         self.dropped = False
-        client = ws.scope.get("client")  # the proxy's forwarded address where trusted
+        # the proxy's forwarded address where trusted (a socket without a scope: unknown)
+        client = getattr(ws, "scope", {}).get("client")
         self.address: str = client[0] if client else "unknown"  # chat limits (chatlog.py)
 
     def send(self, text: str) -> None:

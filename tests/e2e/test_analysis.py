@@ -140,7 +140,7 @@ def test_the_better_move_is_marked_on_the_board(
     """A judged move the bot would have played otherwise: the better move in words and, where
     it builds, sells or lays links, a ring on the board there; a move it agrees with: none."""
     with httpx.Client(base_url=server, timeout=30) as http:
-        game = play_out(http, "Better move")
+        game, _ = play_out(http, "Better move")
         log = http.get(f"/api/games/{game}/log").json()
     actions = [entry["action"] for entry in log["actions"]]
     moves = analyse_log(2, log["seed"], log["setup"], actions, 0, len(actions), JUDGED_S, game)

@@ -18,7 +18,7 @@ FRAME = 10  # the position explored: after this many moves
 def test_a_line_explored_from_a_replay_leaves_the_game_unchanged(
         browser: Browser, server: str, shots_dir: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        game = play_out(http, "Explored")
+        game, _ = play_out(http, "Explored")
         log = http.get(f"/api/games/{game}/log").json()
     page = open_page(browser, f"{server}/#/replay/{game}")
     page.locator("[data-testid=scrub]").fill(str(FRAME))

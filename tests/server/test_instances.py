@@ -461,6 +461,15 @@ def test_a_chat_message_reaches_the_clients_of_every_instance(tmp_path: Path) ->
                 for ws in (player, watcher):  # each holds the game's state first
                     while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
                         pass
+                # B listens to the game's channel a moment after it holds the game (a chat
+                # line sent before is not in any log to catch up from; docs/OWNERSHIP.md): a
+                # move seen on B's socket says it listens (B reads a missed move only then)
+                action = (await asyncio.to_thread(legal, a.http, table, seat))[0]["action"]
+                await asyncio.to_thread(act, a.http, table, seat, action, 0)
+                while True:
+                    message = json.loads(await asyncio.wait_for(watcher.recv(), 30))
+                    if message["type"] == "state" and message["version"] >= 1:
+                        break
                 await player.send(json.dumps({"type": "chat", "text": "hello from A"}))
                 while not got:
                     message = json.loads(await asyncio.wait_for(watcher.recv(), 30))
