@@ -35,16 +35,16 @@ def ahead(rt: Runtime, after: Game) -> tuple[int, asyncio.Future[str]] | None:
     """Start computing the legal moves of the next seat in `after` if one of its clients is
     connected (its state message carries them); None otherwise."""
     seat = after.current_seat
-    if seat is None or not any(sub.seat == seat for sub in rt.subscribers):
+    if seat is None or rt.record.seats[seat].played_by_bot or not any(sub.seat == seat for sub in rt.subscribers):
         return None
     return seat, compute(after, seat)  # dropped if the write fails
 
 
 async def text(rt: Runtime, seat: int) -> str:
     """The legal moves of `seat` at the current version (computed once per version and
-    seat)."""
+    seat): none unless its player is to move (`Runtime.mover`; not while a bot plays it)."""
     game, version = rt.game, rt.record.version
-    if game is None or game.is_over or game.current_seat != seat:
+    if game is None or game.is_over or rt.mover != seat:
         return "[]"
     cached = rt.legal_cache
     if cached is None or cached[:2] != (version, seat):

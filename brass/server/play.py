@@ -160,8 +160,6 @@ class Play:
         seat's turn, or a bot plays the seat for its player: none of them would be taken)."""
         if rt.game is None:
             raise ApiError("game_not_running", "The game has not started")
-        if rt.record.seats[seat].stand_in is not None:
-            return "[]"
         return await legal.text(rt, seat)
 
     @staticmethod

@@ -82,9 +82,15 @@ class Runtime:
 
     @property
     def mover(self) -> int | None:
-        """The seat to move of a running game (its state message carries its legal moves)."""
+        """The seat to move of a running game if its player chooses the move: its state
+        message carries its legal moves (`legal.text`). None while a bot plays that seat (a
+        bot seat, or a player's seat a bot stands in for: their moves are refused with
+        `stand_in_playing`, so none is offered)."""
         game = self.game
-        return game.current_seat if self.record.status == "running" and game is not None else None
+        if self.record.status != "running" or game is None:
+            return None
+        seat = game.current_seat
+        return None if seat is None or self.record.seats[seat].played_by_bot else seat
 
     def running_game(self) -> Game:
         game = self.game
