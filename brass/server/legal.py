@@ -35,7 +35,8 @@ def ahead(rt: Runtime, after: Game) -> tuple[int, asyncio.Future[str]] | None:
     """Start computing the legal moves of the next seat in `after` if one of its clients is
     connected (its state message carries them); None otherwise."""
     seat = after.current_seat
-    if seat is None or rt.record.seats[seat].played_by_bot or not any(sub.seat == seat for sub in rt.subscribers):
+    if seat is None or rt.record.seats[seat].played_by_bot or not any(
+            sub.seat == seat for sub in rt.subscribers):
         return None
     return seat, compute(after, seat)  # dropped if the write fails
 
