@@ -34,7 +34,7 @@ from brass.engine import (
 )
 from brass.engine import extensions as engine_extensions
 
-from . import jsontext, metrics
+from . import jsontext, metrics, seatrules
 from .runtime import replayed
 from .schemas import ClockView, GameInfo, ReplayFrame, SeatInfo
 from .storage import ActionRecord, GameRecord, SeatChange
@@ -88,7 +88,9 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None,
     if shown is None and game is not None:
         shown = view(game, seat)
     who = "null" if seat is None else seat
-    return f'{head}"seat":{who},"view":{jsontext.dumps(shown)},{tail},"legal":{legal or "null"}}}'
+    may = "null" if seat is None else seatrules.permissions(rt.record, game, seat).model_dump_json()
+    return (f'{head}"seat":{who},"view":{jsontext.dumps(shown)},{tail},'
+            f'"legal":{legal or "null"},"may":{may}}}')
 
 
 def state_texts(rt: Runtime, seats: set[int | None], mover: int | None = None,

@@ -545,12 +545,32 @@ class GameLog(BaseModel):
         default_factory=list, description="every change of who plays a seat, in order")
 
 
+class HandOverFrom(BaseModel):
+    """A seat the viewer may hand to a bot, from `since` (epoch seconds, by the server's
+    clock: the seat has then been idle for the game's `handoff_after`)."""
+
+    seat: int
+    since: float
+
+
+class SeatPermissions(BaseModel):
+    """What the viewing seat's player may do now, by the rules the routes apply
+    (seatrules.py): the client shows these buttons and decides nothing itself."""
+
+    resign: bool = Field(description="`POST /resign` would be accepted")
+    take_over: bool = Field(description="`POST /takeover` would be accepted: a bot stands in "
+                                        "for this seat after a time-out or a hand-over")
+    hand_over: list[HandOverFrom] = Field(
+        description="the seats `POST /handover` would accept, each from its time")
+
+
 class StateMessage(BaseModel):
     """What a client holds: the game's version and the view for its seat (None: spectator),
     with what changed since the version before: `log`, the log entry that made this version
     (empty if none did), and `undone`, the seqs of the log entries this version took back. A
     client that holds the version before applies them; any other client fetches the log.
-    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null. Over
+    `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null (so
+    does the seat to move while a bot plays it for its player: its moves would be refused). Over
     the websocket the seat to move gets each new version twice: at once with `legal` null,
     then the same version with its legal moves (so listing them delays no screen)."""
 
@@ -571,6 +591,8 @@ class StateMessage(BaseModel):
         description="the change of who plays a seat that made this version (empty if none)")
     log: list[LogEntry]
     legal: list[LegalEntry] | None
+    may: SeatPermissions | None = Field(description="what the viewing seat may do now "
+                                        "(null: a spectator)")
     server_time: float = Field(description="the server's clock when it sent this (epoch "
                                            "seconds): count the deadline down from it")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from . import clocks
+from . import clocks, seatrules
 from .core import GameCore
 from .errors import ApiError
 from .runtime import Runtime
@@ -30,9 +30,7 @@ class Seats:
 
     async def resign(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """The seat's player gives up: a bot plays their seat to the end (for good)."""
-        rt.running_game()
-        if rt.record.seats[seat].stand_in == "resigned":
-            raise ApiError("illegal", "You have resigned already")
+        _refuse(seatrules.resign_refusal(rt.record, rt.game, seat))
         return await self._change(rt, seat, expected_version, "resigned",
                                   rt.record.seats[seat].reserve)
 
@@ -40,30 +38,13 @@ class Seats:
                         expected_version: int | None) -> int:
         """Another player (seat `asking`) hands the seat to move to a bot, once it has been
         idle for the game's `handoff_after` (a game with no clock that allows it)."""
-        clock, game = rt.record.clock, rt.running_game()
-        if clock.kind != "none" or clock.handoff_after <= 0:
-            raise ApiError("illegal", "This game does not allow handing a seat to a bot"
-                           if clock.kind == "none" else
-                           "This game has a clock: a seat goes to a bot when its time runs out")
-        if not 0 <= seat < rt.record.players:
-            raise ApiError("not_found", f"No seat {seat}")
-        if seat == asking:
-            raise ApiError("illegal", "To let a bot play your seat, resign")
-        if seat != game.current_seat:
-            raise ApiError("not_your_turn", "Only the seat to move can be handed to a bot")
-        if rt.is_bot(seat):
-            raise ApiError("illegal", "A bot plays this seat already")
+        _refuse(seatrules.hand_over_refusal(rt.record, rt.game, asking, seat))
         return await self._change(rt, seat, expected_version, "handover",
                                   rt.record.seats[seat].reserve, "idle")
 
     async def take_over(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """The player is back (with their seat link): they play their seat again."""
-        rt.running_game()
-        standing = rt.record.seats[seat].stand_in
-        if standing is None:
-            raise ApiError("illegal", "You are playing this seat already")
-        if standing == "resigned":
-            raise ApiError("illegal", "You resigned this game: a bot plays your seat to the end")
+        _refuse(seatrules.take_over_refusal(rt.record, rt.game, seat))
         reserve = clocks.reserve_on_return(rt.record.clock, rt.record.seats[seat].reserve)
         return await self._change(rt, seat, expected_version, "returned", reserve)
 
@@ -102,3 +83,9 @@ class Seats:
             core.publish(rt)
         core.tending.poke(rt.id)  # a bot plays for the seat now: its steward moves it
         return version + 1
+
+
+def _refuse(refusal: ApiError | None) -> None:
+    """Raise a rule's refusal (seatrules.py), if it gave one."""
+    if refusal is not None:
+        raise refusal

@@ -70,7 +70,11 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                                              "view": view(game, seat), "undone": [],
                                              "undoable": False, "seats": [], "clock": CLOCK,
                                              "seat_changes": [],
-                                             "log": [], "legal": None, "server_time": 1.5})
+                                             "log": [], "legal": None,
+                                             "may": None if seat is None else {
+                                                 "resign": True, "take_over": False,
+                                                 "hand_over": [{"seat": 0, "since": 2.5}]},
+                                             "server_time": 1.5})
                 same_json(ReplayFrame, {"n": 1, "actions": 2, "seat": 0,
                                         "view": view(game, 0)})
             if game.is_over:

@@ -1794,6 +1794,17 @@ export interface components {
             seat: number;
         };
         /**
+         * HandOverFrom
+         * @description A seat the viewer may hand to a bot, from `since` (epoch seconds, by the server's
+         *     clock: the seat has then been idle for the game's `handoff_after`).
+         */
+        HandOverFrom: {
+            /** Seat */
+            seat: number;
+            /** Since */
+            since: number;
+        };
+        /**
          * Income
          * @description One seat's income at the end of a round (RULES.md §3): `shortfall` is what it could
          *     not pay from its money; tiles then removed raise half their cost; `vp_lost` is the rest.
@@ -2782,6 +2793,28 @@ export interface components {
             taken: boolean;
         };
         /**
+         * SeatPermissions
+         * @description What the viewing seat's player may do now, by the rules the routes apply
+         *     (seatrules.py): the client shows these buttons and decides nothing itself.
+         */
+        SeatPermissions: {
+            /**
+             * Hand Over
+             * @description the seats `POST /handover` would accept, each from its time
+             */
+            hand_over: components["schemas"]["HandOverFrom"][];
+            /**
+             * Resign
+             * @description `POST /resign` would be accepted
+             */
+            resign: boolean;
+            /**
+             * Take Over
+             * @description `POST /takeover` would be accepted: a bot stands in for this seat after a time-out or a hand-over
+             */
+            take_over: boolean;
+        };
+        /**
          * SeatRequest
          * @description Resign or take a seat back; refused as stale if the game is not at `expected_version`.
          */
@@ -2868,7 +2901,8 @@ export interface components {
          *     with what changed since the version before: `log`, the log entry that made this version
          *     (empty if none did), and `undone`, the seqs of the log entries this version took back. A
          *     client that holds the version before applies them; any other client fetches the log.
-         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null. Over
+         *     `legal`: the seat to move gets its legal moves (as `GET /legal`), everyone else null (so
+         *     does the seat to move while a bot plays it for its player: its moves would be refused). Over
          *     the websocket the seat to move gets each new version twice: at once with `legal` null,
          *     then the same version with its legal moves (so listing them delays no screen).
          */
@@ -2880,6 +2914,8 @@ export interface components {
             legal: components["schemas"]["LegalEntry"][] | null;
             /** Log */
             log: components["schemas"]["LogEntry"][];
+            /** @description what the viewing seat may do now (null: a spectator) */
+            may: components["schemas"]["SeatPermissions"] | null;
             /** Older Engine */
             older_engine: boolean;
             /** Seat */

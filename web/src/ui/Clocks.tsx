@@ -1,6 +1,7 @@
 // Turn clocks and who plays for whom: each seat's time (counted down from the server's clock,
 // never this browser's: the state message carries `server_time`), the bots standing in for
-// players, and the player's own choices: resign, take my seat back, hand an idle seat to a bot.
+// players, and the player's own choices as the server allows them (`may`: resign, take my seat
+// back, hand an idle seat to a bot from the time it says): no rule of its own.
 // Also the clock choice of the create form and the words for a clock setting.
 import type { JSX } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
@@ -85,7 +86,7 @@ export function Clocks({ id, st, mine, names }: {
   const running = st.status === "running";
   const mover = running ? view.current_seat : null;
   const me = st.seat;
-  const mySeat = me !== null ? seats[me] : null;
+  const may = st.may ?? null; // what this seat may do now: the server's rules, not guessed here
   const anyStandIn = seats.some((s) => s.stand_in);
   if (!running && !anyStandIn) return null;
   if (clock.kind === "none" && !clock.handoff_after && me === null && !anyStandIn) return null;
@@ -98,8 +99,9 @@ export function Clocks({ id, st, mine, names }: {
     if (clock.kind === "live" && s.reserve !== null && s.reserve !== undefined) return duration(s.reserve);
     return null;
   };
-  const idle = mover !== null && clock.kind === "none" && clock.handoff_after > 0 && clock.turn_started !== null
-    ? now - clock.turn_started : null;
+  // a seat the server would let this player hand to a bot, from the time it says
+  const handable = (seat: number): boolean =>
+    may?.hand_over.some((h) => h.seat === seat && now >= h.since) ?? false;
 
   return (
     <div class="panel clocks" data-testid="clocks" data-clock={clock.kind}>
@@ -113,8 +115,7 @@ export function Clocks({ id, st, mine, names }: {
               {left !== null && <span class={`time${low ? " low" : ""}`}><bdi>{left}</bdi></span>}
               {s.stand_in && <span class="stand-in" data-testid={`stand-in-${s.seat}`}>
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
-              {token !== null && me !== null && s.seat === mover && s.seat !== me && idle !== null && !s.bot && !s.stand_in &&
-                idle >= clock.handoff_after && (
+              {token !== null && handable(s.seat) && (
                 <button type="button" class="small" disabled={busy} data-testid={`hand-over-${s.seat}`}
                   onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>{t("clock.hand_over")}</button>
               )}
@@ -122,11 +123,11 @@ export function Clocks({ id, st, mine, names }: {
           );
         })}
       </ul>
-      {running && token !== null && mySeat && (mySeat.stand_in === "timeout" || mySeat.stand_in === "handover") && (
+      {token !== null && may?.take_over && (
         <button type="button" disabled={busy} data-testid="take-over" onClick={() => run(() => api.takeOver(id, token))}>
           {t("clock.take_over")}</button>
       )}
-      {running && token !== null && mySeat && !mySeat.stand_in && (
+      {token !== null && may?.resign && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
           onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token))}>
           {t("clock.resign")}</button>
