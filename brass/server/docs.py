@@ -21,6 +21,8 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .schemas import ClientMessage, ServerMessage
+
 ASSETS = Path(str(files("fastapi_offline") / "static"))
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
           "img-src 'self' data:; font-src 'self'; connect-src 'self'; "
@@ -52,12 +54,28 @@ def strip_422(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def with_socket_messages(schema: dict[str, Any]) -> dict[str, Any]:
+    """Add the game socket's messages to an OpenAPI schema's components (in place): OpenAPI
+    describes no websocket, and no route takes `ClientMessage` (the doc route of the socket
+    names `ServerMessage`, which FastAPI adds itself). Pydantic makes their schemas as it makes
+    the routes' for FastAPI, with the same names: a model a route uses already keeps its own."""
+    found = schema.setdefault("components", {}).setdefault("schemas", {})
+    for model, mode in ((ClientMessage, "validation"), (ServerMessage, "serialization")):
+        made = model.model_json_schema(ref_template=REF, mode=mode)  # type: ignore[arg-type]
+        for name, definition in {**made.pop("$defs", {}), model.__name__: made}.items():
+            found.setdefault(name, definition)
+    return schema
+
+
+REF = "#/components/schemas/{model}"
+
+
 def install(app: FastAPI) -> None:
     """Serve the docs page and its assets; the app must have `docs_url=None` and
     `redoc_url=None` (FastAPI's CDN pages off)."""
     headers = {"Content-Security-Policy": POLICY}
     openapi = app.openapi
-    app.openapi = lambda: strip_422(openapi())  # type: ignore[method-assign]
+    app.openapi = lambda: with_socket_messages(strip_422(openapi()))  # type: ignore[method-assign]
     app.mount("/docs/assets", StaticFiles(directory=ASSETS), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, RootModel
 from typing_extensions import TypeAliasType
 
 from brass.bots import LevelName
@@ -731,8 +731,11 @@ class ChatBroadcast(BaseModel):
     message: ChatMessage
 
 
-ServerMessage = Annotated[StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast
-                          | ChatDeleted, Field(discriminator="type")]
+class ServerMessage(RootModel[Annotated[
+        StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted,
+        Field(discriminator="type")]]):
+    """Each message the server sends on a game's websocket (`/ws/games/{id}`), one JSON
+    object per frame, told apart by `type`."""
 
 
 # -- websocket messages (client -> server) ---------------------------------------------------
@@ -797,3 +800,11 @@ class WsChat(BaseModel):
     type: Literal["chat"]
     text: ChatText
     name: PlayerName | None = None
+
+
+class ClientMessage(RootModel[Annotated[
+        WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview | WsChat,
+        Field(discriminator="type")]]):
+    """Each message a client sends on a game's websocket, one JSON object per frame, told
+    apart by `type`: `hello` first (a seat token, or null to watch), then the others; each is
+    answered (`ack`, `error`, `extensions`, `preview`, or a `chat` to everyone watching)."""

@@ -11,10 +11,10 @@ import contextlib
 import logging
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Response, WebSocket
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -26,6 +26,7 @@ from .identity import socket_player
 from .playerstore import Player
 from .runtime import Runtime
 from .schemas import (
+    ClientMessage,
     ServerMessage,
     WsAction,
     WsChat,
@@ -42,9 +43,7 @@ log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
 MAX_QUEUED = 500  # a client this far behind is dropped; on reconnect it gets the full state
 
-ClientMessage = Annotated[WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview | WsChat,
-                          Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 router = APIRouter()
 SOCKET_PATH = re.compile(r"/ws/games/([^/]+)")
@@ -123,7 +122,7 @@ def parse_message(text: str) -> Any:
     except (ValueError, RecursionError):  # RecursionError: nesting deeper than Python's stack
         raise ApiError("malformed", "Not JSON") from None
     try:
-        return CLIENT_MESSAGE.validate_python(obj)
+        return CLIENT_MESSAGE.validate_python(obj).root
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}"
@@ -138,11 +137,8 @@ def parse_message(text: str) -> Any:
                                "these (one JSON object per frame)."}})
 async def game_socket_doc(game_id: str) -> Response:
     """The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
-    OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-    `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
-    null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
-    `extend` {action, version}, `preview` {action, version}, `chat` {text, name (a
-    spectator's)}: answered by `ChatBroadcast` to everyone watching."""
+    OpenAPI has no websockets: this entry names the server's messages (`ServerMessage`), and
+    the client's (`ClientMessage`) are in the schema's components (docs.py)."""
     return Response(status_code=426, headers={"Upgrade": "websocket"})
 
 

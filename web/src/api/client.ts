@@ -3,6 +3,7 @@ import { errorText } from "../i18n/refusals";
 import { backoff, helloRetry } from "../logic/backoff";
 import type {
   Action,
+  ClientMessage,
   ChatHistory,
   ChatMutes,
   Analysis,
@@ -193,6 +194,11 @@ export function newActionId(): string {
 }
 
 // -- websocket ---------------------------------------------------------------------------------
+/** Send one of the messages the server's `ClientMessage` describes (typed from it). */
+function say(ws: WebSocket, msg: ClientMessage): void {
+  ws.send(JSON.stringify(msg));
+}
+
 export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
 
 /** One game's socket: says hello (a seat token or null), hands every state to `onState` and
@@ -235,7 +241,7 @@ export class GameSocket {
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${this.game}`);
     this.ws = ws;
     // no token (""): a seat of this browser's player, by its cookie (or a spectator)
-    const hello = () => ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+    const hello = () => say(ws, { type: "hello", token: this.token || null, seat: null });
     ws.onopen = () => {
       this.tries = 0;
       this.fresh = true;
@@ -280,7 +286,7 @@ export class GameSocket {
   sync() {
     if (this.ws?.readyState === WebSocket.OPEN) {
       this.fresh = true;
-      this.ws.send(JSON.stringify({ type: "sync" }));
+      say(this.ws, { type: "sync" });
     }
   }
 
@@ -288,7 +294,7 @@ export class GameSocket {
    * `extensions` message). False if the socket is not open. */
   extend(action: Action, version: number): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ type: "extend", action, version }));
+    say(this.ws, { type: "extend", action, version });
     return true;
   }
 
@@ -296,14 +302,14 @@ export class GameSocket {
    * message). False if the socket is not open. */
   preview(action: Action, version: number): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ type: "preview", action, version }));
+    say(this.ws, { type: "preview", action, version });
     return true;
   }
 
   /** Say something at the table (`name`: a spectator's). False if the socket is not open. */
   chat(text: string, name?: string): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ type: "chat", text, ...(name ? { name } : {}) }));
+    say(this.ws, { type: "chat", text, name: name || null });
     return true;
   }
 

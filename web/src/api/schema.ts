@@ -1008,11 +1008,8 @@ export interface paths {
         /**
          * Game Socket Doc
          * @description The game's websocket: open it with a websocket client (`ws://`), not plain HTTP.
-         *     OpenAPI has no websockets; this entry puts the server's messages (`StateMessage`, `WsAck`,
-         *     `WsError`, `Extensions`, `Preview`) in the schema. Client messages: `hello` {token |
-         *     null}, `action` {action, expected_version, action_id}, `undo` {expected_version}, `sync`,
-         *     `extend` {action, version}, `preview` {action, version}, `chat` {text, name (a
-         *     spectator's)}: answered by `ChatBroadcast` to everyone watching.
+         *     OpenAPI has no websockets: this entry names the server's messages (`ServerMessage`), and
+         *     the client's (`ClientMessage`) are in the schema's components (docs.py).
          */
         get: operations["game_socket_doc_ws_games__game_id__get"];
         put?: never;
@@ -1207,6 +1204,13 @@ export interface components {
             /** Seat */
             seat: number;
         };
+        /**
+         * ClientMessage
+         * @description Each message a client sends on a game's websocket, one JSON object per frame, told
+         *     apart by `type`: `hello` first (a seat token, or null to watch), then the others; each is
+         *     answered (`ack`, `error`, `extensions`, `preview`, or a `chat` to everyone watching).
+         */
+        ClientMessage: components["schemas"]["WsHello"] | components["schemas"]["WsAction"] | components["schemas"]["WsUndo"] | components["schemas"]["WsSync"] | components["schemas"]["WsExtend"] | components["schemas"]["WsPreview"] | components["schemas"]["WsChat"];
         /**
          * ClockChoice
          * @description A game's turn clock (seconds). `none`: no clock (with `handoff_after`, the other
@@ -2849,6 +2853,12 @@ export interface components {
             /** Sales */
             sales: components["schemas"]["Sale"][];
         };
+        /**
+         * ServerMessage
+         * @description Each message the server sends on a game's websocket (`/ws/games/{id}`), one JSON
+         *     object per frame, told apart by `type`.
+         */
+        ServerMessage: components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"] | components["schemas"]["ChatDeleted"];
         /** SetListed */
         SetListed: {
             /** Listed */
@@ -3133,6 +3143,37 @@ export interface components {
             /** Version */
             version: number;
         };
+        /** WsAction */
+        WsAction: {
+            action: components["schemas"]["Action"];
+            /** Action Id */
+            action_id: string;
+            /** Expected Version */
+            expected_version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+        };
+        /**
+         * WsChat
+         * @description Say something at the table; `name` only for a spectator (a seat speaks as its seat).
+         */
+        WsChat: {
+            /**
+             * Name
+             * @default null
+             */
+            name: string | null;
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+        };
         /**
          * WsError
          * @description A refused message; `action_id` only when it answers an action.
@@ -3169,6 +3210,76 @@ export interface components {
              * @description Only when it refuses an `extend` or a `preview`: the version that request asked about (the game's version then, if it named none), so a client can drop a refusal that answers an older version than the one it shows.
              */
             version?: number | null;
+        };
+        /** WsExtend */
+        WsExtend: {
+            action: components["schemas"]["Action"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "extend";
+            /**
+             * Version
+             * @description refused as stale if the game is not there
+             * @default null
+             */
+            version: number | null;
+        };
+        /** WsHello */
+        WsHello: {
+            /**
+             * Seat
+             * @description without a token: which of the seats the player cookie's player took (a shared screen); by default their first
+             * @default null
+             */
+            seat: number | null;
+            /**
+             * Token
+             * @default null
+             */
+            token: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hello";
+        };
+        /** WsPreview */
+        WsPreview: {
+            action: components["schemas"]["Action"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "preview";
+            /**
+             * Version
+             * @description refused as stale if the game is not there
+             * @default null
+             */
+            version: number | null;
+        };
+        /** WsSync */
+        WsSync: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync";
+        };
+        /** WsUndo */
+        WsUndo: {
+            /**
+             * Expected Version
+             * @default null
+             */
+            expected_version: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "undo";
         };
     };
     responses: never;
@@ -8826,7 +8937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"] | components["schemas"]["ChatDeleted"];
+                    "application/json": components["schemas"]["ServerMessage"];
                 };
             };
         };

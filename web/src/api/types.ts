@@ -85,7 +85,10 @@ export type MoveJudged = S["MoveJudged"];
 export type Explored = S["Explored"];
 /** The fixed numbers of the rules the engine plays by (the loan, the links' costs...). */
 export type Rules = S["Rules"];
-export type WsMessage = StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted;
+/** Every message the server sends on the game's socket, and every one a client sends (the
+ * server's `ServerMessage` and `ClientMessage` unions, told apart by `type`). */
+export type WsMessage = S["ServerMessage"];
+export type ClientMessage = S["ClientMessage"];
 /** The signed-in player's account page and the ways of signing in (ui/Account.tsx). */
 export type Account = S["Account"];
 export type SigninOptions = S["SigninOptions"];
