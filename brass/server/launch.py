@@ -151,7 +151,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from . import logs
     from .app import create_app
-    from .timeouts import uvicorn_options
+    from .request_deadlines import uvicorn_options
 
     try:
         settings = settings_from(args)

@@ -6,7 +6,7 @@ nothing reads them once the handshake is answered, and a live game has five sock
 hours. `LeanWebSocketProtocol` lets them go as soon as the accept is sent (and empties the
 request's headers, which websockets' parser holds on to: 2.6 KB), and queues what it
 receives in a `LeanQueue` rather than an `asyncio.Queue` (2.3 KB: four deques and an event)
-(`Config(ws=...)`, set by `timeouts.uvicorn_options`). Everything else is uvicorn's.
+(`Config(ws=...)`, set by `request_deadlines.uvicorn_options`). Everything else is uvicorn's.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 import uvicorn
 
 from brass.server import Settings, create_app
-from brass.server.timeouts import uvicorn_options
+from brass.server.request_deadlines import uvicorn_options
 
 DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 

@@ -27,7 +27,7 @@ import uvicorn
 from sqlalchemy import create_engine, text
 
 from brass.server import Settings, create_app
-from brass.server.timeouts import uvicorn_options
+from brass.server.request_deadlines import uvicorn_options
 
 T = TypeVar("T")
 

@@ -28,9 +28,9 @@ from brass.cli import main as brass
 from brass.server import Settings, create_app
 from brass.server.accountstore import AccountStore
 from brass.server.auth import new_token, token_hash
+from brass.server.request_deadlines import uvicorn_options
 from brass.server.storebase import StoreBase
 from brass.server.tables import players, signin_links
-from brass.server.timeouts import uvicorn_options
 
 from .conftest import free_port, run_in_own_loop
 from .mail import LINK, Mailbox, smtp_server

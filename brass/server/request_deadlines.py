@@ -16,6 +16,15 @@ httptools, unlike h11, buffers headers without a limit.
 
 `uvicorn_options(settings)` gives the keyword arguments every `uvicorn.run` of this server
 passes (`brass serve`, the tests).
+
+Why a subclass of uvicorn's (private) protocol classes, kept on uvicorn's tested range
+(pyproject.toml): the deployed proxy (deploy/Caddyfile, `read_header`) owns the slow-header
+deadline, but `brass serve` also runs without one (a LAN, the tests), and none of uvicorn's
+supported settings gives that guarantee there. `timeout_keep_alive` is armed only after a
+response and cancelled by any byte received (so it never closes a connection that sends
+nothing, or trickles a request), `h11_max_incomplete_event_size` caps h11's head only (not
+httptools'), and `limit_concurrency` refuses new work instead of freeing what a slow client
+holds. tests/server/test_hardening.py is what this keeps true without a proxy.
 """
 
 from __future__ import annotations
