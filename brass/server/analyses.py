@@ -143,7 +143,7 @@ class Analyses:
             await asyncio.sleep(TEND_EVERY)
 
     async def close(self) -> None:
-        """Stop at once (the worker is killed, not waited for): this instance's jobs are
+        """Stop at once (the worker is killed, its pool let go of): this instance's jobs are
         released for another instance, or this one's next start, to resume."""
         tasks = [t for t in (self._tending, self._warming, *self.running.values())
                  if t is not None]

@@ -56,13 +56,18 @@ class Workers:
 
     def close(self, kill: bool = False) -> None:
         """Stop the processes: after their computations in hand, or with `kill` at once (an
-        analysis at the lowest priority may wait long for a CPU; its job is resumed later)."""
+        analysis at the lowest priority may wait long for a CPU; its job is resumed later).
+        Either way the pool is waited for (killed processes end at once) and let go of: its
+        queues' semaphores are freed now. uvicorn ends a server stopped by SIGTERM by raising
+        the signal again, which ends the process without `atexit`, so multiprocessing would
+        never free them and its resource tracker would warn of leaked semaphores."""
         self._closed = True
-        if self._pool is not None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
             if kill:
-                for process in list(getattr(self._pool, "_processes", {}).values()):
+                for process in list(getattr(pool, "_processes", {}).values()):
                     process.kill()
-            self._pool.shutdown(wait=not kill, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
     async def compute(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a worker process; in this process when there are no workers, or
