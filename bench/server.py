@@ -161,7 +161,6 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
         except ConnectionClosed:
             return
         head = HEAD.match(raw)
-        greeted = greeted or head is not None
         if head is None:
             if raw.startswith(b'{"type":"error"') and not greeted:
                 bench.hello_refused += 1  # as the web client, hello again after a moment
