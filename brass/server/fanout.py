@@ -26,7 +26,7 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from . import logs, metrics, outage
-from .notice import Carried, Notice, channel
+from .notice import Carried, Notice, channel, sender_of
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
@@ -127,6 +127,8 @@ class Fanout:
     def _deliver(self, payload: str) -> None:
         metrics.HEARD.inc()
         try:
+            if sender_of(payload) == self.instance:
+                return  # this instance's own commit, applied here already
             notice = Notice.parse(payload)
             if notice.chat is None:
                 self.changed(notice.game_id, notice.version, notice.sender, notice.carried())

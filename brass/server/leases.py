@@ -17,6 +17,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from .records import GameRecord
 from .storebase import StoreBase
 from .tables import games, leases, seats, status_is
 
@@ -29,6 +30,14 @@ def _needs_work() -> Any:
         select(seats.c.seat).where(seats.c.game_id == games.c.id,
                                    or_(seats.c.bot.is_(True),
                                        seats.c.stand_in.is_not(None))).exists()))
+
+
+def needs_work(record: GameRecord) -> bool:
+    """`_needs_work` of a game's record in memory: a game that starts without it (no turn
+    clock, no bot) is not claimed at its start, which would write nothing but cost a
+    transaction of every opened game; a bot standing in later pokes the steward again."""
+    return record.status == "running" and (record.deadline is not None or any(
+        s.played_by_bot for s in record.seats))
 
 
 class Leases:

@@ -17,6 +17,7 @@ from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .core import GameCore
 from .errors import ApiError
+from .leases import needs_work
 from .runtime import Runtime
 from .storage import BrowserSeated, GameRecord, ListQuery, SeatRecord, now
 
@@ -218,7 +219,8 @@ class Lobby:
                 rt.turn, rt.snapshots = [made[0]], [0]
             self.core.publish(rt)
         if claimed.started:
-            self.core.tending.poke(rt.id)
+            if needs_work(claimed.record):
+                self.core.tending.poke(rt.id)
             self.core.reach.turn_began(rt)
         return claimed.seat
 

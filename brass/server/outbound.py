@@ -96,8 +96,11 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None,
 def state_texts(rt: Runtime, seats: set[int | None], mover: int | None = None,
                 legal: str | None = None) -> dict[int | None, str]:
     """`state_text` for each of `seats`, their views built at once; `legal`: the legal moves
-    of `mover` (None: not computed yet, the mover's message has none)."""
+    of `mover` (None: not computed yet, the mover's message has none). No seats (nobody
+    connected here, as while a game is opened): nothing is built."""
     game = rt.game
+    if not seats:
+        return {}
     shown = {} if game is None else views(game, seats)
     return {seat: state_text(rt, seat, legal if seat is not None and seat == mover else None,
                              shown.get(seat))

@@ -32,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import (
     and_,
+    bindparam,
     insert,
     or_,
     select,
@@ -90,6 +91,19 @@ __all__ = [  # what other modules import from here (the records and tables are r
     "StaleVersion", "Storage", "Timing", "TurnStart", "actions", "analyses", "chat", "games",
     "leases", "make_engine", "metadata", "now", "seat_changes", "seats", "snapshots",
 ]
+
+
+# a join's statements, built once (a statement built per call, and its cache key, cost more
+# Python than running it)
+_LOCK_WAITING = (update(games).where(games.c.id == bindparam("g"), status_is("waiting"))
+                 .values(updated_at=bindparam("at")).returning(*games.c))
+_SEATS_OF = select(seats).where(seats.c.game_id == bindparam("g"))
+_TAKE_SEAT = (update(seats).where(seats.c.game_id == bindparam("g"),
+                                  seats.c.seat == bindparam("s"))
+              .values(name=bindparam("name"), token_hash=bindparam("token"),
+                      bot=bindparam("bot"), joined_at=bindparam("at"),
+                      browser_hash=bindparam("browser"), bot_level=bindparam("level"),
+                      player_id=bindparam("player")).returning(*seats.c))
 
 
 class Storage(MoveLog, ChatLog):
@@ -302,34 +316,29 @@ class Storage(MoveLog, ChatLog):
                token_hash: str | None, bot: bool, first_state: Callable[[], Game],
                browser_hash: str | None, one_per_browser: bool, bot_level: str | None,
                player_id: str | None) -> Claimed:
-        locked = conn.execute(  # the row lock orders every claim of this game
-            update(games).where(games.c.id == game_id, status_is("waiting"))
-            .values(updated_at=now())).rowcount
-        if locked != 1:
+        # the row lock orders every claim of this game; the rows as they are now come back
+        # with the writes (RETURNING), so the record is built without reading them again
+        game_row = conn.execute(_LOCK_WAITING, {"g": game_id, "at": now()}).first()
+        if game_row is None:
             raise StaleVersion(game_id)
-        if one_per_browser and browser_hash is not None and conn.execute(
-                select(seats.c.seat).where(seats.c.game_id == game_id,
-                                           seats.c.browser_hash == browser_hash)
-        ).first() is not None:
+        seat_rows = {r.seat: r for r in conn.execute(_SEATS_OF, {"g": game_id})}
+        if one_per_browser and browser_hash is not None and any(
+                r.browser_hash == browser_hash for r in seat_rows.values()):
             raise BrowserSeated(game_id)
-        free = [r.seat for r in conn.execute(
-            select(seats.c.seat).where(seats.c.game_id == game_id,
-                                       seats.c.token_hash.is_(None),
-                                       seats.c.bot.is_(False)).order_by(seats.c.seat))]
+        free = sorted(s for s, r in seat_rows.items() if r.token_hash is None and not r.bot)
         if seat is None and free:
             seat = free[0]
         if seat is None or seat not in free:
             raise StaleVersion(game_id)  # rolls the transaction back
-        conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                     .values(name=name or f"Bot {seat + 1}", token_hash=token_hash,
-                             bot=bot, joined_at=now(), browser_hash=browser_hash,
-                             bot_level=bot_level, player_id=player_id))
+        seat_rows[seat] = conn.execute(_TAKE_SEAT, {
+            "g": game_id, "s": seat, "name": name or f"Bot {seat + 1}", "token": token_hash,
+            "bot": bot, "at": now(), "browser": browser_hash, "level": bot_level,
+            "player": player_id}).one()
+        record = _game_record(game_row, list(seat_rows.values()))  # this seat taken
         started = len(free) == 1
         if started:
             first = first_state()
             values: dict[str, Any] = {"status": "running"}
-            record = self._record(conn, game_id)  # the seats as they are now, this one taken
-            assert record is not None
             mover = first.current_seat
             if mover is not None:
                 turn = TurnStart(record.clock, None, None, None, mover,
@@ -337,11 +346,11 @@ class Storage(MoveLog, ChatLog):
                 timing = _turn_timing(turn, _db_now(conn) if _timed(turn.clock) else now())
                 values.update(deadline=timing.deadline, turn_started_at=timing.turn_started_at,
                               to_move=mover)
-            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            game_row = conn.execute(update(games).where(games.c.id == game_id)
+                                    .values(**values).returning(*games.c)).one()
+            record = _game_record(game_row, list(seat_rows.values()))
             _insert_snapshot(conn, game_id, Snapshot(seq=0, actions=0, state=first.to_json()))
         self._notify(conn, game_id, None)
-        record = self._record(conn, game_id)
-        assert record is not None
         return Claimed(seat=seat, record=record, started=started)
 
     def renew_invite(self, game_id: str, new_hash: str) -> None:
