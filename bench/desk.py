@@ -38,7 +38,7 @@ from sqlalchemy import create_engine, insert, text
 from brass.engine import ENGINE_VERSION, new_game
 from brass.server import migrate
 from brass.server.auth import token_hash
-from brass.server.desk import desk_query, read_desk
+from brass.server.desk import PAGE, read_desk
 from brass.server.tables import devices, games, players, seats, snapshots
 
 
@@ -128,12 +128,12 @@ def percentiles(samples: list[float]) -> str:
 
 
 def explained(engine: Any, ids: list[str]) -> str:
-    """The main query's execution time by Postgres itself (EXPLAIN ANALYZE), for 200 players:
-    the part no client, driver or machine load adds to."""
+    """The page's statement (the page and its seats) as Postgres itself times it (EXPLAIN
+    ANALYZE), for 200 players: the part no client, driver or machine load adds to."""
     ms = []
     with engine.connect() as conn:
         for player in ids[:200]:
-            query = desk_query(player).offset(0).limit(21).compile(
+            query = PAGE.params(player=player, offset=0, limit=21).compile(
                 engine, compile_kwargs={"literal_binds": True})
             plan = conn.execute(text(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}")).scalar_one()
             ms.append(plan[0]["Execution Time"] + plan[0]["Planning Time"])
