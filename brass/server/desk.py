@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import Select, String, and_, bindparam, case, func, select
+from sqlalchemy import Integer, Select, String, and_, bindparam, case, func, select
 from sqlalchemy.engine import Engine
 
 from .identity import CurrentPlayer
@@ -108,8 +108,9 @@ def page_query() -> Select[Any]:
     """SQL: one page of the desk (`limit` + 1 games, to know if more follow) with every seat
     of each game, a row per seat, in the desk's order: one round trip for the page. Its
     parameters are bound at execution (`player`, `offset`, `limit`): it is built once."""
-    page = (desk_query(bindparam("player", type_=String)).offset(bindparam("offset"))
-            .limit(bindparam("limit")).cte("page"))
+    page = (desk_query(bindparam("player", type_=String))
+            .offset(bindparam("offset", type_=Integer))
+            .limit(bindparam("limit", type_=Integer)).cte("page"))
     p, s = page.c, seats.c
     return (select(page, s.seat.label("s_seat"), s.name.label("s_name"),
                    s.bot.label("s_bot"), s.player_id.label("s_player"))

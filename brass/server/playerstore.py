@@ -190,17 +190,28 @@ class PlayerStore:
                 .where(devices.c.player_id == player_id)
                 .order_by(devices.c.last_used_at.desc())).all())
 
-    def delete_account(self, player_id: str) -> None:
+    def delete_account(self, player_id: str) -> tuple[str, list[tuple[str, int]]]:
         """The account is deleted: named "Player N", its address and devices erased, its row
-        (and so its seats) kept. Its passkeys and links are accountstore.py's to erase."""
+        (and so its seats) kept, each of its seats renamed "Player N" too (anonymised in its
+        game, its replay and every desk; each game notified). Its passkeys and links are
+        accountstore.py's to erase. The new name, and the seats renamed as (game, seat)."""
         with self.base._tx() as conn:
             number = conn.execute(select(func.count()).select_from(players).where(
                 players.c.deleted_at.is_not(None),
                 players.c.name.is_not(None))).scalar_one() + 1  # not the retired guests
+            name = f"Player {number}"
             conn.execute(update(players).where(players.c.id == player_id).values(
-                name=f"Player {number}", email=None, email_verified_at=None, listed=False,
+                name=name, email=None, email_verified_at=None, listed=False,
                 role="player", deleted_at=now()))
             conn.execute(delete(devices).where(devices.c.player_id == player_id))
+            renamed = [(r.game_id, r.seat) for r in conn.execute(
+                select(seats.c.game_id, seats.c.seat).where(seats.c.player_id == player_id))]
+            if renamed:
+                conn.execute(update(seats).where(seats.c.player_id == player_id)
+                             .values(name=name))
+            for game_id in sorted({game for game, _ in renamed}):
+                self.base._notify(conn, game_id, None)
+        return name, renamed
 
     # -- server settings ------------------------------------------------------------------------
     def setting(self, key: str) -> Any:
