@@ -3,8 +3,9 @@ passkeys: only they see them), signing out, removing a device or a passkey, and 
 account. `install` puts the sign-in, passkey and account routes on the app.
 
 Deleting an account keeps its player row, renamed "Player N", with its e-mail address,
-devices and passkeys erased: its seats stay in their games (the other players' records and
-replays still read right), and nothing left can sign anyone in as it."""
+devices and passkeys erased: its seats stay in their games under that name (the other
+players' records and replays still read right, anonymised), and nothing left can sign anyone
+in as it."""
 
 from __future__ import annotations
 
@@ -105,11 +106,15 @@ async def remove_passkey(passkey_id: str, request: Request, state: AccountsDep,
 async def delete_account(request: Request, state: AccountsDep,
                          player: CurrentPlayer) -> Response:
     """Delete the account: the name becomes "Player N", the e-mail address, devices and
-    passkeys are erased; the seats stay in their games."""
+    passkeys are erased; the seats stay in their games, renamed "Player N" too."""
     require_site(request)
     assert state.store is not None
     await asyncio.to_thread(state.store.erase, player.id)
-    await asyncio.to_thread(identity.store(request).delete_account, player.id)
+    name, renamed = await asyncio.to_thread(identity.store(request).delete_account, player.id)
+    held = request.app.state.service.games  # this instance's copies (others are notified)
+    for game_id, seat in renamed:
+        if game_id in held:
+            held[game_id].record.seats[seat].name = name
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/")
     return response

@@ -2,9 +2,9 @@
 a player looks for them: those where it is their turn (soonest deadline first, with the
 clock's time left), then the others running, those waiting for players, the rematches offered
 to them (the only invitations the model has: docs/PLAYERS.md), and the finished ones with
-their results. Paged (`offset`, `limit`); read in two indexed queries (`ix_seats_player`,
-with the count as a window, then the page's seats by primary key) and, on the first page,
-the rematch offers; measured by bench/desk.py.
+their results. Paged (`offset`, `limit`); read in one statement (the page, by
+`ix_seats_player` with the count as a window, joined to its games' seats by primary key) and,
+on the first page, the rematch offers; measured by bench/desk.py.
 
 Live: the client polls it (every few seconds while the page is visible) with `If-None-Match`;
 an unchanged desk is a 304 without a body. A poll is one small indexed read on any instance,
@@ -20,12 +20,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import Select, and_, case, func, select
+from sqlalchemy import Integer, Select, String, and_, bindparam, case, func, select
 from sqlalchemy.engine import Engine
 
 from .identity import CurrentPlayer
 from .records import now
 from .schemas import ERRORS
+from .storebase import autocommit
 from .tables import games, rematches, seats
 
 router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
@@ -82,50 +83,82 @@ def _rank() -> Any:
                 (g.status == "running", 1), (g.status == "waiting", 2), else_=3)
 
 
-def desk_query(player_id: str) -> Select[Any]:
-    """SQL: the player's games in the desk's order, each with its section and the count."""
+def _order(rank: Any, deadline: Any, finished_at: Any, updated_at: Any, game: Any,
+           seat: Any) -> list[Any]:
+    """SQL: the desk's order (turn by soonest deadline, then running, waiting, and finished
+    newest first), over the columns given (the games' or the page's)."""
+    return [rank, case((rank == 0, deadline), else_=None).asc().nulls_last(),
+            case((rank == 3, finished_at), else_=updated_at).desc(), game, seat]
+
+
+def desk_query(player_id: Any) -> Select[Any]:
+    """SQL: the player's games in the desk's order, each with its section and the count
+    (`player_id`: an id, or a bound parameter)."""
     g, rank = games.c, _rank()
-    mine = (select(games, seats.c.seat.label("my_seat"), rank.label("rank"),
-                   func.count().over().label("total"))
+    mine = (select(g.id, g.name, g.players, g.status, g.to_move, g.deadline, g.scores,
+                   g.finished_at, g.updated_at, seats.c.seat.label("my_seat"),
+                   rank.label("rank"), func.count().over().label("total"))
             .join(seats, seats.c.game_id == g.id)
             .where(seats.c.player_id == player_id, g.status.in_(SHOWN)))
-    return mine.order_by(
-        rank, case((rank == 0, g.deadline), else_=None).asc().nulls_last(),
-        case((rank == 3, g.finished_at), else_=g.updated_at).desc(), g.id, seats.c.seat)
+    return mine.order_by(*_order(rank, g.deadline, g.finished_at, g.updated_at, g.id,
+                                 seats.c.seat))
+
+
+def page_query() -> Select[Any]:
+    """SQL: one page of the desk (`limit` + 1 games, to know if more follow) with every seat
+    of each game, a row per seat, in the desk's order: one round trip for the page. Its
+    parameters are bound at execution (`player`, `offset`, `limit`): it is built once."""
+    page = (desk_query(bindparam("player", type_=String))
+            .offset(bindparam("offset", type_=Integer))
+            .limit(bindparam("limit", type_=Integer)).cte("page"))
+    p, s = page.c, seats.c
+    return (select(page, s.seat.label("s_seat"), s.name.label("s_name"),
+                   s.bot.label("s_bot"), s.player_id.label("s_player"))
+            .join(seats, s.game_id == p.id)
+            .order_by(*_order(p.rank, p.deadline, p.finished_at, p.updated_at, p.id,
+                              p.my_seat), s.seat))
+
+
+def invitations_query() -> Select[Any]:
+    """SQL: the rematches offered after the finished games of `player` (bound)."""
+    return (select(rematches.c.game_id, rematches.c.offered_by, rematches.c.answers,
+                   seats.c.seat, games.c.name)
+            .join(seats, seats.c.game_id == rematches.c.game_id)
+            .join(games, games.c.id == rematches.c.game_id)
+            .where(seats.c.player_id == bindparam("player", type_=String),
+                   rematches.c.new_game_id.is_(None)))
+
+
+PAGE, INVITATIONS = page_query(), invitations_query()  # built once (and compiled once)
 
 
 def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
-    """One page of the player's desk (blocking: called in a worker thread)."""
-    with engine.connect() as conn:
-        rows = conn.execute(desk_query(player_id).offset(offset).limit(limit + 1)).all()
-        ids = list({r.id for r in rows[:limit]})
-        by_game: dict[str, list[Any]] = {i: [] for i in ids}
-        if ids:
-            for s in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.name,
-                                         seats.c.bot, seats.c.player_id)
-                                  .where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)):
-                by_game[s.game_id].append(s)
+    """One page of the player's desk (blocking: called in a worker thread). Its reads need no
+    transaction (autocommit: no BEGIN and ROLLBACK round trips): an offer answered between
+    them shows at the next poll."""
+    with autocommit(engine) as conn:
+        rows = conn.execute(PAGE, {"player": player_id, "offset": offset,
+                                   "limit": limit + 1}).all()
         invitations = _invitations(conn, player_id) if offset == 0 else []
+    pages: dict[tuple[str, int], list[Any]] = {}  # (game, my seat): its rows, a row a seat
+    for r in rows:
+        pages.setdefault((r.id, r.my_seat), []).append(r)
+    entries = list(pages.values())  # in the desk's order
     at = now()
     out, seen = [], set()
-    for r in rows[:limit]:
-        if r.id in seen:  # a shared screen: the game once, at its best section
+    for group in entries[:limit]:
+        if group[0].id in seen:  # a shared screen: the game once, at its best section
             continue
-        seen.add(r.id)
-        out.append(_entry(r, by_game[r.id], player_id, at))
-    more = len(rows) > limit
-    total = rows[0].total if rows else 0  # a page past the end: nothing, and no count
+        seen.add(group[0].id)
+        out.append(_entry(group[0], group, player_id, at))
+    more = len(entries) > limit
+    total = entries[0][0].total if entries else 0  # a page past the end: nothing, and no count
     return Desk(games=out, invitations=invitations, next=offset + limit if more else None,
                 total=total)
 
 
 def _invitations(conn: Any, player_id: str) -> list[Invitation]:
-    found = conn.execute(
-        select(rematches.c.game_id, rematches.c.offered_by, rematches.c.answers,
-               seats.c.seat, games.c.name)
-        .join(seats, seats.c.game_id == rematches.c.game_id)
-        .join(games, games.c.id == rematches.c.game_id)
-        .where(seats.c.player_id == player_id, rematches.c.new_game_id.is_(None))).all()
+    found = conn.execute(INVITATIONS, {"player": player_id}).all()
     return [Invitation(game_id=r.game_id, name=r.name, offered_by=r.offered_by, seat=r.seat)
             for r in found
             if str(r.seat) not in (r.answers or {}) and r.seat != r.offered_by]
@@ -148,8 +181,8 @@ def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime) -> Des
     assert updated is not None
     return DeskGame(
         id=r.id, name=r.name, section=sections[r.rank], seat=r.my_seat, players=r.players,
-        seats=[DeskSeat(seat=s.seat, name=s.name, bot=s.bot, you=s.player_id == player_id)
-               for s in seat_rows],
+        seats=[DeskSeat(seat=s.s_seat, name=s.s_name, bot=s.s_bot,
+                        you=s.s_player == player_id) for s in seat_rows],
         to_move=r.to_move if r.status == "running" else None,
         deadline=None if deadline is None else deadline.isoformat(),
         time_left=None if deadline is None else max(0.0, (deadline - at).total_seconds()),

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .pushstore import adopt_guest
 from .records import now
 from .storebase import StoreBase
 from .tables import devices, passkeys, players, seats, server_settings
@@ -62,12 +63,33 @@ class PlayerStore:
 
     def add_device(self, player_id: str, secret_hash: str, label: str) -> str:
         """Another browser signed in as `player_id` (accounts call this); the device's id."""
-        stamp, device_id = now(), new_id()
         with self.base._tx() as conn:
-            conn.execute(insert(devices).values(id=device_id, player_id=player_id,
-                                                secret_hash=secret_hash, label=label[:120],
-                                                created_at=stamp, last_used_at=stamp))
-        return device_id
+            return _add_device(conn, player_id, secret_hash, label)
+
+    def merge_guest(self, guest_id: str, account_id: str, secret_hash: str,
+                    label: str) -> list[tuple[str, int]]:
+        """A guest's browser signs in to an existing account (by e-mail link or passkey):
+        in one transaction the browser becomes a new device of the account, and the guest's
+        seats, push subscriptions and notification switches move to it (the account's own
+        switches win), then the guest is retired: `deleted_at` set, no name, no devices.
+        A seat in a game where the account already holds one moves too: the account keeps
+        both (a shared screen of one person; such a game is not rated). The seats moved,
+        as (game, seat); each game is notified, so every instance sees its new player."""
+        with self.base._tx() as conn:
+            device_id = _add_device(conn, account_id, secret_hash, label)
+            moved = [(r.game_id, r.seat) for r in conn.execute(
+                select(seats.c.game_id, seats.c.seat).where(seats.c.player_id == guest_id))]
+            if moved:
+                conn.execute(update(seats).where(seats.c.player_id == guest_id)
+                             .values(player_id=account_id))
+            adopt_guest(conn, guest_id, account_id, device_id)
+            conn.execute(delete(devices).where(devices.c.player_id == guest_id))
+            conn.execute(update(players).where(
+                players.c.id == guest_id, players.c.email.is_(None)).values(
+                name=None, listed=False, deleted_at=now()))
+            for game_id in sorted({game for game, _ in moved}):
+                self.base._notify(conn, game_id, None)
+        return moved
 
     def remove_device(self, device_id: str, player_id: str) -> bool:
         """Sign a browser out (or remove it from the list): its secret stops working."""
@@ -77,8 +99,10 @@ class PlayerStore:
 
     def by_device(self, secret_hash: str) -> Player | None:
         """The player whose device has this secret (None: unknown, removed, or a deleted
-        account); the device's last use is noted, at most every `TOUCH_EVERY`."""
-        with self.base._tx() as conn:
+        account); the device's last use is noted, at most every `TOUCH_EVERY`. No transaction
+        around the two (the read is one statement, the note another): two round trips fewer
+        on every request with the cookie."""
+        with self.base._read() as conn:
             row = conn.execute(
                 select(players, devices.c.id.label("device_id"),
                        devices.c.last_used_at, _account().label("account"))
@@ -166,16 +190,28 @@ class PlayerStore:
                 .where(devices.c.player_id == player_id)
                 .order_by(devices.c.last_used_at.desc())).all())
 
-    def delete_account(self, player_id: str) -> None:
+    def delete_account(self, player_id: str) -> tuple[str, list[tuple[str, int]]]:
         """The account is deleted: named "Player N", its address and devices erased, its row
-        (and so its seats) kept. Its passkeys and links are accountstore.py's to erase."""
+        (and so its seats) kept, each of its seats renamed "Player N" too (anonymised in its
+        game, its replay and every desk; each game notified). Its passkeys and links are
+        accountstore.py's to erase. The new name, and the seats renamed as (game, seat)."""
         with self.base._tx() as conn:
             number = conn.execute(select(func.count()).select_from(players).where(
-                players.c.deleted_at.is_not(None))).scalar_one() + 1
+                players.c.deleted_at.is_not(None),
+                players.c.name.is_not(None))).scalar_one() + 1  # not the retired guests
+            name = f"Player {number}"
             conn.execute(update(players).where(players.c.id == player_id).values(
-                name=f"Player {number}", email=None, email_verified_at=None, listed=False,
+                name=name, email=None, email_verified_at=None, listed=False,
                 role="player", deleted_at=now()))
             conn.execute(delete(devices).where(devices.c.player_id == player_id))
+            renamed = [(r.game_id, r.seat) for r in conn.execute(
+                select(seats.c.game_id, seats.c.seat).where(seats.c.player_id == player_id))]
+            if renamed:
+                conn.execute(update(seats).where(seats.c.player_id == player_id)
+                             .values(name=name))
+            for game_id in sorted({game for game, _ in renamed}):
+                self.base._notify(conn, game_id, None)
+        return name, renamed
 
     # -- server settings ------------------------------------------------------------------------
     def setting(self, key: str) -> Any:
@@ -215,6 +251,14 @@ class PlayerStore:
                 except IntegrityError:  # set meanwhile by another writer: this one wins
                     conn.execute(update(server_settings).where(server_settings.c.key == key)
                                  .values(value=value, updated_at=stamp))
+
+
+def _add_device(conn: Any, player_id: str, secret_hash: str, label: str) -> str:
+    stamp, device_id = now(), new_id()
+    conn.execute(insert(devices).values(id=device_id, player_id=player_id,
+                                        secret_hash=secret_hash, label=label[:120],
+                                        created_at=stamp, last_used_at=stamp))
+    return device_id
 
 
 def _account() -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Connection, delete, insert, select, update
 
 from .records import now
 from .storebase import StoreBase
@@ -91,3 +91,21 @@ class PushStore:
             conn.execute(insert(notify_prefs).values(player_id=player_id, prefs=merged,
                                                      updated_at=now()))
         return {**DEFAULTS, **merged}
+
+
+def adopt_guest(conn: Connection, guest_id: str, account_id: str, device_id: str) -> None:
+    """A guest signed in to an account (playerstore's `merge_guest`, in its transaction): the
+    guest's subscriptions are the account's, on the browser's new device; its switches fill
+    in those the account never set (the account's own win)."""
+    conn.execute(update(push_subscriptions).where(push_subscriptions.c.player_id == guest_id)
+                 .values(player_id=account_id, device_id=device_id))
+    found = {r.player_id: r.prefs for r in conn.execute(
+        select(notify_prefs.c.player_id, notify_prefs.c.prefs).where(
+            notify_prefs.c.player_id.in_((guest_id, account_id))))}
+    if guest_id not in found:
+        return
+    merged = {**(found[guest_id] or {}), **(found.get(account_id) or {})}
+    conn.execute(delete(notify_prefs).where(
+        notify_prefs.c.player_id.in_((guest_id, account_id))))
+    conn.execute(insert(notify_prefs).values(player_id=account_id, prefs=merged,
+                                             updated_at=now()))

@@ -95,7 +95,8 @@ async def sign_in_browser(request: Request, response: Response, player_id: str |
                           current: Player | None) -> Player:
     """This browser is `player_id`'s from now on (None: a new player's): a new device and
     its cookie. The device it was (another player's) is removed: its cookie is overwritten,
-    nobody could use it again."""
+    nobody could use it again. A guest signing in to an account brings its games along
+    (playerstore's `merge_guest`: seats, pushes and switches, in one transaction)."""
     players = identity.store(request)
     if current is not None and current.id == player_id:
         return current
@@ -103,6 +104,17 @@ async def sign_in_browser(request: Request, response: Response, player_id: str |
     label = device_label(request.headers.get("user-agent", ""))
     if player_id is None:
         await asyncio.to_thread(players.create_guest, token_hash(secret), label)
+    elif current is not None and not current.account:
+        moved = await asyncio.to_thread(players.merge_guest, current.id, player_id,
+                                        token_hash(secret), label)
+        held = request.app.state.service.games  # this instance's copies (others are notified)
+        for game_id, seat in moved:
+            if game_id in held:
+                held[game_id].record.seats[seat].player_id = player_id
+        if moved:
+            log.info("guest %s signed in to %s: %d seat(s) moved", current.id, player_id,
+                     len(moved))
+        current = None  # its device went with the guest
     else:
         await asyncio.to_thread(players.add_device, player_id, token_hash(secret), label)
     if current is not None:

@@ -76,3 +76,16 @@ class StoreBase:
     def _tx(self) -> Iterator[Connection]:
         with self.engine.begin() as conn:
             yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """A connection whose statements each commit by themselves (autocommit): for a read
+        that needs no transaction, it saves the BEGIN and ROLLBACK round trips around it
+        (the device lookup runs on every request with the cookie)."""
+        with autocommit(self.engine) as conn:
+            yield conn
+
+
+def autocommit(engine: Engine) -> Connection:
+    """A connection of `engine` without a transaction around its statements (see `_read`)."""
+    return engine.connect().execution_options(isolation_level="AUTOCOMMIT")

@@ -109,9 +109,19 @@ def test_a_passkey_signs_a_fresh_browser_in_to_its_games(browser: Any,
         bot = fetch(first, "POST", f"/api/games/{game}/bots", {}, made["body"]["host_token"])
         assert bot["status"] == 201, bot
 
-        # the phone: a fresh browser, holding the same passkey (synced)
+        # the phone: a fresh browser, holding the same passkey (synced), whose guest (made on
+        # its first visit) joins a game of its own before signing in
         second = phone.new_page()
         phone_cdp, second_id = authenticator(phone, second)
+        second.goto("/")
+        second.get_by_test_id("account-bar").wait_for()
+        guest = until("the phone's guest", lambda: fetch(second, "GET", "/api/me")["body"])
+        own = fetch(second, "POST", "/api/games", {"players": 2, "name": "Phone game"})
+        assert own["status"] == 201, own
+        phone_game = own["body"]["id"]
+        took = fetch(second, "POST", f"/api/games/{phone_game}/join",
+                     {"name": "Ada on the phone", "invite": own["body"]["invite"]})
+        assert took["status"] == 201, took
         held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": first_id})["credentials"]
         assert len(held) == 1 and held[0]["isResidentCredential"], held
         phone_cdp.send("WebAuthn.addCredential",
@@ -120,6 +130,10 @@ def test_a_passkey_signs_a_fresh_browser_in_to_its_games(browser: Any,
         second.get_by_test_id("passkey-signin").click()
         second.get_by_test_id("account-bar").wait_for()  # back home, signed in
         assert fetch(second, "GET", "/api/me")["body"]["id"] == me["id"]
+        assert guest["id"] != me["id"] and guest["account"] is False, guest
+        # its desk: the account's game and the one the phone joined as a guest
+        for wanted in (game, phone_game):
+            second.locator(f'[data-testid="my-games"] [data-game="{wanted}"]').wait_for()
         desk = until("the laptop's game on the phone's desk, its turn", lambda: [
             g for g in fetch(second, "GET", "/api/desk")["body"]["games"]
             if g["id"] == game and g["section"] == "turn"])
@@ -184,3 +198,35 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
     finally:
         for context in (asker, reader, again):
             context.close()
+
+
+def test_the_listed_switch_shows_and_hides_the_profile(
+        browser: Any, site: tuple[str, str], mailbox: Mailbox) -> None:
+    base = site[0]
+    email = f"cal-{new_token()[:6].lower()}@test.invalid".replace("_", "x").replace("-", "y", 1)
+    context = browser.new_context(base_url=base)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.get_by_test_id("account-bar").wait_for()
+        asked = fetch(page, "POST", "/api/signin/email", {"email": email})
+        assert asked["status"] == 202, asked
+        page.goto(mailbox.link_for(email))
+        page.get_by_test_id("signed-in").wait_for()
+        me = fetch(page, "GET", "/api/me")["body"]
+        assert me["account"] is True and me["listed"] is False, me
+        profile = f"/api/players/{me['id']}"
+        assert fetch(page, "GET", profile)["status"] == 404, "unlisted at first"
+        page.goto("/#/account")
+        switch = page.get_by_test_id("listed-switch")
+        assert not switch.is_checked()
+        switch.click()
+        page.get_by_test_id("profile-link").wait_for()
+        until("the profile public", lambda: fetch(page, "GET", profile)["status"] == 200)
+        assert switch.is_checked()
+        switch.click()
+        page.get_by_test_id("profile-link").wait_for(state="detached")
+        until("the profile hidden", lambda: fetch(page, "GET", profile)["status"] == 404)
+        assert not switch.is_checked()
+    finally:
+        context.close()

@@ -80,6 +80,8 @@ export const accounts = {
   openLink: (token: string) => call<Me>("POST", "/api/signin/link", { token }),
   account: () => call<Account>("GET", "/api/account"),
   rename: (name: string) => call<Me>("PATCH", "/api/me", { name }),
+  /** Whether the player's profile is public (GET /api/players/{id} answers 404 when not). */
+  setListed: (listed: boolean) => call<Me>("PATCH", "/api/me", { listed }),
   signOut: () => call<null>("POST", "/api/account/signout"),
   removeDevice: (id: string) => call<null>("DELETE", `/api/account/devices/${encodeURIComponent(id)}`),
   removePasskey: (id: string) => call<null>("DELETE", `/api/account/passkeys/${encodeURIComponent(id)}`),

@@ -133,6 +133,12 @@ export function AccountPage(): JSX.Element {
         <label>{t("account.name")} <input name="player-name" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <button type="submit" disabled={!name.trim()}>{t("account.save")}</button>
       </form>
+      {me.account && <label class="panel switch">
+        <input type="checkbox" data-testid="listed-switch" checked={me.listed}
+          onChange={(e) => run(() => accounts.setListed((e.target as HTMLInputElement).checked))()} />{" "}
+        {t("account.listed")}
+      </label>}
+      {me.account && me.listed && <p class="muted"><a href={`#/player/${encodeURIComponent(me.id)}`} data-testid="profile-link">{t("account.profile_link")}</a></p>}
       <section class="panel" data-testid="passkeys">
         <h2>{t("account.passkeys")}</h2>
         {acct.passkeys.length === 0 && <p class="muted">{t("account.no_passkeys")}</p>}
