@@ -124,8 +124,10 @@ async def games(
 
 async def end_game(service: GameService, game_id: str) -> None:
     """Call the game off (`cancelled`); this instance's clients of it hear it now."""
-    if not await service.core.db(_store(service).end_game, game_id):
-        await service.runtime(game_id)  # not_found if there is no such game
+    store = _store(service)
+    if not await service.core.db(store.end_game, game_id):
+        if await service.core.db(store.status, game_id) is None:
+            raise ApiError("not_found", f"No game {game_id}")
         raise ApiError("game_not_running", "The game is not waiting or running")
     rt = service.core.games.get(game_id)
     if rt is not None:  # held here: catch up (reads the new status) and publish it
@@ -175,7 +177,8 @@ async def chat_lines(_admin: Admin, service: Service,
                      next=page[-1]["id"] if len(rows) > limit else None)
 
 
-@router.delete("/games/{game_id}/chat/{message_id}", status_code=204, response_class=Response)
+@router.delete("/games/{game_id}/chat/messages/{message_id}", status_code=204,
+                response_class=Response)
 async def delete_chat(game_id: str, message_id: int, _admin: Admin,
                       service: Service) -> Response:
     """Delete a chat line, as the game's host would: gone for everyone, now and in replays."""

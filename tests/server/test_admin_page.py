@@ -33,7 +33,7 @@ from .test_websocket import hello, open_socket, receive
 ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/admin/games", None), ("POST", "/api/admin/games/x/end", None),
     ("DELETE", "/api/admin/games/x", None), ("GET", "/api/admin/chat", None),
-    ("DELETE", "/api/admin/games/x/chat/1", None),
+    ("DELETE", "/api/admin/games/x/chat/messages/1", None),
     ("POST", "/api/admin/games/x/chat/mute", {"seat": None, "muted": True}),
     ("GET", "/api/admin/policy", None), ("PUT", "/api/admin/policy", {"policy": "anyone"}),
     ("PUT", "/api/admin/banner", {"text": "hi"}), ("GET", "/api/admin/backup", None),
@@ -169,14 +169,14 @@ def test_chat_moderation_across_games(server: LiveServer, http: httpx.Client,
     assert [x["text"] for x in one] == [f"{word} line 0"], one
     with open_socket(server, tables[0].id) as spectator:
         hello(spectator, None)
-        gone = admin.delete(f"/api/admin/games/{tables[0].id}/chat/{one[0]['id']}")
+        gone = admin.delete(f"/api/admin/games/{tables[0].id}/chat/messages/{one[0]['id']}")
         assert gone.status_code == 204, gone.text
         told = receive(spectator)
         while told["type"] == "state":
             told = receive(spectator)
         assert told == {"type": "chat_deleted", "id": one[0]["id"]}, told
     assert texts(http, tables[0]) == [f"{word} older"], "the history has the deleted line"
-    error_of(admin.delete(f"/api/admin/games/{tables[0].id}/chat/{one[0]['id']}"), 404,
+    error_of(admin.delete(f"/api/admin/games/{tables[0].id}/chat/messages/{one[0]['id']}"), 404,
              "not_found")
     muted = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
                        json={"seat": 1, "muted": True})

@@ -26,7 +26,7 @@ export const admin = {
   end: (id: string) => call<AdminGame>("POST", `${game(id)}/end`, {}),
   remove: (id: string) => call<null>("DELETE", game(id)),
   chat: (before: number | null, limit = 50) => call<AdminChat>("GET", `/api/admin/chat${query({ before, limit })}`),
-  deleteLine: (gameId: string, line: number) => call<null>("DELETE", `${game(gameId)}/chat/${line}`),
+  deleteLine: (gameId: string, line: number) => call<null>("DELETE", `${game(gameId)}/chat/messages/${line}`),
   mute: (gameId: string, seat: number | null, muted: boolean) => call<ChatMutes>("POST", `${game(gameId)}/chat/mute`, { seat, muted }),
   policy: () => call<{ policy: Policy }>("GET", "/api/admin/policy"),
   setPolicy: (policy: Policy) => call<PolicySet>("PUT", "/api/admin/policy", { policy }),

@@ -204,6 +204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/games/{game_id}/chat/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Chat
+         * @description Delete a chat line, as the game's host would: gone for everyone, now and in replays.
+         */
+        delete: operations["delete_chat_api_admin_games__game_id__chat_messages__message_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/games/{game_id}/chat/mute": {
         parameters: {
             query?: never;
@@ -220,26 +240,6 @@ export interface paths {
          */
         post: operations["mute_chat_api_admin_games__game_id__chat_mute_post"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/games/{game_id}/chat/{message_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete Chat
-         * @description Delete a chat line, as the game's host would: gone for everyone, now and in replays.
-         */
-        delete: operations["delete_chat_api_admin_games__game_id__chat__message_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4736,29 +4736,24 @@ export interface operations {
             };
         };
     };
-    mute_chat_api_admin_games__game_id__chat_mute_post: {
+    delete_chat_api_admin_games__game_id__chat_messages__message_id__delete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 game_id: string;
+                message_id: number;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChatMute"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
-            200: {
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ChatMutes"];
-                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -4843,24 +4838,29 @@ export interface operations {
             };
         };
     };
-    delete_chat_api_admin_games__game_id__chat__message_id__delete: {
+    mute_chat_api_admin_games__game_id__chat_mute_post: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 game_id: string;
-                message_id: number;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMute"];
+            };
+        };
         responses: {
             /** @description Successful Response */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ChatMutes"];
+                };
             };
             /** @description Bad Request */
             400: {

@@ -1,4 +1,4 @@
-import { num, t } from "../i18n";
+import { info, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
@@ -22,7 +22,7 @@ const STATUSES: [string, () => string][] = [
   ["finished", () => t("status.finished")], ["expired", () => t("status.expired")], ["cancelled", () => t("status.cancelled")]];
 const HAVING: [string, () => string][] = [["", () => t("admin.any")], ["true", () => t("admin.with")], ["false", () => t("admin.without")]];
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => new Date(iso).toLocaleString(info().locale, { dateStyle: "medium", timeStyle: "short" });
 const failed = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function bytes(n: number): string {
@@ -201,10 +201,12 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
         </table>
       </div>
       {page && !page.games.length && <p class="muted">{t("admin.no_games")}</p>}
-      <p class="admin-pages">
-        {offset > 0 && <button type="button" onClick={() => setQ({ ...q, offset: Math.max(0, offset - PAGE) })}>{t("desk.newer")}</button>}{" "}
-        {page?.next_offset != null && <button type="button" data-testid="games-next" onClick={() => setQ({ ...q, offset: page.next_offset ?? 0 })}>{t("desk.older")}</button>}
-      </p>
+      {(offset > 0 || page?.next_offset != null) && (
+        <p class="admin-pages">
+          {offset > 0 && <button type="button" onClick={() => setQ({ ...q, offset: Math.max(0, offset - PAGE) })}>{t("desk.newer")}</button>}{" "}
+          {page?.next_offset != null && <button type="button" data-testid="games-next" onClick={() => setQ({ ...q, offset: page.next_offset ?? 0 })}>{t("desk.older")}</button>}
+        </p>
+      )}
     </section>
   );
 }
@@ -253,10 +255,12 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
         </table>
       </div>
       {page && !page.lines.length && <p class="muted">{t("admin.no_chat")}</p>}
-      <p class="admin-pages">
-        {before.length > 1 && <button type="button" onClick={() => setBefore(before.slice(0, -1))}>{t("desk.newer")}</button>}{" "}
-        {page?.next != null && <button type="button" data-testid="chat-next" onClick={() => setBefore([...before, page.next ?? null])}>{t("desk.older")}</button>}
-      </p>
+      {(before.length > 1 || page?.next != null) && (
+        <p class="admin-pages">
+          {before.length > 1 && <button type="button" onClick={() => setBefore(before.slice(0, -1))}>{t("desk.newer")}</button>}{" "}
+          {page?.next != null && <button type="button" data-testid="chat-next" onClick={() => setBefore([...before, page.next ?? null])}>{t("desk.older")}</button>}
+        </p>
+      )}
     </section>
   );
 }
