@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, func, select, true, update
+from sqlalchemy import delete, func, select, update
 
 from .records import now
 from .storebase import StoreBase
@@ -47,7 +47,7 @@ class AdminStore:
                                            seats.c.token_hash.is_not(None)).exists()
         bot = select(seats.c.seat).where(seats.c.game_id == c.id, seats.c.bot.is_(True)).exists()
         sql = select(c.id, c.name, c.status, c.players, c.listed, c.created_at, c.updated_at,
-                     c.version).where(true())
+                     c.version)
         if found.status is not None:
             sql = sql.where(status_is(found.status))
         if found.name:
@@ -117,7 +117,7 @@ class AdminStore:
         if before is not None:
             sql = sql.where(chat.c.id < before)
         if game_id is not None:
-            sql = sql.where(and_(chat.c.game_id == game_id))
+            sql = sql.where(chat.c.game_id == game_id)
         with self.base._tx() as conn:
             rows = conn.execute(sql.order_by(chat.c.id.desc()).limit(limit)).all()
         return [{"id": r.id, "game_id": r.game_id, "game_name": r.game_name, "seat": r.seat,
