@@ -5,7 +5,9 @@ there shows on another browser's page. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -22,7 +24,15 @@ def make_admin(browser: Browser, server: str, server_db: str,
     page reached from the account menu."""
     page = open_page(browser, server + "/", **({"viewport": viewport} if viewport else {}))
     expect(page.locator("[data-testid=account-bar]")).to_be_visible()
-    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    # the page makes its player (POST /api/session) as it opens: /api/me answers once it has
+    seen: list[Any] = []
+    deadline = time.monotonic() + 30
+    while not seen or "id" not in seen[-1]:
+        assert time.monotonic() < deadline, f"the page has no player: /api/me said {seen[-3:]}"
+        if seen:
+            page.wait_for_timeout(100)
+        seen.append(page.evaluate("fetch('/api/me').then((r) => r.json())"))
+    me = seen[-1]
     base = StoreBase(server_db)
     try:
         PlayerStore(base).set_role(me["id"], "admin")
