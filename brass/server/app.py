@@ -25,6 +25,7 @@ from brass import __version__
 
 from . import (
     account,
+    adminpage,
     desk,
     explore,
     guard,
@@ -175,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     account.install(app, settings)  # sign-in (passkeys, e-mail links) and the account page
     app.include_router(desk.router)
+    adminpage.install(app, settings.backup_dir)  # the admin page's API, the banner
     app.include_router(profiles.router)
     app.include_router(rematch.router)
     app.include_router(explore.router)

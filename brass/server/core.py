@@ -240,6 +240,12 @@ class GameCore:
             self.hearing.forget(rt.id)
             self._carried.pop(rt.id, None)
 
+    def forget(self, game_id: str) -> None:
+        """A deleted game leaves memory (its clients here saw it end first)."""
+        if self.games.pop(game_id, None) is not None:
+            self.hearing.forget(game_id)
+        self._carried.pop(game_id, None)
+
     # -- catching up with other instances ---------------------------------------------------
     async def written(self, rt: Runtime, write: Awaitable[T]) -> T:
         """Await a write; if this task is cancelled meanwhile (a steward that lost the game's

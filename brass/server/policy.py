@@ -3,7 +3,7 @@ instance reads the same): `anyone`, players with an `accounts` (a verified e-mai
 passkey), or holders of the server's `invite` code (stored as its hash). `POST /api/games`
 asks `check_create`; a refusal is `create_refused` with the policy as its `reason`, so the
 client can say what is missing. Set from the command line (`brass settings create-policy`)
-until the admin page (issue 25) does it."""
+or the admin page (adminpage.py): the same row, so each shows what the other set."""
 
 from __future__ import annotations
 

@@ -678,6 +678,10 @@ class Preview(BaseModel):
 ChatText = Annotated[str, Field(min_length=1, max_length=300,
                                 json_schema_extra={"pattern": NAME_PATTERN}),
                      AfterValidator(_visible)]
+# the admin's banner (banner.py): a line of visible text, as a name or a chat message
+BannerText = Annotated[str, Field(min_length=1, max_length=280,
+                                  json_schema_extra={"pattern": NAME_PATTERN}),
+                       AfterValidator(_visible)]
 
 
 class ChatMessage(BaseModel):

@@ -162,6 +162,11 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str = Field(
         default="127.0.0.1", description="the reverse proxy's addresses or networks, "
                                          "comma-separated: only they may set forwarded headers")
+    backup_dir: Path = Field(
+        default=Path("/backups"),
+        description="the folder deploy/backup.sh writes its dumps to, as this server sees it "
+                    "(compose mounts ./backups there, read-only): the admin page shows the "
+                    "newest dump's time and size; absent: \"no backup folder\"")
     metrics_token: SecretStr | None = Field(
         default=None, min_length=16, json_schema_extra=SECRET,
         description="the bearer token /metrics asks for (Authorization: Bearer ..., 16 "

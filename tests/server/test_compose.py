@@ -125,6 +125,16 @@ def test_the_backup_service_runs_the_backup_script(config: dict[str, Any]) -> No
     assert mounts["/deploy"].endswith("/deploy")
 
 
+def test_the_admin_page_reads_the_backups(config: dict[str, Any]) -> None:
+    """The app sees the backup service's folder, read-only, where BRASS_BACKUP_DIR says."""
+    app = config["services"]["app"]
+    assert environment(app)["BRASS_BACKUP_DIR"] == "/backups"
+    (volume,) = [v for v in app["volumes"] if mount(v)[1] == "/backups"]
+    assert mount(volume)[0].endswith("/backups")
+    assert volume.get("read_only") is True if isinstance(volume, dict) else \
+        volume.endswith(":ro"), volume
+
+
 def mount(volume: str | dict[str, Any]) -> tuple[str, str]:
     """(source, target) of a volume as either tool prints it (long or short syntax)."""
     if isinstance(volume, dict):

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { applyDocument, useLanguage } from "./i18n";
 import { LanguageSwitcher } from "./i18n/LanguageSwitcher";
 import { App } from "./ui/App";
+import { SiteBanner } from "./ui/SiteBanner";
 import "./styles.css";
 import "./i18n/i18n.css";
 import "./theme-dark.css";
@@ -12,6 +13,7 @@ function Root() {
   useLanguage();
   return (
     <>
+      <SiteBanner />
       <App />
       <LanguageSwitcher />
     </>

@@ -101,3 +101,12 @@ export type GameRatings = S["GameRatings"];
 export type RatingChange = S["RatingChange"];
 /** A listed player's public page. */
 export type Profile = S["Profile"];
+export type AdminGame = S["AdminGame"];
+export type AdminGames = S["AdminGames"];
+export type AdminChat = S["AdminChat"];
+export type AdminChatLine = S["AdminChatLine"];
+export type Policy = S["PolicyView"]["policy"];
+export type PolicySet = S["PolicySet"];
+export type Banner = S["Banner"];
+export type Backup = S["Backup"];
+export type Figures = S["Figures"];

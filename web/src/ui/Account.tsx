@@ -175,11 +175,17 @@ export function AccountPage(): JSX.Element {
 
 /** The home page's corner: the ways to sign in and to the account. It asks the server
  * nothing: a first visit makes its guest where the client bootstraps it, not here. */
+/** The account menu; an admin also gets the admin page. */
 export function AccountBar(): JSX.Element {
+  const [role, setRole] = useState<string | null>(null);
+  useEffect(() => {
+    player().then((me) => setRole(me?.role ?? null)).catch(() => undefined);
+  }, []);
   return (
     <nav class="account-bar" data-testid="account-bar">
       <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>
       <a href="#/account" data-testid="account-link">{t("account.title")}</a>
+      {role === "admin" && <a href="#/admin" data-testid="admin-link">{t("admin.title")}</a>}
     </nav>
   );
 }

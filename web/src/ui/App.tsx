@@ -1,7 +1,7 @@
 import { t } from "../i18n";
 // Hash routes, so the server only has to serve index.html at `/`:
 // #/ home · #/game/{id} lobby or game (play or spectate) · #/replay/{id} · #/player/{id} a
-// profile · #/signin and #/account (ui/Account.tsx)
+// profile · #/signin and #/account (ui/Account.tsx) · #/admin the admin page (ui/Admin.tsx)
 // #/game/{id}/seat/{token} and #/game/{id}/host/{token}: a personal link (logic/links.ts): its
 // secret is stored in this browser, then the address loses it. #/game/{id}/invite/{secret}: the
 // invite link, whose secret joining an unlisted game needs (kept the same way).
@@ -11,6 +11,7 @@ import { api, SEATS_CHANGED, type SeatToken, seats } from "../api/client";
 import { claimStored, player } from "../api/player";
 import { parseLink } from "../logic/links";
 import { AccountBar, AccountPage, LinkPage, SignInPage } from "./Account";
+import { AdminPage } from "./Admin";
 import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ProfileScreen } from "./Profile";
@@ -102,6 +103,7 @@ export function App(): JSX.Element {
   const signin = /^#\/signin(?:\/([^/?#]+))?/.exec(hash);
   if (signin) return signin[1] && signin[1] !== "link" ? <LinkPage key={signin[1]} token={signin[1]} /> : <SignInPage />;
   if (/^#\/account\b/.test(hash)) return <AccountPage />;
+  if (/^#\/admin\b/.test(hash)) return <AdminPage />;
   if (r.page === "game") {
     const mine = held ?? byPlayer;
     return (

@@ -64,7 +64,8 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const version = st?.version ?? -1;
   const view = st?.view ?? null;
   const mySeat = st?.seat ?? null;
-  const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over;
+  const called = st?.status === "cancelled"; // the server's admin ended it (admin page)
+  const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over && !called;
   const hand = mySeat !== null ? view?.players[mySeat]?.hand ?? null : null;
   const say = (text: string | null) => setMessage(text === null ? null : { text, bad: false });
   // the choice and the moves grow together: a partial Sell asks for its extensions
@@ -176,6 +177,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {lost}
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
+          {called && <div class="message bad" role="status" data-testid="game-ended">{t("game.ended_by_admin")}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
           {view.is_over && <RatingChanges id={id} token={token} />}
@@ -192,7 +194,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
               targets={targetList(view, choosing.targets, choosing)}
               hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
           )}
-          {mySeat !== null && !myTurn && !view.is_over && view.current_seat !== null && (
+          {mySeat !== null && !myTurn && !view.is_over && !called && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
               {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}
             </div>
@@ -206,7 +208,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
           {mySeat !== null && !view.is_over && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
-          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over}
+          <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
             host={seats.hostToken(id) ? { id, token: seats.hostToken(id) as string, seatNames: names } : null} />
           <Players view={view} names={names} />
           <Markets view={view} />

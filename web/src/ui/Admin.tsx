@@ -1,0 +1,294 @@
+import { info, num, t } from "../i18n";
+// The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
+// grant`): the banner every page shows, who may create games, the newest backup, this
+// instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
+// chat of every game (delete a line, mute a seat or the spectators). The server decides
+// everything; this page only asks and shows.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { admin, banner, type GameQuery } from "../api/admin";
+import { ApiError } from "../api/client";
+import { player } from "../api/player";
+import { BANNER_CHANGED } from "./SiteBanner";
+import type { AdminChat, AdminGames, Backup, Banner, Figures, Policy } from "../api/types";
+
+const PAGE = 20;
+const FIGURES_MS = 10_000;
+const POLICIES: [Policy, () => string][] = [
+  ["anyone", () => t("admin.policy_anyone")], ["accounts", () => t("admin.policy_accounts")],
+  ["invite", () => t("admin.policy_invite")]];
+const STATUSES: [string, () => string][] = [
+  ["", () => t("admin.any")], ["waiting", () => t("status.waiting")], ["running", () => t("status.running")],
+  ["finished", () => t("status.finished")], ["expired", () => t("status.expired")], ["cancelled", () => t("status.cancelled")]];
+const HAVING: [string, () => string][] = [["", () => t("admin.any")], ["true", () => t("admin.with")], ["false", () => t("admin.without")]];
+
+const when = (iso: string) => new Date(iso).toLocaleString(info().locale, { dateStyle: "medium", timeStyle: "short" });
+const failed = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function bytes(n: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i += 1;
+  }
+  return `${num(Math.round(n * 10) / 10)} ${units[i]}`;
+}
+
+function Select(props: { label: string; value: string; options: [string, () => string][]; onChange: (v: string) => void; "data-testid": string }): JSX.Element {
+  return (
+    <label>{props.label}{" "}
+      <select data-testid={props["data-testid"]} value={props.value} onChange={(e) => props.onChange((e.target as HTMLSelectElement).value)}>
+        {props.options.map(([v, words]) => <option key={v} value={v}>{words()}</option>)}
+      </select>
+    </label>
+  );
+}
+
+function BannerCard(props: { onError: (e: string | null) => void }): JSX.Element {
+  const [text, setText] = useState("");
+  const [saved, setSaved] = useState<Banner | null>(null);
+  useEffect(() => {
+    banner().then((b) => {
+      setSaved(b);
+      setText(b.text ?? "");
+    }).catch(() => undefined);
+  }, []);
+  const save = async (value: string | null) => {
+    props.onError(null);
+    try {
+      const b = await admin.setBanner(value);
+      setSaved(b);
+      setText(b.text ?? "");
+      window.dispatchEvent(new Event(BANNER_CHANGED));
+    } catch (err) {
+      props.onError(failed(err));
+    }
+  };
+  return (
+    <section class="panel admin-card" data-testid="admin-banner">
+      <h2>{t("admin.banner")}</h2>
+      <p class="muted">{t("admin.banner_help")}</p>
+      <textarea maxLength={280} rows={2} value={text} aria-label={t("admin.banner")} data-testid="banner-text"
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <p class="admin-actions">
+        <span class="muted">{t("admin.chars_left", { left: 280 - text.length })}</span>{" "}
+        <button type="button" data-testid="banner-save" disabled={!text.trim()} onClick={() => save(text.trim())}>{t("admin.save")}</button>{" "}
+        <button type="button" data-testid="banner-clear" disabled={!saved?.text} onClick={() => save(null)}>{t("admin.clear")}</button>
+      </p>
+    </section>
+  );
+}
+
+function PolicyCard(props: { onError: (e: string | null) => void }): JSX.Element {
+  const [policy, setPolicy] = useState<Policy | null>(null);
+  const [code, setCode] = useState<string | null>(null);
+  useEffect(() => {
+    admin.policy().then((p) => setPolicy(p.policy)).catch((err) => props.onError(failed(err)));
+  }, []);
+  const change = async (value: string) => {
+    props.onError(null);
+    try {
+      const set = await admin.setPolicy(value as Policy);
+      setPolicy(set.policy);
+      setCode(set.code ?? null);
+    } catch (err) {
+      props.onError(failed(err));
+    }
+  };
+  return (
+    <section class="panel admin-card" data-testid="admin-policy">
+      <h2>{t("admin.policy")}</h2>
+      {policy && <Select label={t("admin.policy_label")} value={policy} options={POLICIES} onChange={change} data-testid="policy-select" />}
+      {code && <p class="message good" data-testid="invite-code">{t("admin.invite_code")} <code>{code}</code></p>}
+      <p class="muted">{t("admin.policy_help")}</p>
+    </section>
+  );
+}
+
+function BackupCard(): JSX.Element {
+  const [b, setB] = useState<Backup | null>(null);
+  useEffect(() => {
+    admin.backup().then(setB).catch(() => undefined);
+  }, []);
+  return (
+    <section class="panel admin-card" data-testid="admin-backup">
+      <h2>{t("admin.backup")}</h2>
+      {b && !b.present && <p>{t("admin.no_backup_folder", { folder: b.folder })}</p>}
+      {b && b.present && !b.latest && <p>{t("admin.no_backup_yet", { folder: b.folder })}</p>}
+      {b && b.latest && b.time && (
+        <p data-testid="backup-latest">{t("admin.backup_latest", { time: when(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
+      )}
+    </section>
+  );
+}
+
+function FiguresCard(): JSX.Element {
+  const [f, setF] = useState<Figures | null>(null);
+  useEffect(() => {
+    const load = () => admin.figures().then(setF).catch(() => undefined);
+    load();
+    const timer = setInterval(load, FIGURES_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const rows: [string, string][] = f ? [
+    [t("admin.fig_games"), num(f.games_running)], [t("admin.fig_sockets"), num(f.sockets)],
+    [t("admin.fig_moves"), t("admin.fig_moves_value", { moves: f.moves, rate: f.moves_per_minute })],
+    [t("admin.fig_errors"), num(f.errors)], [t("admin.fig_memory"), f.memory_bytes === null ? "—" : bytes(f.memory_bytes)],
+    [t("admin.fig_files"), f.open_files === null ? "—" : num(f.open_files)], [t("admin.fig_queue"), num(f.worker_queue)],
+    [t("admin.fig_analysed"), num(f.analysed_moves)],
+    [t("admin.fig_uptime"), f.uptime_seconds === null ? "—" : t("admin.minutes", { minutes: Math.floor(f.uptime_seconds / 60) })],
+  ] : [];
+  return (
+    <section class="panel admin-card" data-testid="admin-figures">
+      <h2>{t("admin.figures")}</h2>
+      <p class="muted">{t("admin.figures_help")}</p>
+      <dl class="admin-figures">{rows.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>
+    </section>
+  );
+}
+
+function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element {
+  const [q, setQ] = useState<GameQuery>({ limit: PAGE, offset: 0 });
+  const [page, setPage] = useState<AdminGames | null>(null);
+  const [reload, setReload] = useState(0);
+  useEffect(() => {
+    admin.games(q).then(setPage).catch((err) => props.onError(failed(err)));
+  }, [q, reload]);
+  const filter = (change: Partial<GameQuery>) => setQ({ ...q, ...change, offset: 0 });
+  const act = async (what: () => Promise<unknown>, question: string) => {
+    if (!confirm(question)) return;
+    props.onError(null);
+    try {
+      await what();
+    } catch (err) {
+      props.onError(err instanceof ApiError ? err.message : failed(err));
+    }
+    setReload((k) => k + 1);
+  };
+  const offset = q.offset ?? 0;
+  return (
+    <section class="panel admin-card admin-wide" data-testid="admin-games">
+      <h2>{t("admin.games")}</h2>
+      <form class="admin-filters" onSubmit={(e) => e.preventDefault()}>
+        <Select label={t("admin.status")} value={q.status ?? ""} options={STATUSES} onChange={(v) => filter({ status: v })} data-testid="filter-status" />
+        <label>{t("admin.name_contains")} <input type="search" maxLength={80} data-testid="filter-name" value={q.name ?? ""}
+          onInput={(e) => filter({ name: (e.target as HTMLInputElement).value })} /></label>
+        <label>{t("admin.created_since")} <input type="date" data-testid="filter-since" value={q.since?.slice(0, 10) ?? ""}
+          onInput={(e) => { const d = (e.target as HTMLInputElement).value; filter({ since: d ? `${d}T00:00:00Z` : undefined }); }} /></label>
+        <Select label={t("admin.people")} value={q.humans ?? ""} options={HAVING} onChange={(v) => filter({ humans: v })} data-testid="filter-humans" />
+        <Select label={t("admin.bots")} value={q.bots ?? ""} options={HAVING} onChange={(v) => filter({ bots: v })} data-testid="filter-bots" />
+      </form>
+      <div class="admin-table-wrap">
+        <table class="admin-table">
+          <thead><tr><th>{t("admin.game")}</th><th>{t("admin.status")}</th><th>{t("admin.seats")}</th><th>{t("admin.created")}</th><th /></tr></thead>
+          <tbody>
+            {page?.games.map((g) => (
+              <tr key={g.id} data-game={g.id}>
+                <td><a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a></td>
+                <td data-testid="game-status">{t(`status.${g.status}`)}</td>
+                <td>{g.seats.map((s) => (s.bot ? t("admin.bot") : s.taken ? s.name ?? "…" : "—")).join(", ")}</td>
+                <td>{when(g.created_at)}</td>
+                <td class="admin-row-actions">
+                  {(g.status === "waiting" || g.status === "running") && (
+                    <button type="button" data-testid="end-game" onClick={() => act(() => admin.end(g.id), t("admin.confirm_end", { name: g.name }))}>{t("admin.end")}</button>
+                  )}{" "}
+                  <button type="button" class="danger" data-testid="delete-game" onClick={() => act(() => admin.remove(g.id), t("admin.confirm_delete", { name: g.name }))}>{t("admin.delete")}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page && !page.games.length && <p class="muted">{t("admin.no_games")}</p>}
+      {(offset > 0 || page?.next_offset != null) && (
+        <p class="admin-pages">
+          {offset > 0 && <button type="button" onClick={() => setQ({ ...q, offset: Math.max(0, offset - PAGE) })}>{t("desk.newer")}</button>}{" "}
+          {page?.next_offset != null && <button type="button" data-testid="games-next" onClick={() => setQ({ ...q, offset: page.next_offset ?? 0 })}>{t("desk.older")}</button>}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
+  const [before, setBefore] = useState<(number | null)[]>([null]); // the pages walked so far
+  const [page, setPage] = useState<AdminChat | null>(null);
+  const [reload, setReload] = useState(0);
+  const at = before[before.length - 1];
+  useEffect(() => {
+    admin.chat(at, PAGE).then(setPage).catch((err) => props.onError(failed(err)));
+  }, [at, reload]);
+  const act = async (what: () => Promise<unknown>, question: string) => {
+    if (!confirm(question)) return;
+    props.onError(null);
+    try {
+      await what();
+    } catch (err) {
+      props.onError(failed(err));
+    }
+    setReload((k) => k + 1);
+  };
+  return (
+    <section class="panel admin-card admin-wide" data-testid="admin-chat">
+      <h2>{t("admin.chat")}</h2>
+      <div class="admin-table-wrap">
+        <table class="admin-table">
+          <thead><tr><th>{t("admin.game")}</th><th>{t("admin.sender")}</th><th>{t("admin.line")}</th><th>{t("admin.time")}</th><th /></tr></thead>
+          <tbody>
+            {page?.lines.map((l) => (
+              <tr key={l.id} data-line={l.id}>
+                <td><a href={`#/game/${l.game_id}`}><bdi>{l.game_name}</bdi></a></td>
+                <td><bdi>{l.name}</bdi>{l.spectator && <span class="muted"> · {t("admin.spectator")}</span>}</td>
+                <td class="admin-line"><bdi>{l.text}</bdi></td>
+                <td>{when(l.time)}</td>
+                <td class="admin-row-actions">
+                  <button type="button" class="danger" data-testid="delete-line"
+                    onClick={() => act(() => admin.deleteLine(l.game_id, l.id), t("admin.confirm_delete_line"))}>{t("admin.delete")}</button>{" "}
+                  <button type="button" data-testid="mute-sender"
+                    onClick={() => act(() => admin.mute(l.game_id, l.seat, true), l.spectator ? t("admin.confirm_mute_spectators") : t("admin.confirm_mute_seat", { name: l.name }))}>
+                    {l.spectator ? t("admin.mute_spectators") : t("admin.mute_seat")}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page && !page.lines.length && <p class="muted">{t("admin.no_chat")}</p>}
+      {(before.length > 1 || page?.next != null) && (
+        <p class="admin-pages">
+          {before.length > 1 && <button type="button" onClick={() => setBefore(before.slice(0, -1))}>{t("desk.newer")}</button>}{" "}
+          {page?.next != null && <button type="button" data-testid="chat-next" onClick={() => setBefore([...before, page.next ?? null])}>{t("desk.older")}</button>}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function AdminPage(): JSX.Element {
+  const [role, setRole] = useState<string | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    document.title = t("admin.title");
+    player().then((me) => setRole(me?.role ?? null)).catch(() => setRole(null));
+  }, []);
+  if (role === undefined) return <div class="page">{t("game.connecting")}</div>;
+  if (role !== "admin") {
+    return <div class="page" data-testid="admin-refused"><h1>{t("admin.title")}</h1><p>{t("admin.only_admins")}</p><a href="#/">{t("game.back")}</a></div>;
+  }
+  return (
+    <div class="page admin-page" data-testid="admin-page">
+      <p><a href="#/">{t("game.back")}</a></p>
+      <h1>{t("admin.title")}</h1>
+      {error && <div class="message bad" role="alert" data-testid="admin-error">{error}</div>}
+      <div class="admin-grid">
+        <BannerCard onError={setError} />
+        <PolicyCard onError={setError} />
+        <BackupCard />
+        <FiguresCard />
+        <GamesCard onError={setError} />
+        <ChatCard onError={setError} />
+      </div>
+    </div>
+  );
+}
