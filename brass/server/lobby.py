@@ -219,6 +219,7 @@ class Lobby:
             self.core.publish(rt)
         if claimed.started:
             self.core.tending.poke(rt.id)
+            self.core.reach.game_started(rt)
             self.core.reach.turn_began(rt)
         return claimed.seat
 

@@ -775,3 +775,12 @@ class WsChat(BaseModel):
     type: Literal["chat"]
     text: ChatText
     name: PlayerName | None = None
+
+
+class WsVisible(BaseModel):
+    """The game is shown to its player now (the page visible and focused) or no longer: a
+    seat's visible socket holds the notices of this game back (notices.py)."""
+
+    model_config = _REQUEST
+    type: Literal["visible"]
+    visible: bool
