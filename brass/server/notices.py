@@ -43,8 +43,8 @@ class Notices:
         """The turn passed to a seat (or the game started): its player is told, once per
         turn (the same turn announced again is not sent again)."""
         seat = rt.mover
-        if seat is None:
-            return
+        if seat is None or rt.is_bot(seat):
+            return  # a bot moves (for the seat's player, perhaps): nobody to tell
         turn = (rt.count, seat)
         if self._told.get(rt.id) == turn:
             return

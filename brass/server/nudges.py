@@ -108,6 +108,6 @@ async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat) -> Nudge
     if again is not None:
         raise ApiError("nudge_too_soon", "This player was nudged less than 24 hours ago",
                        retry_after=max(1, int((again - at).total_seconds())),
-                       params={"again_at": again.isoformat()})
+                       reason="nudged_recently", params={"again_at": again.isoformat()})
     service.core.reach.nudged(rt, mover, seat)
     return NudgeInfo(allowed=False, seat=mover, again_at=at + EVERY)
