@@ -262,9 +262,13 @@ async def _act(service: Service, rt: GameAt, seat: int, secret: str | None, yes:
         reach.rematch_offered(rt, seat)
     if started and offer.new_game_id is not None:
         service.core.tending.poke(offer.new_game_id)  # its bots move, its clock runs
-        new = await service.core.runtime(offer.new_game_id)
-        reach.game_started(new)
-        reach.turn_began(new)
+        try:
+            new = await service.core.runtime(offer.new_game_id)
+        except ApiError as exc:  # made and committed: only its notices are lost
+            log.warning("rematch %s: no notices (%s)", offer.new_game_id, exc.message)
+        else:
+            reach.game_started(new)
+            reach.turn_began(new)
     return info(rt.record, offer, seat, secret)
 
 

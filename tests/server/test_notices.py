@@ -190,6 +190,18 @@ def test_each_kind_reaches_a_player_when_on_and_not_when_off(
     got = drain(push_service)
     assert kinds(push_service, bob, got) == ["rematch"], got
     assert kinds(push_service, alice, got) == [], got
+    # Bob accepts: the rematch starts; its first mover is told "turn", the other "started"
+    # (Bob's "started" is off)
+    accepted = bob.client.post(table.url("/rematch/answer"), json={"accept": True})
+    assert accepted.status_code == 200 and accepted.json()["new_game_id"], accepted.text
+    settled(notices_server)
+    got = drain(push_service)
+    told = {who: [(n["kind"], n["game"]) for n in payloads(push_service, b, got)]
+            for who, b in (("alice", alice), ("bob", bob))}
+    new = accepted.json()["new_game_id"]
+    assert sorted(told["alice"] + told["bob"]) in (
+        [("started", new), ("turn", new)], [("turn", new)]), told
+    assert told["bob"] in ([], [("turn", new)]), told
     assert bob.client.put("/api/me/notices", json={"rematch": False}).status_code == 200
 
 
