@@ -1,9 +1,11 @@
-"""Web Push notices' cost (issue 27): N players' turns begin at once, each player with one
-subscription; the time until every notice has left, the sender's CPU per notice (encryption,
-VAPID signature, HTTP POST), and the event loop's longest stall meanwhile (what a move being
-served at that moment would wait, at most).
+"""Web Push notices' cost (issue 27): N games' turns change at once, each game's player to
+move with one subscription; the notices go through the hub (notices.py) as on the server.
+Measured: the time until every notice has left, the sender's CPU per notice (encryption,
+VAPID signature, HTTP POST), the event loop's stalls meanwhile, and other games' move latency
+(a real `GameService` on the same event loop: each move checked, written and published) with
+and without the burst.
 
-    python bench/push.py [--notices 1000]
+    python bench/push.py [--notices 1000] [--games 20] [--bursts 3] [--seconds 5]
 
 The push service is a stand-in on 127.0.0.1 in another process (it answers 201), so the CPU
 measured is the sender's only. The database is a temporary SQLite file (one indexed read per
@@ -29,8 +31,15 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import insert
 
+from brass.engine import ENGINE_VERSION, legal_actions, new_game
+from brass.server import migrate
+from brass.server.notices import Notices
 from brass.server.push import Pusher, new_keys
 from brass.server.pushstore import PushStore, Subscription
+from brass.server.records import GameRecord, SeatRecord
+from brass.server.runtime import Runtime
+from brass.server.service import GameService
+from brass.server.storage import Storage
 from brass.server.storebase import StoreBase
 from brass.server.tables import metadata, players
 
@@ -61,7 +70,60 @@ def free_port() -> int:
         return port
 
 
-async def bench(notices: int, folder: Path, port: int) -> None:
+def waiting_turns(notices: int) -> list[Runtime]:
+    """`notices` running 2-seat games held in memory, player p{i} to move in game g{i}."""
+    at = dt.datetime.now(dt.UTC)
+    games = []
+    for i in range(notices):
+        record = GameRecord(
+            id=f"g{i}", name="bench", players=2, status="running", seed=i, setup=None,
+            version=1, engine_version=ENGINE_VERSION, host_token_hash="", created_at=at,
+            updated_at=at, seats=[SeatRecord(seat=s, name=f"P{s}", player_id=f"p{i}")
+                                  for s in range(2)])
+        rt = Runtime(record=record)
+        rt.turn = [new_game(2, i, None)]
+        games.append(rt)
+    return games
+
+
+class Mover:
+    """Plays the first legal move of each of `count` other games in turn, one at a time
+    (through `GameService`: checked, written, published), timing each."""
+
+    def __init__(self, service: GameService, game_ids: list[str]) -> None:
+        self.service, self.game_ids, self.next = service, game_ids, 0
+
+    async def move(self) -> float | None:
+        rt = await self.service.runtime(self.game_ids[self.next % len(self.game_ids)])
+        self.next += 1
+        seat = rt.mover
+        if seat is None or rt.game is None:
+            return None  # over
+        action = legal_actions(rt.game)[0]
+        start = time.perf_counter()
+        await self.service.play.submit_as(rt, seat, action, rt.record.version,
+                                          f"bench-{self.next}")
+        return time.perf_counter() - start
+
+    async def until(self, stop: asyncio.Event | float) -> list[float]:
+        """Moves until `stop` is set (or for that many seconds); their latencies."""
+        end = time.perf_counter() + stop if isinstance(stop, float) else None
+        took = []
+        while not (stop.is_set() if isinstance(stop, asyncio.Event) else
+                   time.perf_counter() > (end or 0)):
+            one = await self.move()
+            if one is not None:
+                took.append(one)
+        return took
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
+
+
+async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
+                seconds: float) -> None:
     base = StoreBase(f"sqlite:///{folder / 'push.db'}")
     metadata.create_all(base.engine)
     store = PushStore(base)
@@ -77,6 +139,8 @@ async def bench(notices: int, folder: Path, port: int) -> None:
         store.subscribe(f"p{i}", None, Subscription(
             f"http://127.0.0.1:{port}/push/{i}", p256dh, auth))
     pusher = Pusher(store, new_keys(), "mailto:bench@localhost", private_endpoints=True)
+    hub = Notices([pusher])
+    turns = waiting_turns(notices)
     stalls: list[float] = []
     done = asyncio.Event()
 
@@ -86,28 +150,65 @@ async def bench(notices: int, folder: Path, port: int) -> None:
             await asyncio.sleep(0.001)
             stalls.append(time.perf_counter() - before - 0.001)
 
+    def burst() -> None:
+        for rt in turns:
+            rt.count += 1  # a new turn of each game: the hub tells it once
+            hub.turn_began(rt)
+
     ticking = asyncio.create_task(ticker())
     cpu, start = time.process_time(), time.perf_counter()
-    for i in range(notices):
-        pusher.notify(f"p{i}", {"kind": "turn", "game": f"g{i}", "name": "bench", "seat": 0,
-                                "url": f"/#/game/g{i}"})
+    burst()
     await pusher.idle()
     wall, used = time.perf_counter() - start, time.process_time() - cpu
     done.set()
     await ticking
-    await pusher.close()
-    stalls.sort()
-    print(f"{notices} notices: all left in {wall:.2f} s; accepted {pusher.sent}; "
+    print(f"{notices} notices alone: all left in {wall:.2f} s; accepted {pusher.sent}; "
           f"sender CPU {1000 * used / notices:.2f} ms per notice; event loop stall "
-          f"p50 {1000 * stalls[len(stalls) // 2]:.1f} ms, p99 "
-          f"{1000 * stalls[int(len(stalls) * 0.99)]:.1f} ms, max {1000 * stalls[-1]:.1f} ms "
-          f"({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f})")
+          f"p50 {pct(stalls, 0.5):.1f} ms, p99 {pct(stalls, 0.99):.1f} ms, "
+          f"max {pct(stalls, 1.0):.1f} ms ({os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f})")
+
+    url = f"sqlite:///{folder / 'games.db'}"
+    await asyncio.to_thread(migrate.upgrade, url)
+    service = GameService(Storage(url, instance="bench"), bot_delay=0.0, workers=0)
+    await service.start()
+    ids = []
+    for g in range(games):
+        game_id, _host, invite = await service.lobby.create_game(2, f"other {g}")
+        for seat in range(2):
+            await service.lobby.join(game_id, f"S{seat}", invite)
+        ids.append(game_id)
+    mover = Mover(service, ids)
+    quiet = await mover.until(seconds)
+    during: list[float] = []
+    lasted = []
+    for _ in range(bursts):
+        left = asyncio.Event()
+        moving = asyncio.create_task(mover.until(left))
+        start = time.perf_counter()
+        burst()
+        await pusher.idle()
+        lasted.append(time.perf_counter() - start)
+        left.set()
+        during += await moving
+    again = await mover.until(seconds)
+    print(f"other games' moves ({games} games, one move at a time): without a burst "
+          f"p50 {pct(quiet + again, 0.5):.1f} ms, p99 {pct(quiet + again, 0.99):.1f} ms "
+          f"({len(quiet + again)} moves); during {bursts} bursts of {notices} notices "
+          f"(each left in {', '.join(f'{w:.2f}' for w in lasted)} s) p50 "
+          f"{pct(during, 0.5):.1f} ms, p99 {pct(during, 0.99):.1f} ms ({len(during)} moves)")
+    await service.close()
+    await pusher.close()
     base.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notices", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=20, help="other games, moving")
+    parser.add_argument("--bursts", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="moves measured without a burst, before and after")
     args = parser.parse_args()
     port = free_port()
     server = multiprocessing.Process(target=stand_in, args=(port,), daemon=True)
@@ -123,7 +224,8 @@ def main() -> None:
                     raise
                 time.sleep(0.05)
         with tempfile.TemporaryDirectory() as folder:
-            asyncio.run(bench(args.notices, Path(folder), port))
+            asyncio.run(bench(args.notices, Path(folder), port, args.games, args.bursts,
+                              args.seconds))
     finally:
         server.terminate()
 

@@ -32,6 +32,7 @@ from . import (
     identity,
     logs,
     migrate,
+    nudges,
     ops,
     outage,
     outbound,
@@ -39,6 +40,7 @@ from . import (
     push,
     rematch,
     routes,
+    switches,
     ws,
 )
 from .collector import Collector
@@ -134,9 +136,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               analysis_per_address=settings.analysis_per_address)
         app.state.service = service
         app.state.players = PlayerStore(storage)
-        app.state.pusher = service.core.reach = await Pusher.start(
+        app.state.pusher = await Pusher.start(
             storage, app.state.players, push_contact(settings),
             settings.push_private_endpoints)
+        service.core.reach.channels.append(app.state.pusher)  # the notices hub's road
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -181,6 +184,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rematch.router)
     app.include_router(explore.router)
     app.include_router(push.router)
+    app.include_router(nudges.router)
+    app.include_router(switches.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

@@ -60,6 +60,7 @@ async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, 
     message = await core.db(core.storage.add_chat, rt.id, seat, sender_name(rt, seat, name),
                             text, rt.count, address)
     broadcast(rt, message)
+    core.reach.chat_to(rt, seat, text)  # a line @-mentioning a seat (notices.py)
 
 
 async def delete(core: GameCore, rt: Runtime, message_id: int) -> None:

@@ -27,6 +27,7 @@ from brass.engine import ENGINE_VERSION, Game
 from . import jsontext, logs, metrics, outage
 from .errors import ApiError
 from .notice import Carried
+from .notices import Notices
 from .publish import Publisher
 from .records import GameRecord
 from .runtime import RECENT, Runtime, StepKind, Subscriber, advance, rebuild, restore
@@ -47,21 +48,11 @@ class Tending(Protocol):
     def poke(self, game_id: str) -> None: ...
 
 
-class Reaching(Protocol):
-    """Who tells players outside the game that their turn came (push.py): called after a
-    commit of this instance's only, so each notice is sent once across instances."""
-
-    def turn_began(self, rt: Runtime) -> None: ...
-
-
 class _Nobody:
     def owns(self, game_id: str) -> bool:
         return False
 
     def poke(self, game_id: str) -> None:
-        pass
-
-    def turn_began(self, rt: Runtime) -> None:
         pass
 
 
@@ -90,7 +81,9 @@ class GameCore:
         self.publisher = Publisher()
         self.tending: Tending = _Nobody()  # the steward, once it is made
         self.hearing: Hearing = _Deaf()  # the fan-out, once it is made (Postgres)
-        self.reach: Reaching = _Nobody()  # the push sender, once the app makes it
+        # the notices hub (notices.py): called after a commit of this instance's only, so
+        # each notice is sent once across instances; the app gives it its channels (push)
+        self.reach = Notices()
         self._loading = asyncio.Lock()
         # the game being loaded, and whether another instance changed it meanwhile
         self._load_heard: tuple[str, bool] | None = None

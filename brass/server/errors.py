@@ -13,7 +13,7 @@ ErrorCode = Literal[
     "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
     "forbidden", "create_refused",
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
-    "not_offered", "stand_in_playing"]
+    "not_offered", "stand_in_playing", "nudge_not_allowed", "nudge_too_soon"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -40,6 +40,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "passkey_refused": 401,  # a passkey's answer that does not verify, or an unknown passkey
     "not_offered": 404,  # a way of signing in this server is not set up for
     "stand_in_playing": 409,  # a bot plays the seat for its player: take the seat back first
+    "nudge_not_allowed": 409,  # nobody to nudge: not running, own turn, a bot (nudges.py)
+    "nudge_too_soon": 429,  # that seat was nudged in the last 24 h (with Retry-After)
 }
 
 

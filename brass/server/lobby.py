@@ -221,6 +221,7 @@ class Lobby:
         if claimed.started:
             if needs_work(claimed.record):
                 self.core.tending.poke(rt.id)
+            self.core.reach.game_started(rt)
             self.core.reach.turn_began(rt)
         return claimed.seat
 

@@ -93,7 +93,9 @@ class Play:
             if timing is not None:
                 rt.timed(timing)
             sending = core.publish(rt)
-            if len(turn) == 1 and scores is None and after.current_seat != seat:
+            if scores is not None:
+                core.reach.game_ended(rt)
+            elif len(turn) == 1 and after.current_seat != seat:
                 core.reach.turn_began(rt)  # the turn passed to another seat
             metrics.MOVES.labels(action.kind).inc()
         await core.publisher.sent(sending, rt, seat)

@@ -6,7 +6,7 @@ player's browser's subscription (pushstore.py writes them).
 
 A notice leaves in a background task, after the move's commit and off its path: the
 encryption (RFC 8291, pywebpush) and the VAPID signature run in a thread, the POST on the
-event loop (aiohttp). Only the instance that committed the move calls `turn_began`, so a
+event loop (aiohttp). Only the instance that committed the event tells the hub, so a
 notice is sent once however many instances serve the game. The push service's 404 or 410
 deletes the subscription. Endpoints are the browsers' push services, on the public internet:
 one at a private, loopback or link-local address (or not https) is refused, when subscribed
@@ -38,7 +38,6 @@ from .errors import ApiError
 from .identity import CurrentPlayer
 from .playerstore import PlayerStore
 from .pushstore import PushStore, Subscription
-from .runtime import Runtime
 from .schemas import ERRORS
 from .settings import Settings
 
@@ -119,8 +118,8 @@ class PublicOnly(AbstractResolver):
 
 
 class Pusher:
-    """Sends the notices (`turn_began`, which the core calls after a commit of this
-    instance's); holds the key pair and the HTTP session."""
+    """The push channel of the notices hub (notices.py: it decides whom to tell, after a
+    commit of this instance's); holds the key pair and the HTTP session."""
 
     def __init__(self, store: PushStore, keys: dict[str, str], contact: str,
                  private_endpoints: bool = False) -> None:
@@ -157,18 +156,6 @@ class Pusher:
             raise ApiError("malformed", "A push subscription's keys are a P-256 public key "
                            "(p256dh) and a 16-byte secret (auth), base64url",
                            reason="push_keys")
-
-    def turn_began(self, rt: Runtime) -> None:
-        """The game's turn passed to a seat (committed by this instance): its player's
-        browsers are told, in the background, if a person plays that seat."""
-        seat = rt.mover
-        if seat is None:
-            return
-        taker = rt.record.seats[seat]
-        if taker.player_id is None or taker.played_by_bot:
-            return
-        self.notify(taker.player_id, {"kind": "turn", "game": rt.id, "name": rt.record.name,
-                                      "seat": seat, "url": f"/#/game/{rt.id}"})
 
     def notify(self, player_id: str, payload: dict[str, Any]) -> None:
         """Tell the player's browsers (in a background task), if they want this kind."""

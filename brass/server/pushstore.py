@@ -15,7 +15,9 @@ from .storebase import StoreBase
 from .tables import notify_prefs, push_subscriptions
 
 KEPT = 10  # subscriptions kept per player (newest): a player's devices, not a flood of rows
-DEFAULTS: dict[str, bool] = {"turn": True}  # what a player is told of unless they said no
+# what a player is told of unless they said no (notices.py's kinds; docs/REACH.md)
+DEFAULTS: dict[str, bool] = {"turn": True, "started": True, "ended": True, "replaced": True,
+                             "rematch": True, "chat": False, "nudge": True}
 
 
 @dataclass(frozen=True)

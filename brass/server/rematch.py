@@ -257,8 +257,18 @@ async def _act(service: Service, rt: GameAt, seat: int, secret: str | None, yes:
         raise ApiError("unauthorized", "A seat token (or this browser's seat) is needed")
     offer, started = await service.core.db(answer, service.core.storage, rt.id, seat, yes,
                                            secret, offering, start)
+    reach = service.core.reach  # this instance committed it: it tells (notices.py)
+    if offering is not None and offer.offered_by == seat and offer.version == 0:
+        reach.rematch_offered(rt, seat)
     if started and offer.new_game_id is not None:
         service.core.tending.poke(offer.new_game_id)  # its bots move, its clock runs
+        try:
+            new = await service.core.runtime(offer.new_game_id)
+        except ApiError as exc:  # made and committed: only its notices are lost
+            log.warning("rematch %s: no notices (%s)", offer.new_game_id, exc.message)
+        else:
+            reach.game_started(new)
+            reach.turn_began(new)
     return info(rt.record, offer, seat, secret)
 
 

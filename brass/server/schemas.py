@@ -806,8 +806,18 @@ class WsChat(BaseModel):
     name: PlayerName | None = None
 
 
+class WsVisible(BaseModel):
+    """The game is shown to its player now (the page visible and focused) or no longer: a
+    seat's visible socket holds the notices of this game back (notices.py)."""
+
+    model_config = _REQUEST
+    type: Literal["visible"]
+    visible: bool
+
+
 class ClientMessage(RootModel[Annotated[
-        WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview | WsChat,
+        WsHello | WsAction | WsUndo | WsSync | WsExtend | WsPreview | WsChat
+        | WsVisible,
         Field(discriminator="type")]]):
     """Each message a client sends on a game's websocket, one JSON object per frame, told
     apart by `type`: `hello` first (a seat token, or null to watch), then the others; each is

@@ -81,6 +81,8 @@ class Seats:
             rt.timed(dataclasses.replace(timing, deadline=deadline))
             log.info("game %s seat %s: %s", rt.id, seat, change)
             core.publish(rt)
+            if change in ("timeout", "handover"):
+                core.reach.seat_replaced(rt, seat, change)
         core.tending.poke(rt.id)  # a bot plays for the seat now: its steward moves it
         return version + 1
 

@@ -297,6 +297,15 @@ chat_mutes = Table(
 )
 
 
+# 0013: when a seat of a game was last nudged to move (nudges.py: once per 24 h)
+nudges = Table(
+    "nudges", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
+    Column("nudged_at", DateTime(timezone=True), nullable=False),
+)
+
+
 def status_is(*statuses: GameStatus) -> ColumnElement[bool]:
     """The game's status is one of `statuses` (typed: a word outside `GameStatus` is a mypy
     error, where a plain string compared with the column would pass)."""
@@ -308,3 +317,4 @@ def status_not(*statuses: GameStatus) -> ColumnElement[bool]:
     """The game's status is none of `statuses`."""
     column = games.c.status
     return column != statuses[0] if len(statuses) == 1 else column.not_in(statuses)
+

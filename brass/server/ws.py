@@ -35,6 +35,7 @@ from .schemas import (
     WsPreview,
     WsSync,
     WsUndo,
+    WsVisible,
 )
 from .service import GameService
 from .socketproto import LeanQueue
@@ -77,6 +78,7 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: int | None = None
+        self.visible = False  # its player looks at the game: no notices of it (notices.py)
         self.pending: LeanQueue[str | None] = LeanQueue()  # None: the writer stops there
         self.dropped = False
         # the proxy's forwarded address where trusted (a socket without a scope: unknown)
@@ -232,6 +234,8 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
             raise ApiError("unauthorized", "Send hello first")
         elif isinstance(msg, WsSync):
             conn.send(await service.core.publisher.state_text(rt, conn.seat))
+        elif isinstance(msg, WsVisible):
+            conn.visible = msg.visible
         elif isinstance(msg, WsChat):
             await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
         elif conn.seat is None:

@@ -146,7 +146,8 @@ ERROR_CODES = {  # DESIGN.md's, then the server's own
     "forbidden", "create_refused",  # the players' cookie from another site; the create policy
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
     "not_offered",  # signing in (accounts)
-    "stand_in_playing"}  # a bot plays for the seat
+    "stand_in_playing",  # a bot plays for the seat
+    "nudge_not_allowed", "nudge_too_soon"}  # nudges (docs/REACH.md)
 # (schema, property) -> the words its value may be (None too, where it is nullable)
 VOCABULARIES: dict[tuple[str, str], set[str | None]] = {
     ("Build", "industry"): set(INDUSTRIES), ("Develop", "industries"): set(INDUSTRIES),

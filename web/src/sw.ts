@@ -33,7 +33,7 @@ const OFFLINE_PAGE = "offline.html";
 const WORDS_CACHE = "brass-push"; // as api/push.ts
 const WORDS_URL = "/push-words.json";
 
-interface Notice { kind: string; game: string; name: string; url: string }
+interface Notice { kind: string; game: string; name: string; url: string; by?: string; text?: string }
 
 self.addEventListener("push", (event) => {
   let notice: Notice;
@@ -47,7 +47,8 @@ self.addEventListener("push", (event) => {
     const kept = await (await caches.open(WORDS_CACHE)).match(WORDS_URL);
     const words = (kept ? await kept.json().catch(() => ({})) : {}) as Record<string, string>;
     await self.registration.showNotification(notice.name, {
-      body: words[notice.kind] ?? "", tag: `${notice.kind}-${notice.game}`, icon: "/pwa-192x192.png",
+      // a chat notice adds its line, a nudge or a rematch who sent it (the server's, as text)
+      body: [words[notice.kind] ?? "", notice.text ?? notice.by ?? ""].filter(Boolean).join("\n"), tag: `${notice.kind}-${notice.game}`, icon: "/pwa-192x192.png",
       data: { url: notice.url },
     });
   })());

@@ -4,10 +4,10 @@ import { backoff, helloRetry } from "../logic/backoff";
 import type {
   Action,
   ClientMessage,
-  ChatHistory,
-  ChatMutes,
   Analysis,
   BotLevel,
+  ChatHistory,
+  ChatMutes,
   ClockChoice,
   Created,
   Desk,
@@ -16,14 +16,17 @@ import type {
   GameInfo,
   GameList,
   GameLog,
-  Joined,
   GameRatings,
-  Profile,
-  RematchInfo,
+  Joined,
   Me,
+  NoticeSwitches,
+  NudgeInfo,
+  Profile,
   PushSubscriptionIn,
+  RematchInfo,
   ReplayFrame,
   Rules,
+  SetNoticeSwitches,
   StateMessage,
   WsMessage,
 } from "./types";
@@ -126,6 +129,12 @@ export const api = {
   claimSeat: (id: string, token: string) => call<{ seat: number; mine: boolean }>("POST", `/api/games/${id}/claim`, {}, token),
   replay: (id: string, n: number, seat: number | null) =>
     call<ReplayFrame>("GET", `/api/games/${id}/replay/${n}${seat === null ? "" : `?seat=${seat}`}`),
+  /** The player's notice switches (docs/REACH.md), and setting some of them. */
+  noticeSwitches: () => call<NoticeSwitches>("GET", "/api/me/notices"),
+  setNoticeSwitches: (changes: SetNoticeSwitches) => call<NoticeSwitches>("PUT", "/api/me/notices", changes),
+  /** Whether this seat may nudge the seat to move now, and nudging it. */
+  nudgeState: (id: string, token: string | null) => call<NudgeInfo>("GET", `/api/games/${id}/nudge`, undefined, token),
+  nudge: (id: string, token: string | null) => call<NudgeInfo>("POST", `/api/games/${id}/nudge`, {}, token),
   /** The rematch of a finished game; with a seat token (or this device's seat), its new link. */
   rematch: (id: string, token: string | null) => call<RematchInfo>("GET", `/api/games/${id}/rematch`, undefined, token),
   offerRematch: (id: string, token: string | null, empty_seats: "open" | "bot") =>
@@ -198,6 +207,7 @@ export function newActionId(): string {
 function say(ws: WebSocket, msg: ClientMessage): void {
   ws.send(JSON.stringify(msg));
 }
+const SHOWN_EVENTS = ["focus", "blur"] as const; // with visibilitychange: the page shown or not
 
 export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
 
@@ -217,6 +227,7 @@ export class GameSocket {
   private helloTries = 0; // hellos refused in a row, a stale or unreachable server's perhaps
   private greeted = false; // this connection's hello was answered with a state
   private subscribers = new Set<(m: WsMessage) => void>();
+  private shown: boolean | null = null; // what the server was last told (visible or not)
   status: ConnStatus = "connecting";
 
   constructor(
@@ -228,8 +239,19 @@ export class GameSocket {
       onMessage?: (m: WsMessage) => void;
     },
   ) {
+    for (const e of SHOWN_EVENTS) window.addEventListener(e, this.onShown);
+    document.addEventListener("visibilitychange", this.onShown);
     this.open();
   }
+
+  /** The server holds this game's notices back while the page shows it (docs/REACH.md): it
+   * is told when that changes, and again on each new connection. */
+  private onShown = () => {
+    const shown = document.visibilityState === "visible" && document.hasFocus();
+    if (shown === this.shown || this.ws?.readyState !== WebSocket.OPEN || !this.greeted) return;
+    this.shown = shown;
+    this.ws.send(JSON.stringify({ type: "visible", visible: shown }));
+  };
 
   private setStatus(s: ConnStatus) {
     this.status = s;
@@ -264,8 +286,10 @@ export class GameSocket {
         }
       }
       if (msg.type === "state") {
+        if (!this.greeted) this.shown = null; // a new connection: tell it afresh
         this.greeted = true;
         this.helloTries = 0;
+        this.onShown();
         this.handlers.onState(msg, this.fresh);
         this.fresh = false;
       }
@@ -337,6 +361,8 @@ export class GameSocket {
 
   close() {
     this.stopped = true;
+    for (const e of SHOWN_EVENTS) window.removeEventListener(e, this.onShown);
+    document.removeEventListener("visibilitychange", this.onShown);
     if (this.timer) clearTimeout(this.timer);
     const ws = this.ws;
     this.ws = null;

@@ -729,6 +729,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/nudge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Nudge State
+         * @description Whether the asking seat (a seat token or the device's player) may nudge now.
+         */
+        get: operations["nudge_state_api_games__game_id__nudge_get"];
+        put?: never;
+        /**
+         * Nudge
+         * @description Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
+         *     (no person to move but another, or the game not running) or `nudge_too_soon` (that
+         *     seat was nudged in the last 24 h; `params.again_at`: when it may be again).
+         */
+        post: operations["nudge_api_games__game_id__nudge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/ratings": {
         parameters: {
             query?: never;
@@ -976,6 +1002,30 @@ export interface paths {
          * @description Change the display name or whether the profile is listed.
          */
         patch: operations["update_me_api_me_patch"];
+        trace?: never;
+    };
+    "/api/me/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Switches
+         * @description The player's switches, each kind's default where they set none.
+         */
+        get: operations["get_switches_api_me_notices_get"];
+        /**
+         * Put Switches
+         * @description Turn the named switches on or off; every switch after.
+         */
+        put: operations["put_switches_api_me_notices_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/passkeys/register": {
@@ -1927,7 +1977,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon";
             /** Message */
             message: string;
             /**
@@ -2639,6 +2689,65 @@ export interface components {
             /** Links */
             links: string[];
         };
+        /**
+         * NoticeSwitches
+         * @description Whether the player is told, outside the game, of each kind of event.
+         */
+        NoticeSwitches: {
+            /**
+             * Chat
+             * @description a player's chat line @-mentioned your seat's name
+             */
+            chat: boolean;
+            /**
+             * Ended
+             * @description a game you are seated in ended
+             */
+            ended: boolean;
+            /**
+             * Nudge
+             * @description another player nudged you to move
+             */
+            nudge: boolean;
+            /**
+             * Rematch
+             * @description another player offered a rematch
+             */
+            rematch: boolean;
+            /**
+             * Replaced
+             * @description a bot took your seat (your time ran out, or another player handed it over)
+             */
+            replaced: boolean;
+            /**
+             * Started
+             * @description a game you are seated in started
+             */
+            started: boolean;
+            /**
+             * Turn
+             * @description a game's turn passed to your seat
+             */
+            turn: boolean;
+        };
+        /** NudgeInfo */
+        NudgeInfo: {
+            /**
+             * Again At
+             * @description when that seat may be nudged again, if it was nudged in the last 24 h
+             */
+            again_at: string | null;
+            /**
+             * Allowed
+             * @description the asking seat may nudge the seat to move now
+             */
+            allowed: boolean;
+            /**
+             * Seat
+             * @description the seat a nudge would reach (the seat to move); null: none
+             */
+            seat: number | null;
+        };
         /** OfferRematch */
         OfferRematch: {
             /**
@@ -3334,6 +3443,26 @@ export interface components {
             /** Listed */
             listed: boolean;
         };
+        /**
+         * SetNoticeSwitches
+         * @description The switches to change (a kind left out keeps its setting).
+         */
+        SetNoticeSwitches: {
+            /** Chat */
+            chat?: boolean | null;
+            /** Ended */
+            ended?: boolean | null;
+            /** Nudge */
+            nudge?: boolean | null;
+            /** Rematch */
+            rematch?: boolean | null;
+            /** Replaced */
+            replaced?: boolean | null;
+            /** Started */
+            started?: boolean | null;
+            /** Turn */
+            turn?: boolean | null;
+        };
         /** ShortfallTile */
         ShortfallTile: {
             /**
@@ -3655,7 +3784,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon";
             /** Message */
             message: string;
             /**
@@ -7819,6 +7948,212 @@ export interface operations {
             };
         };
     };
+    nudge_state_api_games__game_id__nudge_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NudgeInfo"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    nudge_api_games__game_id__nudge_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NudgeInfo"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     rating_changes_api_games__game_id__ratings_get: {
         parameters: {
             query?: never;
@@ -9200,6 +9535,212 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_switches_api_me_notices_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSwitches"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    put_switches_api_me_notices_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetNoticeSwitches"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSwitches"];
                 };
             };
             /** @description Bad Request */

@@ -20,6 +20,9 @@ export type Desk = S["Desk"];
 export type DeskGame = S["DeskGame"];
 export type Me = S["Me"];
 export type PushSubscriptionIn = S["PushSubscriptionIn"];
+export type NoticeSwitches = S["NoticeSwitches"];
+export type SetNoticeSwitches = S["SetNoticeSwitches"];
+export type NudgeInfo = S["NudgeInfo"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;

@@ -12,6 +12,7 @@ import { touched } from "../board/touched";
 import { PLAYER_NAMES, seatName } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
 import { Clocks } from "./Clocks";
+import { Nudge } from "./Nudge";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
 import { Hand, Markets, Players, ScoreStrip, TurnBar } from "./Panels";
@@ -196,7 +197,8 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           )}
           {mySeat !== null && !myTurn && !view.is_over && !called && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
-              {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}
+              {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}{" "}
+              <Nudge id={id} token={mine?.token ?? null} mover={view.current_seat} />
             </div>
           )}
           {myTurn && st.undoable && (

@@ -1,0 +1,113 @@
+"""Nudges (docs/REACH.md): a seated player asks the person to move to play, which sends that
+player a notice of kind "nudge" (notices.py). At most once per `EVERY` per game and nudged
+seat, counted in the database (`nudges`, migration 0013; its one writer): of two instances
+nudging at once, one wins. Only in a running game, to the seat to move when a person plays
+it and can be reached (it has a player), never to oneself. The server says when a nudge is
+allowed (`GET`): the client's button holds no rule of its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .deps import GameAt, Seat, Service
+from .errors import ApiError
+from .records import now
+from .runtime import Runtime
+from .schemas import ERRORS
+from .storebase import StoreBase
+from .tables import nudges
+
+router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
+EVERY = dt.timedelta(hours=24)
+
+
+class NudgeInfo(BaseModel):
+    allowed: bool = Field(description="the asking seat may nudge the seat to move now")
+    seat: int | None = Field(description="the seat a nudge would reach (the seat to move); "
+                                         "null: none")
+    again_at: dt.datetime | None = Field(description="when that seat may be nudged again, "
+                                                     "if it was nudged in the last 24 h")
+
+
+def _aware(at: dt.datetime) -> dt.datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)  # SQLite drops it
+
+
+def last_nudge(base: StoreBase, game_id: str, seat: int) -> dt.datetime | None:
+    with base._tx() as conn:
+        found = conn.execute(select(nudges.c.nudged_at).where(
+            nudges.c.game_id == game_id, nudges.c.seat == seat)).scalar()
+    return None if found is None else _aware(found)
+
+
+def take(base: StoreBase, game_id: str, seat: int, at: dt.datetime) -> dt.datetime | None:
+    """Record a nudge of the seat at `at` unless it was nudged less than `EVERY` before:
+    None if recorded, else when it is allowed again. One conditional write: of two racing
+    writers the database lets one through (the other's update matches nothing once the
+    first commits, or its insert breaks the primary key and it looks again)."""
+    for _attempt in range(3):
+        try:
+            with base._tx() as conn:
+                if conn.execute(update(nudges).where(
+                        nudges.c.game_id == game_id, nudges.c.seat == seat,
+                        nudges.c.nudged_at <= at - EVERY).values(nudged_at=at)).rowcount == 1:
+                    return None
+                last = conn.execute(select(nudges.c.nudged_at).where(
+                    nudges.c.game_id == game_id, nudges.c.seat == seat)).scalar()
+                if last is not None:
+                    return _aware(last) + EVERY
+                conn.execute(insert(nudges).values(game_id=game_id, seat=seat, nudged_at=at))
+                return None
+        except IntegrityError:
+            continue  # another writer inserted first: its row is read next time
+    raise ApiError("stale_version", "The nudge changed meanwhile: try again")
+
+
+def target(rt: Runtime, by: int) -> int:
+    """The seat `by` may nudge (the seat to move), or a coded refusal saying why not."""
+    if rt.record.status != "running":
+        raise ApiError("nudge_not_allowed", "Only a running game's players are nudged",
+                       reason="not_running")
+    seat = rt.mover
+    if seat is None or seat == by:
+        raise ApiError("nudge_not_allowed", "It is your turn: nobody to nudge",
+                       reason="own_turn")
+    if rt.is_bot(seat):
+        raise ApiError("nudge_not_allowed", "A bot plays the seat to move", reason="bot")
+    if rt.record.seats[seat].player_id is None:
+        raise ApiError("nudge_not_allowed", "The player to move cannot be reached outside "
+                       "the game", reason="unreachable")
+    return seat
+
+
+@router.get("/games/{game_id}/nudge", response_model=NudgeInfo)
+async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
+    """Whether the asking seat (a seat token or the device's player) may nudge now."""
+    try:
+        mover = target(rt, seat)
+    except ApiError:
+        return NudgeInfo(allowed=False, seat=None, again_at=None)
+    last = await service.core.db(last_nudge, service.core.storage, rt.id, mover)
+    again = None if last is None or last + EVERY <= now() else last + EVERY
+    return NudgeInfo(allowed=again is None, seat=mover, again_at=again)
+
+
+@router.post("/games/{game_id}/nudge", response_model=NudgeInfo)
+async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
+    """Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
+    (no person to move but another, or the game not running) or `nudge_too_soon` (that
+    seat was nudged in the last 24 h; `params.again_at`: when it may be again)."""
+    mover = target(rt, seat)
+    at = now()
+    again = await service.core.db(take, service.core.storage, rt.id, mover, at)
+    if again is not None:
+        raise ApiError("nudge_too_soon", "This player was nudged less than 24 hours ago",
+                       retry_after=max(1, int((again - at).total_seconds())),
+                       reason="nudged_recently", params={"again_at": again.isoformat()})
+    service.core.reach.nudged(rt, mover, seat)
+    return NudgeInfo(allowed=False, seat=mover, again_at=at + EVERY)

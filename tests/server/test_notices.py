@@ -1,0 +1,299 @@
+"""The notices hub (notices.py, docs/REACH.md) end to end through Web Push: a push service
+stand-in on loopback (test_push.py's) receives each notice, decrypted with the browser's keys
+(RFC 8291). Each kind reaches a player when their switch is on and not when it is off; a game
+the player looks at (a socket that said `visible`) sends them nothing; two instances on one
+Postgres send a turn notice exactly once; nudges and their refusals."""
+
+from __future__ import annotations
+
+import json
+import queue
+import secrets
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from brass.server import Settings
+from brass.server.push import Pusher
+
+from .conftest import LiveServer, Table, auth, legal
+from .databases import fresh_postgres
+from .test_push import Browser, PushService, Received, push_service, start_game, subscribed
+from .test_ratings import wait_for
+
+__all__ = ["push_service"]  # the stand-in fixture, shared with test_push.py
+WAIT = 60.0  # seconds a condition is waited for before the test says what it saw
+
+
+def pusher(live: LiveServer) -> Pusher:
+    found: Pusher = live.server.config.app.state.pusher
+    return found
+
+
+def settled(*servers: LiveServer) -> None:
+    """Every notice the servers started has left (their push channels are idle)."""
+    wait_for(lambda: all(not pusher(s)._tasks for s in servers), "the notices to leave",
+             timeout=WAIT)
+
+
+def drain(service: PushService) -> list[Received]:
+    """Everything the stand-in received so far (and not taken yet)."""
+    got = []
+    while True:
+        try:
+            got.append(service.got.get_nowait())
+        except queue.Empty:
+            return got
+
+
+def payloads(service: PushService, who: Browser, got: list[Received]) -> list[dict[str, Any]]:
+    """The notices among `got` that went to `who`, decrypted."""
+    path = who.endpoint.removeprefix(service.origin)
+    return [who.read(g) for g in got if g.path == path]
+
+
+def kinds(service: PushService, who: Browser, got: list[Received]) -> list[str]:
+    return [p["kind"] for p in payloads(service, who, got)]
+
+
+player = contextmanager(subscribed)  # a signed-in browser with its push subscription
+
+
+def settings(url: str) -> Settings:
+    return Settings(database_url=url, bot_delay=0.0, join_limit=0, clock_minimum=1.0,
+                    push_private_endpoints=True)
+
+
+@pytest.fixture(scope="module")
+def notices_server(db_url: str) -> Iterator[LiveServer]:
+    with LiveServer(settings(db_url)) as live:
+        yield live
+
+
+@pytest.fixture
+def pair(notices_server: LiveServer,
+         push_service: PushService) -> Iterator[tuple[Browser, Browser]]:
+    """Alice and Bob, each signed in with a push subscription."""
+    with player(notices_server, push_service, "alice") as alice, \
+            player(notices_server, push_service, "bob") as bob:
+        yield alice, bob
+
+
+@contextmanager
+def socket(live: LiveServer, game_id: str, who: Browser) -> Iterator[ClientConnection]:
+    """The player's socket of the game (their device cookie), hello said."""
+    with connect(f"{live.ws_base}/ws/games/{game_id}", open_timeout=30, additional_headers={
+            "Cookie": f"brass_device={who.client.cookies['brass_device']}",
+            "Origin": live.base}) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        first = json.loads(ws.recv(timeout=30))
+        assert first.get("type") == "state", first
+        yield ws
+
+
+def said(ws: ClientConnection, message: dict[str, Any], answer: str) -> dict[str, Any]:
+    """Send `message`, then read until a message of type `answer` (what it got if none)."""
+    ws.send(json.dumps(message))
+    seen = []
+    while True:
+        got = json.loads(ws.recv(timeout=30))
+        if got.get("type") == answer:
+            return got  # type: ignore[no-any-return]
+        seen.append(got.get("type"))
+        assert len(seen) < 50, f"no {answer} after {message}; saw {seen}"
+
+
+def play_first_legal(http: httpx.Client, table: Table) -> tuple[int, int]:
+    """The seat to move plays its first legal move: (that seat, the seat to move after)."""
+    state = http.get(table.url("/state"), headers=auth(table.tokens[0])).json()
+    seat = state["view"]["current_seat"]
+    played = http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
+        "action": legal(http, table, seat)[0]["action"], "expected_version": state["version"],
+        "action_id": secrets.token_hex(8)})
+    assert played.status_code == 200, played.text
+    after = http.get(table.url("/state"), headers=auth(table.tokens[0])).json()
+    return seat, after["view"]["current_seat"]
+
+
+def test_switches_are_typed_and_kept(notices_server: LiveServer,
+                                     push_service: PushService) -> None:
+    with player(notices_server, push_service, "switches") as me:
+        got = me.client.get("/api/me/notices")
+        assert got.json() == {"turn": True, "started": True, "ended": True, "replaced": True,
+                              "rematch": True, "chat": False, "nudge": True}, got.text
+        put = me.client.put("/api/me/notices", json={"chat": True, "ended": False})
+        assert put.status_code == 200 and put.json()["chat"] is True, put.text
+        assert me.client.get("/api/me/notices").json()["ended"] is False
+        wrong = me.client.put("/api/me/notices", json={"bogus": True})
+        assert wrong.status_code == 400, wrong.text
+        assert httpx.get(f"{notices_server.base}/api/me/notices").status_code == 401
+
+
+def test_each_kind_reaches_a_player_when_on_and_not_when_off(
+        notices_server: LiveServer, push_service: PushService,
+        pair: tuple[Browser, Browser]) -> None:
+    alice, bob = pair
+    # Bob: started off, chat on; Alice: the defaults (chat off)
+    assert bob.client.put("/api/me/notices",
+                          json={"started": False, "chat": True}).status_code == 200
+    drain(push_service)
+    table, by_seat = start_game(alice, bob)
+    settled(notices_server)
+    got = drain(push_service)
+    first = next(s for s, who in by_seat.items() if kinds(push_service, who, got) == ["turn"])
+    mover, other = by_seat[first], by_seat[1 - first]
+    assert kinds(push_service, other, got) == ([] if other is bob else ["started"]), got
+
+    with socket(notices_server, table.id, alice) as a_ws, \
+            socket(notices_server, table.id, bob) as b_ws:
+        said(a_ws, {"type": "chat", "text": "your move, @bob!"}, "chat")
+        said(b_ws, {"type": "chat", "text": "@Alice soon"}, "chat")
+    settled(notices_server)
+    got = drain(push_service)
+    assert [(n["kind"], n["by"], n["text"]) for n in payloads(push_service, bob, got)] == [
+        ("chat", "Alice", "your move, @bob!")], got
+    assert kinds(push_service, alice, got) == [], "Alice's chat switch is off"
+
+    # a nudge from the other player to the mover; not twice in 24 h; not to oneself
+    nudge = other.client.post(table.url("/nudge"))
+    assert nudge.status_code == 200 and nudge.json()["seat"] == first, nudge.text
+    again = other.client.post(table.url("/nudge"))
+    assert again.status_code == 429 and again.json()["code"] == "nudge_too_soon", again.text
+    assert again.json()["params"]["again_at"] and int(again.headers["retry-after"]) > 0
+    own = mover.client.post(table.url("/nudge"))
+    assert own.status_code == 409 and own.json()["code"] == "nudge_not_allowed", own.text
+    state = other.client.get(table.url("/nudge")).json()
+    assert state["allowed"] is False and state["again_at"], state
+    settled(notices_server)
+    got = drain(push_service)
+    assert [(n["kind"], n["by"]) for n in payloads(push_service, mover, got)] == [
+        ("nudge", "Alice" if other is alice else "Bob")], got
+
+    # both resign: the bots play to the end; both are told it ended, then a rematch offer
+    for seat in (0, 1):
+        resigned = by_seat[seat].client.post(table.url("/resign"), json={})
+        assert resigned.status_code == 200, resigned.text
+    wait_for(lambda: alice.client.get(table.url()).json()["status"] == "finished",
+             "the bots to finish the game", timeout=240)
+    for who in (alice, bob):  # the bots' last move ends it: its notices follow the commit
+        ended = who.read(push_service.next(who.endpoint.removeprefix(push_service.origin)))
+        assert ended["kind"] == "ended" and ended["game"] == table.id, ended
+    settled(notices_server)
+    assert drain(push_service) == [], "more than the end was told"
+    offered = alice.client.post(table.url("/rematch"), json={"empty_seats": "open"})
+    assert offered.status_code == 200, offered.text
+    settled(notices_server)
+    got = drain(push_service)
+    assert kinds(push_service, bob, got) == ["rematch"], got
+    assert kinds(push_service, alice, got) == [], got
+    # Bob accepts: the rematch starts; its first mover is told "turn", the other "started"
+    # (Bob's "started" is off)
+    accepted = bob.client.post(table.url("/rematch/answer"), json={"accept": True})
+    assert accepted.status_code == 200 and accepted.json()["new_game_id"], accepted.text
+    settled(notices_server)
+    got = drain(push_service)
+    told = {who: [(n["kind"], n["game"]) for n in payloads(push_service, b, got)]
+            for who, b in (("alice", alice), ("bob", bob))}
+    new = accepted.json()["new_game_id"]
+    assert sorted(told["alice"] + told["bob"]) in (
+        [("started", new), ("turn", new)], [("turn", new)]), told
+    assert told["bob"] in ([], [("turn", new)]), told
+    assert bob.client.put("/api/me/notices", json={"rematch": False}).status_code == 200
+
+
+def test_a_seat_handed_to_a_bot_tells_its_player(
+        notices_server: LiveServer, push_service: PushService,
+        pair: tuple[Browser, Browser]) -> None:
+    alice, bob = pair
+    made = alice.client.post("/api/games", json={
+        "players": 2, "name": "Handed", "clock": {"kind": "none", "handoff_after": 1}})
+    assert made.status_code == 201, made.text
+    game = made.json()["id"]
+    by_seat = {}
+    for who, name in ((alice, "Alice"), (bob, "Bob")):
+        joined = who.client.post(f"/api/games/{game}/join",
+                                 json={"name": name, "invite": made.json()["invite"]})
+        assert joined.status_code == 201, joined.text
+        by_seat[joined.json()["seat"]] = who
+    settled(notices_server)
+    drain(push_service)
+
+    def hand_over() -> list[int]:
+        """[the seat handed to a bot] (the other player asks once it was idle long enough)."""
+        for seat, who in by_seat.items():
+            answer = who.client.post(f"/api/games/{game}/handover", json={"seat": 1 - seat})
+            if answer.status_code == 200:
+                return [1 - seat]
+        return []
+
+    [handed] = wait_for(hand_over, "the hand-over to be allowed", timeout=30)
+    settled(notices_server)
+    got = drain(push_service)
+    told = [n for n in payloads(push_service, by_seat[handed], got) if n["kind"] == "replaced"]
+    assert [(n["seat"], n["why"]) for n in told] == [(handed, "handover")], got
+    assert kinds(push_service, by_seat[1 - handed], got) in ([], ["turn"]), (
+        handed, [(s, payloads(push_service, w, got)) for s, w in by_seat.items()])
+
+
+def test_no_turn_notice_while_the_player_looks_at_the_game(
+        notices_server: LiveServer, push_service: PushService,
+        pair: tuple[Browser, Browser]) -> None:
+    alice, bob = pair
+    table, by_seat = start_game(alice, bob)
+    settled(notices_server)
+    drain(push_service)
+    state = alice.client.get(table.url("/state"), headers=auth(table.tokens[0])).json()
+    first = state["view"]["current_seat"]
+    watcher = by_seat[1 - first]
+    with socket(notices_server, table.id, watcher) as ws, httpx.Client(
+            base_url=notices_server.base, timeout=60) as http:
+        ws.send(json.dumps({"type": "visible", "visible": True}))
+        said(ws, {"type": "sync"}, "state")  # answered after the visible message was read
+        moved, to = play_first_legal(http, table)
+        assert moved == first and to == 1 - first, (moved, to)
+        settled(notices_server)
+        assert kinds(push_service, watcher, drain(push_service)) == [], \
+            "a turn notice while the game was shown"
+        # hidden again: the next turn of the watcher's is told (the mover plays on)
+        ws.send(json.dumps({"type": "visible", "visible": False}))
+        said(ws, {"type": "sync"}, "state")
+        while True:
+            moved, to = play_first_legal(http, table)
+            if to == 1 - first and moved != to:
+                break
+        settled(notices_server)
+        assert "turn" in kinds(push_service, watcher, drain(push_service))
+
+
+def test_two_instances_send_a_turn_notice_exactly_once(push_service: PushService) -> None:
+    with fresh_postgres("brass_notices") as url, LiveServer(settings(url)) as a, \
+            LiveServer(settings(url)) as b, ExitStack() as stack:
+        alice = stack.enter_context(player(a, push_service, "alice2"))
+        bob = stack.enter_context(player(a, push_service, "bob2"))
+        table, by_seat = start_game(alice, bob)
+        settled(a, b)
+        drain(push_service)
+        passes = 0
+        with connect(f"{a.ws_base}/ws/games/{table.id}", open_timeout=30) as on_a, \
+                connect(f"{b.ws_base}/ws/games/{table.id}", open_timeout=30) as on_b:
+            for ws in (on_a, on_b):  # spectators: both instances hold and follow the game
+                ws.send(json.dumps({"type": "hello", "token": None}))
+                assert json.loads(ws.recv(timeout=30))["type"] == "state"
+            version = 0
+            for live in (a, b, a, b):
+                with httpx.Client(base_url=live.base, timeout=60) as http:
+                    moved, to = play_first_legal(http, table)
+                    passes += moved != to
+                    version = http.get(table.url()).json()["version"]
+                for ws in (on_a, on_b):  # each instance has the new version (caught up)
+                    while (json.loads(ws.recv(timeout=30)).get("version") or 0) < version:
+                        pass
+        settled(a, b)
+        got = drain(push_service)
+        ours = [g for g in got if g.path in {w.endpoint.removeprefix(push_service.origin)
+                                             for w in by_seat.values()}]
+        assert passes >= 2 and len(ours) == passes, (passes, [g.path for g in ours])
