@@ -38,6 +38,7 @@ from . import (
     push,
     rematch,
     routes,
+    vacations,
     ws,
 )
 from .collector import Collector
@@ -136,6 +137,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.pusher = service.core.reach = await Pusher.start(
             storage, app.state.players, push_contact(settings),
             settings.push_private_endpoints)
+        watch = service.steward.watch
+        watch.send, watch.minimum = app.state.pusher.notify, settings.remind_minimum
+        app.state.vacation_days = settings.vacation_days
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -179,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rematch.router)
     app.include_router(explore.router)
     app.include_router(push.router)
+    app.include_router(vacations.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

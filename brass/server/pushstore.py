@@ -15,7 +15,8 @@ from .storebase import StoreBase
 from .tables import notify_prefs, push_subscriptions
 
 KEPT = 10  # subscriptions kept per player (newest): a player's devices, not a flood of rows
-DEFAULTS: dict[str, bool] = {"turn": True}  # what a player is told of unless they said no
+# what a player is told of unless they said no ("clock": a reminder, clockwatch.py)
+DEFAULTS: dict[str, bool] = {"turn": True, "clock": True}
 
 
 @dataclass(frozen=True)
