@@ -184,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(explore.router)
     app.include_router(push.router)
     app.include_router(vacations.router)
+    app.include_router(vacations.paused)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

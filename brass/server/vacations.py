@@ -18,15 +18,18 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
+from . import clocks
+from .deps import GameAt, Service
 from .errors import ApiError
 from .identity import CurrentPlayer
-from .records import _utc
+from .records import _utc, now
 from .schemas import ERRORS
 from .storebase import StoreBase
 from .tables import players, vacations
 from .timing import _db_now
 
 router = APIRouter(prefix="/api/me/vacations", tags=["players"], responses=ERRORS)
+paused = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 DAY = dt.timedelta(days=1)
 
 
@@ -47,6 +50,16 @@ class Vacations(BaseModel):
     days_per_year: int = Field(description="the server's allowance (0: no vacations)")
     left: list[YearLeft] = Field(description="this year's and next year's free days")
     vacations: list[Vacation] = Field(description="those under way or to come, soonest first")
+
+
+class ClockPause(BaseModel):
+    """The mover's clock with their vacations taken out (epoch seconds, the server's clock)."""
+
+    deadline: float | None = Field(description="when the mover's time runs out, pushed back "
+                                               "by their vacations (null: no clock runs)")
+    away_until: float | None = Field(description="the mover is on vacation until then: their "
+                                                 "clock stands still (null: not away)")
+    server_time: float
 
 
 class TakeVacation(BaseModel):
@@ -156,3 +169,20 @@ async def cancel_vacation(vacation_id: int, request: Request,
     store, _ = _store(request)
     await asyncio.to_thread(store.cancel, player.id, vacation_id)
     return Response(status_code=204)
+
+
+@paused.get("/{game_id}/pause", response_model=ClockPause)
+async def clock_pause(rt: GameAt, service: Service) -> ClockPause:
+    """The running clock as the steward times it (clocks.paused_deadline): a correspondence
+    game's client asks for it when the turn changes, to show a mover on vacation (anyone
+    who may watch the game: vacations are shown to the table)."""
+    record, game, at = rt.record, rt.game, now()
+    if (record.deadline is None or game is None or record.status != "running"
+            or not clocks.pauses(record.clock)):
+        deadline = None if record.deadline is None else record.deadline.timestamp()
+        return ClockPause(deadline=deadline, away_until=None, server_time=at.timestamp())
+    plan = await service.core.db(service.steward.watch.plan, rt, game.current_seat,
+                                 record.deadline, at)
+    return ClockPause(deadline=plan.deadline.timestamp(),
+                      away_until=None if plan.away is None else plan.away.timestamp(),
+                      server_time=at.timestamp())

@@ -197,6 +197,14 @@ def test_a_player_on_vacation_is_timed_out_only_after_it_plus_the_turn(
         table, by_seat = new_game(alice, bob, per_turn=2.0)
         state = game_state(alice.client, table)
         first = state["view"]["current_seat"]
+        # everyone (a spectator too) is shown the clock standing still until the return
+        with httpx.Client(base_url=reach.base, timeout=60) as spectator:
+            shown = spectator.get(table.url("/pause"))
+        assert shown.status_code == 200, shown.text
+        pause = shown.json()
+        assert pause["away_until"] == pytest.approx(ends.timestamp(), abs=0.01), (pause, ends)
+        assert pause["deadline"] == pytest.approx(ends.timestamp() + 2, abs=0.01), pause
+        assert state["clock"]["deadline"] < pause["deadline"] - 1, (state["clock"], pause)
         heard: list[dict[str, Any]] = []
         for told in notices(push_service, by_seat[first], time.monotonic() + WAIT):
             heard.append(told)
