@@ -8,6 +8,7 @@ leaves: a crash between the two loses that notice rather than sending it twice).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from .runtime import Runtime
 from .storebase import StoreBase
 from .tables import clock_reminders, vacations
 
+log = logging.getLogger("brass.server")
 Send = Callable[[str, dict[str, Any]], None]  # Pusher.notify
 RECHECK = 600.0  # seconds: the longest wait before the vacations are read again
 
@@ -93,8 +95,8 @@ class ClockWatch:
                     conn.execute(insert(clock_reminders).values(
                         game_id=rt.id, turn_started_at=started, threshold=each, sent_at=at))
                 ours = ours or each == name
-            except IntegrityError:
-                continue  # another instance (or this one before a restart) sent it
+            except IntegrityError:  # another instance (or this one before a restart) sent it
+                log.info("clock reminder %s of game %s was sent already", each, rt.id)
         return (name, left) if ours else None
 
     def tell(self, rt: Runtime, seat: int, plan: Plan, name: str, left: float) -> None:
