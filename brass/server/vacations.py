@@ -31,6 +31,7 @@ from .timing import _db_now
 router = APIRouter(prefix="/api/me/vacations", tags=["players"], responses=ERRORS)
 paused = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 DAY = dt.timedelta(days=1)
+AHEAD = dt.timedelta(days=366)  # the latest first day, from today
 
 
 class Vacation(BaseModel):
@@ -112,6 +113,8 @@ class VacationStore:
                 raise ApiError("vacation_in_past", "A vacation starts tomorrow at the earliest",
                                reason="vacation_in_past",
                                params={"earliest": (today + DAY).isoformat()})
+            if start > today + AHEAD:
+                raise ApiError("malformed", "A vacation is booked at most a year ahead")
             rows = self._rows(conn, player_id)
             back = start + days * DAY
             if any(s < back and start < s + n * DAY for _, s, n in rows):

@@ -236,8 +236,10 @@ def test_the_vacation_api_keeps_the_allowance_and_refuses_what_breaks_the_rules(
         reach: LiveServer, push_service: PushService,  # noqa: F811
         pair: tuple[Browser, Browser]) -> None:
     client = pair[0].client
-    year = dt.datetime.now(UTC).year + 1
-    first = dt.date(year, 3, 1)
+    today = dt.datetime.now(UTC).date()
+    # the next 1 March after today: within the year ahead, March and April in one year
+    first = dt.date(today.year + (today >= dt.date(today.year, 3, 1)), 3, 1)
+    year = first.year
 
     def take(start: dt.date, days: int) -> httpx.Response:
         return client.post("/api/me/vacations", json={"start": start.isoformat(),
@@ -249,9 +251,10 @@ def test_the_vacation_api_keeps_the_allowance_and_refuses_what_breaks_the_rules(
 
     listed = client.get("/api/me/vacations").json()
     assert listed["days_per_year"] == 14 and listed["vacations"] == [], listed
-    today = dt.datetime.now(UTC).date()
     refused = take(today, 1)
     assert refused.status_code == 400 and code(refused) == "vacation_in_past", refused.text
+    refused = take(today + dt.timedelta(days=400), 1)
+    assert refused.status_code == 400 and code(refused) == "malformed", refused.text
     refused = take(first, 15)
     assert refused.status_code == 409 and code(refused) == "vacation_too_long", refused.text
     made = take(first, 10)

@@ -498,6 +498,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clock Pause
+         * @description The running clock as the steward times it (clocks.paused_deadline): a correspondence
+         *     game's client asks for it when the turn changes, to show a mover on vacation (anyone
+         *     who may watch the game: vacations are shown to the table).
+         */
+        get: operations["clock_pause_api_games__game_id__pause_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/ratings": {
         parameters: {
             query?: never;
@@ -745,6 +767,52 @@ export interface paths {
          * @description Change the display name or whether the profile is listed.
          */
         patch: operations["update_me_api_me_patch"];
+        trace?: never;
+    };
+    "/api/me/vacations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Vacations
+         * @description The player's allowance, what is left of it, and their vacations to come.
+         */
+        get: operations["list_vacations_api_me_vacations_get"];
+        put?: never;
+        /**
+         * Take Vacation
+         * @description Take `days` whole days from `start`: the player's correspondence clocks stand still
+         *     then. Refused with `vacation_off`, `vacation_in_past`, `vacation_overlaps` or
+         *     `vacation_too_long` (`params`: the year and the days it has left).
+         */
+        post: operations["take_vacation_api_me_vacations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/vacations/{vacation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel Vacation
+         * @description Cancel a vacation not yet begun (`vacation_started` if it has).
+         */
+        delete: operations["cancel_vacation_api_me_vacations__vacation_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/passkeys/register": {
@@ -1244,6 +1312,24 @@ export interface components {
             reserve: number;
         };
         /**
+         * ClockPause
+         * @description The mover's clock with their vacations taken out (epoch seconds, the server's clock).
+         */
+        ClockPause: {
+            /**
+             * Away Until
+             * @description the mover is on vacation until then: their clock stands still (null: not away)
+             */
+            away_until: number | null;
+            /**
+             * Deadline
+             * @description when the mover's time runs out, pushed back by their vacations (null: no clock runs)
+             */
+            deadline: number | null;
+            /** Server Time */
+            server_time: number;
+        };
+        /**
          * ClockView
          * @description The game's clock: its settings, and (epoch seconds, by the server's clock) when the
          *     current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the
@@ -1550,7 +1636,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started";
             /** Message */
             message: string;
             /**
@@ -2935,6 +3021,17 @@ export interface components {
             /** P256Dh */
             p256dh: string;
         };
+        /** TakeVacation */
+        TakeVacation: {
+            /** Days */
+            days: number;
+            /**
+             * Start
+             * Format: date
+             * @description the first day away (UTC); tomorrow at the earliest
+             */
+            start: string;
+        };
         /** TileScore */
         TileScore: {
             /**
@@ -3018,6 +3115,48 @@ export interface components {
             listed?: boolean | null;
             /** Name */
             name?: string | null;
+        };
+        /** Vacation */
+        Vacation: {
+            /**
+             * Back
+             * Format: date
+             * @description the first day back (UTC, from midnight)
+             */
+            back: string;
+            /** Days */
+            days: number;
+            /** Id */
+            id: number;
+            /**
+             * Start
+             * Format: date
+             * @description the first day away (UTC, from midnight)
+             */
+            start: string;
+            /**
+             * Started
+             * @description under way (it can no longer be cancelled)
+             */
+            started: boolean;
+        };
+        /** Vacations */
+        Vacations: {
+            /**
+             * Days Per Year
+             * @description the server's allowance (0: no vacations)
+             */
+            days_per_year: number;
+            /**
+             * Left
+             * @description this year's and next year's free days
+             */
+            left: components["schemas"]["YearLeft"][];
+            /**
+             * Vacations
+             * @description those under way or to come, soonest first
+             */
+            vacations: components["schemas"]["Vacation"][];
         };
         /** Version */
         Version: {
@@ -3108,7 +3247,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started";
             /** Message */
             message: string;
             /**
@@ -3133,6 +3272,16 @@ export interface components {
              * @description Only when it refuses an `extend` or a `preview`: the version that request asked about (the game's version then, if it named none), so a client can drop a refusal that answers an older version than the one it shows.
              */
             version?: number | null;
+        };
+        /** YearLeft */
+        YearLeft: {
+            /**
+             * Days
+             * @description vacation days still free in that year
+             */
+            days: number;
+            /** Year */
+            year: number;
         };
     };
     responses: never;
@@ -5961,6 +6110,109 @@ export interface operations {
             };
         };
     };
+    clock_pause_api_games__game_id__pause_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockPause"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     rating_changes_api_games__game_id__ratings_get: {
         parameters: {
             query?: never;
@@ -7343,6 +7595,313 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Me"];
                 };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_vacations_api_me_vacations_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacations"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    take_vacation_api_me_vacations_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakeVacation"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_vacation_api_me_vacations__vacation_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vacation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {

@@ -10,6 +10,7 @@ import { player } from "../api/player";
 import { disablePush, enablePush, leaveWords, pushOn, pushSupported } from "../api/push";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
 import { duration } from "./Clocks";
+import { Vacation } from "./Vacation";
 
 const POLL_MS = 5000;
 const PAGE = 20;
@@ -39,7 +40,7 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
 function NotifySwitch(): JSX.Element | null {
   const [on, setOn] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
-  const words = () => ({ turn: t("home.your_turn") });
+  const words = () => ({ turn: t("home.your_turn"), clock: t("desk.clock_low") });
   useEffect(() => {
     pushOn().then((yes) => {
       setOn(yes);
@@ -95,6 +96,7 @@ export function Desk(): JSX.Element | null {
     <section class="my-games panel" data-testid="my-games">
       <h2>{t("home.my_games")}</h2>
       <NotifySwitch />
+      <Vacation />
       {desk.invitations.length > 0 && (
         <>
           <h3>{t("desk.invitations")}</h3>
