@@ -184,6 +184,7 @@ class Steward:
                     await self.core.catch_up(rt)
             work = due(rt)
             if not work.live:
+                self.watch.forget(game_id)
                 return
             if work.bot is None and work.deadline is not None and work.mover is not None:
                 failures = await self._clock(rt, work.mover, work.version, work.deadline,
