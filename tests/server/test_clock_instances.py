@@ -24,7 +24,7 @@ from .conftest import Table, auth
 from .test_instances import cluster, instance_logs
 from .test_push import Browser, PushService, push_service  # noqa: F401  (the fixture)
 
-PER_TURN = 16.0  # seconds: the reminder at 12 s, the deadline at 16 s
+PER_TURN = 24.0  # seconds: the reminder at 18 s, the deadline at 24 s (time to take over)
 WAIT = 40.0
 
 

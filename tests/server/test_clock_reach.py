@@ -187,9 +187,9 @@ def test_a_player_on_vacation_is_timed_out_only_after_it_plus_the_turn(
         reach: LiveServer, push_service: PushService,  # noqa: F811
         pair: tuple[Browser, Browser]) -> None:
     alice, bob = pair
-    # both players away for the next 4 s (the API takes whole days; the table holds times)
+    # both players away for the next 8 s (the API takes whole days; the table holds times)
     starts = dt.datetime.now(UTC)
-    ends = starts + dt.timedelta(seconds=4)
+    ends = starts + dt.timedelta(seconds=8)
     run_sql(reach, *[insert(vacations).values(player_id=who_id(who), starts_at=starts,
                                               ends_at=ends, created_at=starts)
                      for who in (alice, bob)])
@@ -218,7 +218,7 @@ def test_a_player_on_vacation_is_timed_out_only_after_it_plus_the_turn(
         came = dt.datetime.now(UTC)
     finally:
         run_sql(reach, delete(vacations))
-    # the turn's 2 s run only once the 4 s away are over: the reminder at 1.5 s of them,
+    # the turn's 2 s run only once the 8 s away are over: the reminder at 1.5 s of them,
     # the time-out at 2 s (a little slack for the test's own clock reads)
     slack = dt.timedelta(seconds=0.3)
     assert reminded >= ends + dt.timedelta(seconds=1.5) - slack, (reminded, ends)
