@@ -41,6 +41,7 @@ from . import (
     rematch,
     routes,
     switches,
+    vacations,
     ws,
 )
 from .collector import Collector
@@ -140,6 +141,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage, app.state.players, push_contact(settings),
             settings.push_private_endpoints)
         service.core.reach.channels.append(app.state.pusher)  # the notices hub's road
+        watch = service.steward.watch
+        watch.send, watch.minimum = service.core.reach.notify, settings.remind_minimum
+        app.state.vacation_days = settings.vacation_days
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -186,6 +190,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(push.router)
     app.include_router(nudges.router)
     app.include_router(switches.router)
+    app.include_router(vacations.router)
+    app.include_router(vacations.paused)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

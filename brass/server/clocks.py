@@ -121,3 +121,47 @@ def idle_enough(clock: Clock, turn_started: dt.datetime | None, now: dt.datetime
     """May the other players hand the seat to move to a bot (a game with no clock)?"""
     return (clock.kind == "none" and clock.handoff_after > 0 and turn_started is not None
             and (now - turn_started).total_seconds() >= clock.handoff_after)
+
+
+# -- vacations and reminders (docs/REACH.md) ---------------------------------------------------
+Away = tuple[dt.datetime, dt.datetime]  # a player's vacation: from its start to its end
+REMIND_HOUR = 3600.0  # the second reminder: an hour left
+
+
+def pauses(clock: Clock) -> bool:
+    """Does a player's vacation stop this game's clock? A correspondence clock only: a live
+    reserve is for one sitting, and a game with no clock has nothing to stop."""
+    return clock.kind == "correspondence"
+
+
+def paused_deadline(deadline: dt.datetime, turn_started: dt.datetime | None,
+                    away: list[Away]) -> dt.datetime:
+    """The deadline of the mover's turn with their vacations taken out: the clock stands
+    still from a vacation's start (or the turn's, if later) to its end, so each such stretch
+    that begins before the (so far pushed back) deadline pushes it back by its length. The
+    one meaning of a paused clock: the steward's time-out and the shown clock both use it."""
+    start = turn_started or deadline
+    out = deadline
+    for begins, ends in sorted(away):
+        begins = max(begins, start)
+        if begins < out and ends > begins:
+            out += ends - begins
+    return out
+
+
+def away_until(away: list[Away], at: dt.datetime) -> dt.datetime | None:
+    """The end of the vacation under way `at` (None: not away)."""
+    return next((ends for begins, ends in away if begins <= at < ends), None)
+
+
+def reminders(total: float, minimum: float) -> list[tuple[str, float]]:
+    """The reminders of a turn of `total` seconds, as (name, seconds left when it is due):
+    at a quarter of the turn left, and at an hour left when the turn is over four hours
+    (shorter, the quarter comes at or after the hour). None for a turn under `minimum`
+    seconds (a short live game: the player is at the table)."""
+    if total <= 0 or total < minimum:
+        return []
+    out = [("quarter", total / 4)]
+    if total > 4 * REMIND_HOUR:
+        out.append(("hour", REMIND_HOUR))
+    return out

@@ -13,7 +13,9 @@ ErrorCode = Literal[
     "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable",
     "forbidden", "create_refused",
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
-    "not_offered", "stand_in_playing", "nudge_not_allowed", "nudge_too_soon"]
+    "not_offered", "stand_in_playing", "nudge_not_allowed", "nudge_too_soon",
+    "vacation_off", "vacation_in_past", "vacation_overlaps", "vacation_too_long",
+    "vacation_started"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -42,6 +44,11 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "stand_in_playing": 409,  # a bot plays the seat for its player: take the seat back first
     "nudge_not_allowed": 409,  # nobody to nudge: not running, own turn, a bot (nudges.py)
     "nudge_too_soon": 429,  # that seat was nudged in the last 24 h (with Retry-After)
+    "vacation_off": 403,  # this server gives no vacation days (vacations.py)
+    "vacation_in_past": 400,  # a vacation starts tomorrow at the earliest
+    "vacation_overlaps": 409,  # the player is already away on one of those days
+    "vacation_too_long": 409,  # more days than the year has left
+    "vacation_started": 409,  # a vacation under way cannot be cancelled
 }
 
 

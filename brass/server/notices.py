@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-NoticeKind = Literal["turn", "started", "ended", "replaced", "rematch", "chat", "nudge"]
+NoticeKind = Literal["turn", "started", "ended", "replaced", "rematch", "chat", "nudge", "clock"]
 KINDS: tuple[str, ...] = get_args(NoticeKind)
 TOLD_KEPT = 10_000  # games whose last turn notice is remembered (coalescing), at most
 CHAT_CHARS = 120  # a chat notice carries the start of the line

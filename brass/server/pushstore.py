@@ -15,9 +15,11 @@ from .storebase import StoreBase
 from .tables import notify_prefs, push_subscriptions
 
 KEPT = 10  # subscriptions kept per player (newest): a player's devices, not a flood of rows
-# what a player is told of unless they said no (notices.py's kinds; docs/REACH.md)
+# what a player is told of unless they said no (notices.py's kinds, "clock" a reminder from
+# clockwatch.py; docs/REACH.md)
 DEFAULTS: dict[str, bool] = {"turn": True, "started": True, "ended": True, "replaced": True,
-                             "rematch": True, "chat": False, "nudge": True}
+                             "rematch": True, "chat": False, "nudge": True,
+                             "clock": True}
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ class Seats:
     def __init__(self, core: GameCore) -> None:
         self.core = core
 
-    async def time_out(self, rt: Runtime, seat: int, version: int) -> int:
+    async def time_out(self, rt: Runtime, seat: int, version: int, grace: float = 0.0) -> int:
         """The seat to move ran out of time: a bot plays for it from now (a versioned write the
-        database refuses unless the deadline has passed by its clock). The new version."""
+        database refuses unless the deadline, pushed back `grace` seconds by the player's
+        vacations, has passed by its clock). The new version."""
         clock = rt.record.clock
         reserve = 0.0 if clock.kind == "live" else rt.record.seats[seat].reserve
-        return await self._change(rt, seat, version, "timeout", reserve, "deadline")
+        return await self._change(rt, seat, version, "timeout", reserve, "deadline", grace)
 
     async def resign(self, rt: Runtime, seat: int, expected_version: int | None) -> int:
         """The seat's player gives up: a bot plays their seat to the end (for good)."""
@@ -49,7 +50,8 @@ class Seats:
         return await self._change(rt, seat, expected_version, "returned", reserve)
 
     async def _change(self, rt: Runtime, seat: int, version: int | None, change: SeatChangeKind,
-                      reserve: float | None, require: str | None = None) -> int:
+                      reserve: float | None, require: str | None = None,
+                      grace: float = 0.0) -> int:
         """The versioned write of a change of who plays `seat`, logged (`seat_changes`) and
         published; a bot then plays for it, or stops."""
         core = self.core
@@ -66,7 +68,7 @@ class Seats:
             try:
                 timing = await core.written(rt, core.db(
                     core.storage.change_seat, rt.id, version, seat, change, rt.record.clock,
-                    mover, reserve, require))
+                    mover, reserve, require, grace))
             except StaleVersion:
                 fresh = await core.db(core.storage.load_game, rt.id)
                 if fresh is not None and fresh.version == version and require is not None:

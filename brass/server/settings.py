@@ -143,6 +143,14 @@ class Settings(BaseSettings):
         default=False,
         description="allow push subscriptions at http, private, loopback or link-local "
                     "addresses (a push service stand-in in tests; never on a public server)")
+    remind_minimum: float = Field(
+        default=600.0, ge=1.0, le=86_400.0,
+        description="turns shorter than this (seconds) get no clock reminders (a short live "
+                    "game's player is at the table)")
+    vacation_days: int = Field(
+        default=14, ge=0, le=366,
+        description="vacation days each player may take per calendar year, which stop "
+                    "their correspondence clocks (0: no vacations)")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

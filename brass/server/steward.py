@@ -26,6 +26,7 @@ import time
 from typing import TYPE_CHECKING, Protocol
 
 from . import logs
+from .clockwatch import RECHECK, ClockWatch
 from .due import due
 from .errors import ApiError
 from .storage import Leases, Storage, now
@@ -89,6 +90,7 @@ class Steward:
         # to try again)}; their lease stays here, so no instance loads them more often
         self._failing: dict[str, tuple[float, float]] = {}
         self._closing = False
+        self.watch = ClockWatch(core.storage)  # app.py gives it the sender and the minimum
 
     def owns(self, game_id: str) -> bool:
         return game_id in self.tasks
@@ -182,6 +184,7 @@ class Steward:
                     await self.core.catch_up(rt)
             work = due(rt)
             if not work.live:
+                self.watch.forget(game_id)
                 return
             if work.bot is None and work.deadline is not None and work.mover is not None:
                 failures = await self._clock(rt, work.mover, work.version, work.deadline,
@@ -207,18 +210,42 @@ class Steward:
 
     async def _clock(self, rt: Runtime, seat: int, version: int, deadline: dt.datetime,
                      failures: int) -> int:
-        """Wait for the deadline (or a new version: the caller looks again), then time the
-        seat out. `not_yet`: this instance's clock is ahead of the database's, try again
-        shortly; `stale_version`: the game moved on. The failures so far."""
-        wait = (deadline - now()).total_seconds()
+        """Wait for the next thing the mover's clock brings (or a new version: the caller
+        looks again): a reminder (clockwatch.py), or the deadline, with the player's
+        vacations taken out; then send it, or time the seat out. `not_yet`: this
+        instance's clock is ahead of the database's, try again shortly; `stale_version`:
+        the game moved on. The failures so far."""
+        try:
+            plan = await self.core.db(self.watch.plan, rt, seat, deadline, now())
+        except Exception as exc:
+            if not isinstance(exc, ApiError) or exc.code != "unavailable":
+                log.exception("cannot read the clock of game %s", rt.id)
+            await asyncio.sleep(min(5.0, 0.2 * (failures + 1)))
+            return failures + 1
+        wake = plan.deadline
+        for _, when, _ in plan.reminders:
+            wake = min(wake, when if plan.away is None else max(when, plan.away))
+        wait = min((wake - now()).total_seconds(), RECHECK)
         if failures:
             wait = max(wait, min(5.0, 0.05 * failures))
         if wait > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rt.changed.wait(), wait)
                 return failures  # something changed: the caller looks again
+        at = now()
+        if plan.deadline > at:  # a reminder, or a wait cut short to read the vacations again
+            if plan.away is None or plan.away <= at:
+                try:
+                    sent = await self.core.db(self.watch.claim, rt, plan, at)
+                except Exception:
+                    log.warning("cannot mark a clock reminder of game %s", rt.id,
+                                exc_info=True)
+                    return failures + 1
+                if sent is not None:
+                    self.watch.tell(rt, seat, plan, *sent)
+            return failures
         try:
-            await self.seats.time_out(rt, seat, version)
+            await self.seats.time_out(rt, seat, version, plan.grace)
             return 0
         except ApiError as exc:
             if exc.code == "not_yet":

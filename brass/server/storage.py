@@ -367,12 +367,13 @@ class Storage(MoveLog, ChatLog):
 
     def change_seat(self, game_id: str, expected_version: int, seat: int,
                     change: SeatChangeKind, clock: Clock, mover: bool, reserve: float | None,
-                    require: str | None = None) -> Timing:
+                    require: str | None = None, grace: float = 0.0) -> Timing:
         """The versioned write of a change of who plays `seat`: `change` timeout, resigned or
         handover (a bot plays for it from now), or returned (its player plays again). The
         database refuses it (`StaleVersion`) if the version moved, and, by `require`,
         unless the deadline passed ("deadline") or the seat to move has been idle for the
-        clock's `handoff_after` ("idle"), both by the database's clock. `mover`: the seat is
+        clock's `handoff_after` ("idle"), both by the database's clock (the deadline pushed
+        back `grace` seconds by the player's vacations, clockwatch.py). `mover`: the seat is
         to move (its turn's deadline is cleared, or set anew when its player returns);
         `reserve`: the seat's live reserve from now on."""
         with self._tx() as conn:
@@ -381,7 +382,8 @@ class Storage(MoveLog, ChatLog):
             sql = update(games).where(c.id == game_id, c.version == expected_version,
                                       status_is("running"))
             if require == "deadline":
-                sql = sql.where(c.deadline.is_not(None), c.deadline <= at)
+                sql = sql.where(c.deadline.is_not(None),
+                                c.deadline <= at - dt.timedelta(seconds=grace))
             elif require == "idle":
                 sql = sql.where(c.turn_started_at.is_not(None), c.turn_started_at <= at
                                 - dt.timedelta(seconds=clock.handoff_after))

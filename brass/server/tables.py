@@ -305,6 +305,27 @@ nudges = Table(
     Column("nudged_at", DateTime(timezone=True), nullable=False),
 )
 
+# 0014: the clock reminders sent, one per turn (its start) and threshold (reminders.py)
+clock_reminders = Table(
+    "clock_reminders", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("turn_started_at", DateTime(timezone=True), primary_key=True),
+    Column("threshold", String(16), primary_key=True),
+    Column("sent_at", DateTime(timezone=True), nullable=False),
+)
+
+# 0014: the days a player is away: their correspondence clocks do not run (vacations.py)
+vacations = Table(
+    "vacations", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("starts_at", DateTime(timezone=True), nullable=False),
+    Column("ends_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_vacations_player", "player_id", "starts_at"),
+)
+
 
 def status_is(*statuses: GameStatus) -> ColumnElement[bool]:
     """The game's status is one of `statuses` (typed: a word outside `GameStatus` is a mypy

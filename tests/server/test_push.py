@@ -187,8 +187,9 @@ def rows(server: LiveServer, endpoint: str) -> int:
         engine.dispose()
 
 
-def start_game(alice: Browser, bob: Browser) -> tuple[Table, dict[int, Browser]]:
-    made = alice.client.post("/api/games", json={"players": 2, "name": "Pushed game"})
+def start_game(alice: Browser, bob: Browser, name: str = "Pushed game",
+               **options: Any) -> tuple[Table, dict[int, Browser]]:
+    made = alice.client.post("/api/games", json={"players": 2, "name": name, **options})
     assert made.status_code == 201, made.text
     table = Table(id=made.json()["id"], host=made.json()["host_token"],
                   invite=made.json()["invite"])

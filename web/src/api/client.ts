@@ -24,6 +24,9 @@ import type {
   Profile,
   PushSubscriptionIn,
   RematchInfo,
+  ClockPause,
+  Vacation,
+  Vacations,
   ReplayFrame,
   Rules,
   SetNoticeSwitches,
@@ -125,6 +128,12 @@ export const api = {
   /** This browser's push subscription is the player's: their turns are pushed to it. */
   pushSubscribe: (sub: PushSubscriptionIn) => call<null>("POST", "/api/push/subscription", sub),
   pushUnsubscribe: (endpoint: string) => call<null>("DELETE", "/api/push/subscription", { endpoint }),
+  /** The signed-in player's vacations to come and the days left (docs/REACH.md). */
+  vacations: () => call<Vacations>("GET", "/api/me/vacations"),
+  takeVacation: (start: string, days: number) => call<Vacation>("POST", "/api/me/vacations", { start, days }),
+  cancelVacation: (id: number) => call<null>("DELETE", `/api/me/vacations/${id}`),
+  /** The mover's clock with their vacations taken out (a correspondence game). */
+  clockPause: (id: string) => call<ClockPause>("GET", `/api/games/${id}/pause`),
   /** A seat link opened here: a seat from before players becomes this browser's player's. */
   claimSeat: (id: string, token: string) => call<{ seat: number; mine: boolean }>("POST", `/api/games/${id}/claim`, {}, token),
   replay: (id: string, n: number, seat: number | null) =>

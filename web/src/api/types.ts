@@ -23,6 +23,11 @@ export type PushSubscriptionIn = S["PushSubscriptionIn"];
 export type NoticeSwitches = S["NoticeSwitches"];
 export type SetNoticeSwitches = S["SetNoticeSwitches"];
 export type NudgeInfo = S["NudgeInfo"];
+/** The player's vacations (their correspondence clocks stand still then) and allowance. */
+export type Vacations = S["Vacations"];
+export type Vacation = S["Vacation"];
+/** The mover's clock with their vacations taken out. */
+export type ClockPause = S["ClockPause"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;

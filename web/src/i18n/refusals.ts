@@ -33,7 +33,9 @@ export const ERROR_CODES = [
   "game_not_running", "seat_taken", "rate_limited", "action_undone", "too_many_sockets",
   "timeout", "internal", "one_seat_per_browser", "not_yet", "unavailable", "forbidden", "create_refused",
   "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused", "not_offered",
-  "stand_in_playing", "nudge_not_allowed", "nudge_too_soon", "network",
+  "stand_in_playing", "nudge_not_allowed", "nudge_too_soon",
+  "vacation_off", "vacation_in_past", "vacation_overlaps", "vacation_too_long",
+  "vacation_started", "network",
 ];
 
 type Params = Record<string, unknown>;

@@ -6,8 +6,8 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type SeatToken } from "../api/client";
-import type { ClockChoice, ClockView, StateMessage } from "../api/types";
-import { isolate, t } from "../i18n";
+import type { ClockChoice, ClockPause, ClockView, StateMessage } from "../api/types";
+import { isolate, lang, t } from "../i18n";
 import { PLAYER_NAMES } from "../logic/names";
 import "./Clocks.css";
 import { useBusy } from "./useBusy";
@@ -72,6 +72,30 @@ function useServerNow(st: StateMessage): number {
   return st.server_time + (Date.now() / 1000 - received);
 }
 
+const PAUSE_POLL_MS = 60_000; // a vacation may begin during a long correspondence turn
+
+/** A correspondence game's clock as the server times it, with the mover's vacations taken
+ * out (`GET /api/games/{id}/pause`): asked again at each new version and every minute. */
+function usePause(id: string, st: StateMessage): ClockPause | null {
+  const asks = st.status === "running" && st.clock.kind === "correspondence" && st.clock.deadline !== null;
+  const [pause, setPause] = useState<ClockPause | null>(null);
+  useEffect(() => {
+    if (!asks) {
+      setPause(null);
+      return;
+    }
+    let stop = false;
+    const ask = () => api.clockPause(id).then((p) => !stop && setPause(p)).catch(() => undefined);
+    void ask();
+    const timer = setInterval(ask, PAUSE_POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [id, st.version, asks]);
+  return asks ? pause : null;
+}
+
 export function Clocks({ id, st, mine, names }: {
   id: string;
   st: StateMessage;
@@ -79,6 +103,7 @@ export function Clocks({ id, st, mine, names }: {
   names: (string | null)[];
 }): JSX.Element | null {
   const now = useServerNow(st);
+  const pause = usePause(id, st);
   const { busy, error, run } = useBusy();
   const { clock, seats } = st;
   const view = st.view;
@@ -92,10 +117,12 @@ export function Clocks({ id, st, mine, names }: {
   if (clock.kind === "none" && !clock.handoff_after && me === null && !anyStandIn) return null;
 
   const token = mine?.token ?? null;
+  const away = pause?.away_until != null && pause.away_until > now ? pause.away_until : null;
+  const deadline = pause?.deadline ?? clock.deadline;
   const time = (seat: number): string | null => {
     const s = seats[seat];
     if (s.bot || s.stand_in || !running) return null;
-    if (seat === mover && clock.deadline !== null) return duration(clock.deadline - now);
+    if (seat === mover && deadline !== null) return duration(deadline - (away ?? now));
     if (clock.kind === "live" && s.reserve !== null && s.reserve !== undefined) return duration(s.reserve);
     return null;
   };
@@ -108,11 +135,13 @@ export function Clocks({ id, st, mine, names }: {
       <ul>
         {seats.map((s) => {
           const left = time(s.seat);
-          const low = s.seat === mover && clock.deadline !== null && clock.deadline - now < 10;
+          const low = s.seat === mover && away === null && deadline !== null && deadline - now < 10;
           return (
             <li key={s.seat} class={s.seat === mover ? "moving" : ""} data-testid={`clock-${s.seat}`}>
               <span class="who">{names[s.seat] ?? PLAYER_NAMES[s.seat]}</span>
               {left !== null && <span class={`time${low ? " low" : ""}`}><bdi>{left}</bdi></span>}
+              {s.seat === mover && away !== null && <span class="muted" data-testid={`on-vacation-${s.seat}`}>
+                {t("clock.on_vacation", { until: new Date(away * 1000).toLocaleString(lang()) })}</span>}
               {s.stand_in && <span class="stand-in" data-testid={`stand-in-${s.seat}`}>
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
               {token !== null && handable(s.seat) && (

@@ -11,6 +11,7 @@ import { disablePush, enablePush, leaveWords, pushOn, pushSupported } from "../a
 import type { Desk as DeskPage, DeskGame } from "../api/types";
 import { duration } from "./Clocks";
 import { noticeWords, NoticeSwitches } from "./NoticeSwitches";
+import { Vacation } from "./Vacation";
 
 const POLL_MS = 5000;
 const PAGE = 20;
@@ -97,6 +98,7 @@ export function Desk(): JSX.Element | null {
       <h2>{t("home.my_games")}</h2>
       <NotifySwitch />
       <NoticeSwitches />
+      <Vacation />
       {desk.invitations.length > 0 && (
         <>
           <h3>{t("desk.invitations")}</h3>

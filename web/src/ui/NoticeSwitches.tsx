@@ -21,7 +21,7 @@ export function noticeWords(): Record<string, string> {
   return {
     turn: t("home.your_turn"), started: t("notices.said_started"), ended: t("notices.said_ended"),
     replaced: t("notices.said_replaced"), rematch: t("notices.said_rematch"),
-    nudge: t("notices.said_nudge"), chat: t("notices.said_chat"),
+    nudge: t("notices.said_nudge"), chat: t("notices.said_chat"), clock: t("desk.clock_low"),
   };
 }
 
