@@ -30,6 +30,7 @@ from . import (
     guard,
     identity,
     logs,
+    mailroutes,
     migrate,
     ops,
     outage,
@@ -38,18 +39,23 @@ from . import (
     push,
     rematch,
     routes,
+    webhooks,
     ws,
 )
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
+from .mailnotices import MailNotices
+from .mailstore import MailStore
 from .playerstore import PlayerStore
 from .push import Pusher, push_contact
 from .ratelimit import RateLimiter
+from .reaches import Reaches
 from .service import GameService
 from .settings import Settings
 from .storage import Storage, games
 from .tables import status_is
+from .webhooks import Webhooks
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("brass.server")
@@ -133,9 +139,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               analysis_per_address=settings.analysis_per_address)
         app.state.service = service
         app.state.players = PlayerStore(storage)
-        app.state.pusher = service.core.reach = await Pusher.start(
+        app.state.pusher = await Pusher.start(
             storage, app.state.players, push_contact(settings),
             settings.push_private_endpoints)
+        app.state.mail_notices = await MailNotices.start(
+            storage, app.state.players, app.state.accounts.mailer, settings.public_url)
+        app.state.webhooks = Webhooks(MailStore(storage), settings.public_url,
+                                      settings.webhook_private_addresses)
+        service.core.reach = Reaches(app.state.pusher, app.state.mail_notices,
+                                     app.state.webhooks)
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -145,6 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service.core.hearing = fanout
             await fanout.start()
         await service.start()
+        app.state.mail_notices.start_digests(settings.mail_digest_hour,
+                                             settings.mail_digest_every)
         collector = Collector(full_every=settings.gc_full_every)
         collector.start()
         if settings.web_dist is None:
@@ -162,6 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await fanout.close()
             await service.close()
             await app.state.pusher.close()
+            await app.state.mail_notices.close()
+            await app.state.webhooks.close()
             storage.close()
 
     app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
@@ -179,6 +195,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rematch.router)
     app.include_router(explore.router)
     app.include_router(push.router)
+    app.include_router(mailroutes.router)
+    app.include_router(webhooks.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

@@ -48,10 +48,13 @@ class Tending(Protocol):
 
 
 class Reaching(Protocol):
-    """Who tells players outside the game that their turn came (push.py): called after a
-    commit of this instance's only, so each notice is sent once across instances."""
+    """Who tells players outside the game that their turn came, or that it ended (push.py,
+    mailnotices.py, webhooks.py): called after a commit of this instance's only, so each
+    notice is sent once across instances."""
 
     def turn_began(self, rt: Runtime) -> None: ...
+
+    def game_ended(self, rt: Runtime) -> None: ...
 
 
 class _Nobody:
@@ -62,6 +65,9 @@ class _Nobody:
         pass
 
     def turn_began(self, rt: Runtime) -> None:
+        pass
+
+    def game_ended(self, rt: Runtime) -> None:
         pass
 
 

@@ -95,6 +95,8 @@ class Play:
             sending = core.publish(rt)
             if len(turn) == 1 and scores is None and after.current_seat != seat:
                 core.reach.turn_began(rt)  # the turn passed to another seat
+            elif scores is not None:
+                core.reach.game_ended(rt)
             metrics.MOVES.labels(action.kind).inc()
         await core.publisher.sent(sending, rt, seat)
         core.evict_if_done(rt)
