@@ -21,8 +21,8 @@ from .mailwords import words
 from .schemas import ERRORS
 
 router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
-Lang = Literal["en", "fa", "de", "fr", "es"]
-assert set(LANGS) == {"en", "fa", "de", "fr", "es"}
+Lang = Literal["en", "fa", "pl", "th", "ko"]
+assert set(LANGS) == {"en", "fa", "pl", "th", "ko"}
 
 
 class EmailNotices(BaseModel):

@@ -16,7 +16,7 @@ from .storebase import StoreBase
 from .tables import digests_sent, email_notices, game_webhooks, players
 
 Kind = Literal["turn", "digest"]
-LANGS = ("en", "fa", "de", "fr", "es")  # the client's catalogues, and the mails'
+LANGS = ("en", "fa", "pl", "th", "ko")  # the client's catalogues, and the mails'
 
 
 @dataclass(frozen=True)

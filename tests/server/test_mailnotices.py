@@ -104,16 +104,16 @@ def parts(message: EmailMessage) -> tuple[str, str]:
 
 def test_a_correspondence_turn_is_mailed_with_one_click_unsubscribe(site: Site,
                                                                     box: Mailbox) -> None:
-    ada, email = player(site, box, "ada", turn=True, lang="de")
+    ada, email = player(site, box, "ada", turn=True, lang="pl")
     with closing(ada), site.browser() as bob:
         bob.post("/api/session")
-        game, tokens = game_of(site, CORRESPONDENCE, "Briefspiel", ada, bob)
+        game, tokens = game_of(site, CORRESPONDENCE, "Listowna", ada, bob)
         seats = bob.get(f"/api/games/{game}").json()["seats"]
         ada_seat = next(s["seat"] for s in seats if s["name"] == "P0")
         pass_turn_to(site, game, tokens, ada_seat)
         mail = box.notice_for(email, about(game))
         plain, html = parts(mail)
-        assert mail["Subject"] == "Du bist am Zug in Briefspiel", mail["Subject"]
+        assert mail["Subject"] == "Twój ruch w Listowna", mail["Subject"]
         assert f"{site.base}/#/game/{game}" in plain and f"/#/game/{game}" in html, plain
         stop = str(mail["List-Unsubscribe"]).strip("<>")
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -131,7 +131,7 @@ def test_a_correspondence_turn_is_mailed_with_one_click_unsubscribe(site: Site,
             bad = mail_client.post(stop[:-4] + "AAAA")
             assert bad.status_code == 404, bad.text
         switches = ada.get("/api/me/email-notices").json()
-        assert switches == {"turn": False, "digest": False, "lang": "de", "offered": True,
+        assert switches == {"turn": False, "digest": False, "lang": "pl", "offered": True,
                             "email": email}, switches
 
 
