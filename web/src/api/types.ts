@@ -20,6 +20,9 @@ export type Desk = S["Desk"];
 export type DeskGame = S["DeskGame"];
 export type Me = S["Me"];
 export type PushSubscriptionIn = S["PushSubscriptionIn"];
+export type EmailNotices = S["EmailNotices"];
+export type EmailNoticesIn = S["EmailNoticesIn"];
+export type WebhookOut = S["WebhookOut"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;
