@@ -36,6 +36,7 @@ GAP = 3.0  # seconds between two calls of a game's webhook, at least
 TIMEOUT = 5.0  # seconds for a receiver's answer
 ATTEMPTS = 3  # calls of one message, at most
 BACKOFF = 1.0  # seconds before the second try; doubled for each next
+KEPT = 10_000  # games whose last call time is kept before the old ones are forgotten
 
 
 def body_for(url: str, text: str) -> dict[str, str]:
@@ -89,6 +90,9 @@ class Webhooks:
 
     def _queue(self, game_id: str, text: str) -> None:
         self._pending[game_id] = text  # a message not sent yet is replaced: the latest wins
+        if len(self._last) > KEPT:  # forget the games called longer than a gap ago
+            since = time.monotonic() - self.gap
+            self._last = {g: at for g, at in self._last.items() if at > since}
         running = self._running.get(game_id)
         if running is None or running.done():
             task = asyncio.create_task(self._drain(game_id), name=f"webhook-{game_id}")
