@@ -31,6 +31,7 @@ from . import (
     guard,
     identity,
     logs,
+    mailroutes,
     migrate,
     nudges,
     ops,
@@ -42,11 +43,14 @@ from . import (
     routes,
     switches,
     vacations,
+    webhooks,
     ws,
 )
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
+from .mailnotices import MailNotices
+from .mailstore import MailStore
 from .playerstore import PlayerStore
 from .push import Pusher, push_contact
 from .ratelimit import RateLimiter
@@ -54,6 +58,7 @@ from .service import GameService
 from .settings import Settings
 from .storage import Storage, games
 from .tables import status_is
+from .webhooks import Webhooks
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("brass.server")
@@ -144,6 +149,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch = service.steward.watch
         watch.send, watch.minimum = service.core.reach.notify, settings.remind_minimum
         app.state.vacation_days = settings.vacation_days
+        app.state.mail_notices = await MailNotices.start(
+            storage, app.state.players, app.state.accounts.mailer, settings.public_url)
+        app.state.webhooks = Webhooks(MailStore(storage), settings.public_url,
+                                      settings.webhook_private_addresses)
+        service.core.reach.watchers += [app.state.mail_notices, app.state.webhooks]
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
@@ -153,6 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service.core.hearing = fanout
             await fanout.start()
         await service.start()
+        app.state.mail_notices.start_digests(settings.mail_digest_hour,
+                                             settings.mail_digest_every)
         collector = Collector(full_every=settings.gc_full_every)
         collector.start()
         if settings.web_dist is None:
@@ -170,6 +182,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await fanout.close()
             await service.close()
             await app.state.pusher.close()
+            await app.state.mail_notices.close()
+            await app.state.webhooks.close()
             storage.close()
 
     app = BrassApp(title="Brass: Birmingham server", version=__version__, lifespan=lifespan,
@@ -192,6 +206,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(switches.router)
     app.include_router(vacations.router)
     app.include_router(vacations.paused)
+    app.include_router(mailroutes.router)
+    app.include_router(webhooks.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     guard.install(app, settings)

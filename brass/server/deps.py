@@ -152,6 +152,7 @@ HostToInvite = Annotated[Runtime, Depends(_host("renew the invite link"))]
 HostToRemove = Annotated[Runtime, Depends(_host("remove a player"))]
 HostToCancel = Annotated[Runtime, Depends(_host("cancel the game"))]
 HostToModerate = Annotated[Runtime, Depends(_host("moderate the chat"))]
+HostToSetWebhook = Annotated[Runtime, Depends(_host("set the game's webhook"))]
 
 
 def client_address(request: Request) -> str:

@@ -1,7 +1,8 @@
-"""Sending mail: the sign-in links, over SMTP with aiosmtplib (asyncio-native, so a slow mail
-server never holds a worker thread; maintained, typed, and the standard library's
-`email.message` builds the message). Without `BRASS_SMTP_HOST` and `BRASS_MAIL_FROM` the
-server sends nothing and does not offer e-mail sign-in at all."""
+"""Sending mail: the sign-in links and the e-mail notices (mailnotices.py), over SMTP with
+aiosmtplib (asyncio-native, so a slow mail server never holds a worker thread; maintained,
+typed, and the standard library's `email.message` builds the message). Without
+`BRASS_SMTP_HOST` and `BRASS_MAIL_FROM` the server sends nothing and does not offer e-mail
+sign-in at all."""
 
 from __future__ import annotations
 
@@ -38,17 +39,24 @@ class Mailer:
     def offered(self) -> bool:
         return bool(self.host and self.sender)
 
-    async def send(self, to: str, subject: str, body: str) -> bool:
-        """Send one plain-text message; False (and a log line) if the mail server refused
-        it or could not be reached: the caller has already answered its request."""
+    async def send(self, to: str, subject: str, body: str, html: str | None = None,
+                   headers: dict[str, str] | None = None) -> bool:
+        """Send one plain-text message (with an HTML alternative, and more headers, if
+        given); False (and a log line) if the mail server refused it or could not be
+        reached: the caller has already answered its request."""
         if not self.offered:
             return False
         message = EmailMessage()
         message["From"] = self.sender
         message["To"] = to
         message["Subject"] = subject
-        message["Message-ID"] = make_msgid(domain=(self.sender or "").rpartition("@")[2] or None)
+        message["Message-ID"] = make_msgid(domain=(self.sender or "").rpartition("@")[2]
+                                           .rstrip(">") or None)
+        for name, value in (headers or {}).items():
+            message[name] = value
         message.set_content(body)
+        if html is not None:
+            message.add_alternative(html, subtype="html")
         try:
             await aiosmtplib.send(
                 message, hostname=self.host, port=self.port, username=self.user,

@@ -12,6 +12,7 @@ same game and kind: its `Topic`)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 if TYPE_CHECKING:
     from .runtime import Runtime
 
+log = logging.getLogger("brass.server")
 NoticeKind = Literal["turn", "started", "ended", "replaced", "rematch", "chat", "nudge", "clock"]
 KINDS: tuple[str, ...] = get_args(NoticeKind)
 TOLD_KEPT = 10_000  # games whose last turn notice is remembered (coalescing), at most
@@ -31,17 +33,28 @@ class Channel(Protocol):
     def notify(self, player_id: str, payload: dict[str, Any]) -> None: ...
 
 
+class Watcher(Protocol):
+    """A road that follows whole games rather than players (mailnotices.py: the turn mail of
+    correspondence games; webhooks.py: a game's own URL): told of every turn and end."""
+
+    def turn_began(self, rt: Runtime) -> None: ...
+
+    def game_ended(self, rt: Runtime) -> None: ...
+
+
 class Notices:
     """The hub: each event becomes a notice to the players it concerns (core.py's `reach`)."""
 
     def __init__(self, channels: list[Channel] | None = None) -> None:
         self.channels: list[Channel] = list(channels or [])
+        self.watchers: list[Watcher] = []
         self._told: OrderedDict[str, tuple[int, int]] = OrderedDict()  # game: (count, seat)
 
     # -- events ------------------------------------------------------------------------------
     def turn_began(self, rt: Runtime) -> None:
         """The turn passed to a seat (or the game started): its player is told, once per
         turn (the same turn announced again is not sent again)."""
+        self._watchers("turn_began", rt)
         seat = rt.mover
         if seat is None or rt.is_bot(seat):
             return  # a bot moves (for the seat's player, perhaps): nobody to tell
@@ -62,6 +75,7 @@ class Notices:
 
     def game_ended(self, rt: Runtime) -> None:
         """Every player seated in the game, a bot standing in for them or not."""
+        self._watchers("game_ended", rt)
         for seat in _people(rt):
             self._to_seat(rt, seat, "ended")
         self._told.pop(rt.id, None)
@@ -94,6 +108,15 @@ class Notices:
         """A notice built elsewhere (reminders: kind "clock") to every channel."""
         for channel in self.channels:
             channel.notify(player_id, payload)
+
+    def _watchers(self, event: str, rt: Runtime) -> None:
+        """Each watcher in turn; one that fails is logged and the others still hear."""
+        for watcher in self.watchers:
+            try:
+                getattr(watcher, event)(rt)
+            except Exception:
+                log.exception("%s of game %s failed in %s", event, rt.id,
+                              type(watcher).__name__)
 
     # -- whom and when ---------------------------------------------------------------------
     def _to_seat(self, rt: Runtime, seat: int, kind: NoticeKind, **extra: Any) -> None:

@@ -11,21 +11,19 @@ notice is sent once however many instances serve the game. The push service's 40
 deletes the subscription. Endpoints are the browsers' push services, on the public internet:
 one at a private, loopback or link-local address (or not https) is refused, when subscribed
 and again when resolved to send (no request forgery into the host's network), unless the
-`push_private_endpoints` setting allows them (tests, a push service stand-in on loopback)."""
+`push_private_endpoints` setting allows them (tests, a push service stand-in on loopback):
+netguard.py, which the game webhooks share."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import ipaddress
 import logging
-import socket
 import time
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fastapi import APIRouter, Depends, Request, Response
@@ -36,6 +34,7 @@ from pywebpush import WebPusher
 from . import jsontext
 from .errors import ApiError
 from .identity import CurrentPlayer
+from .netguard import guarded_session, public_host
 from .playerstore import PlayerStore
 from .pushstore import PushStore, Subscription
 from .schemas import ERRORS
@@ -98,25 +97,6 @@ class PushEndpoint(BaseModel):
     endpoint: str = Field(max_length=1024)
 
 
-class PublicOnly(AbstractResolver):
-    """A resolver that drops private, loopback and link-local addresses: a name that resolves
-    only to those (perhaps changed since it was subscribed) is not reached."""
-
-    def __init__(self) -> None:
-        self.inner = aiohttp.ThreadedResolver()
-
-    async def resolve(self, host: str, port: int = 0,
-                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
-        found = [r for r in await self.inner.resolve(host, port, family)
-                 if ipaddress.ip_address(r["host"]).is_global]
-        if not found:
-            raise OSError(f"{host} has no public address")
-        return found
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-
 class Pusher:
     """The push channel of the notices hub (notices.py: it decides whom to tell, after a
     commit of this instance's); holds the key pair and the HTTP session."""
@@ -144,7 +124,7 @@ class Pusher:
         if url.scheme not in schemes or not url.hostname:
             raise ApiError("malformed", "A push endpoint is an https URL",
                            reason="push_endpoint")
-        if not self.private_endpoints and not _public_host(url.hostname):
+        if not self.private_endpoints and not public_host(url.hostname):
             raise ApiError("malformed", "A push endpoint must be on the public internet",
                            reason="push_endpoint")
         try:
@@ -180,7 +160,7 @@ class Pusher:
         newer notice with the same topic replaces one still undelivered (a burst of turns
         is one notice)."""
         host = urlsplit(sub.endpoint).hostname or ""
-        if not self.private_endpoints and not _public_host(host):
+        if not self.private_endpoints and not public_host(host):
             return 0
         body, headers = await asyncio.to_thread(self._sealed, sub, payload, topic)
         try:
@@ -214,9 +194,7 @@ class Pusher:
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None:
-            resolver = None if self.private_endpoints else PublicOnly()
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(resolver=resolver, limit=SENDING))
+            self._session = guarded_session(self.private_endpoints, SENDING)
         return self._session
 
     async def close(self) -> None:
@@ -229,17 +207,6 @@ class Pusher:
         """Wait until every notice started so far has left (tests, the benchmark)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-
-def _public_host(host: str) -> bool:
-    """Not a private, loopback or link-local address literal, nor localhost (a name is
-    checked again when it is resolved to send)."""
-    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
-        return False
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_global
-    except ValueError:
-        return True  # a name
 
 
 def pusher(request: Request) -> Pusher:

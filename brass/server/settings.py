@@ -151,6 +151,18 @@ class Settings(BaseSettings):
         default=14, ge=0, le=366,
         description="vacation days each player may take per calendar year, which stop "
                     "their correspondence clocks (0: no vacations)")
+    webhook_private_addresses: bool = Field(
+        default=False,
+        description="allow game webhooks at http, private, loopback or link-local addresses "
+                    "(a receiver on loopback in tests; never on a public server)")
+    mail_digest_hour: int = Field(
+        default=7, ge=0, le=23,
+        description="the hour (UTC) from which the day's e-mail digest is sent to the players "
+                    "who asked for it")
+    mail_digest_every: float = Field(
+        default=600.0, ge=0.1, le=86_400.0,
+        description="seconds between two looks for digests due (each instance looks; the "
+                    "database gives each player's digest of the day to one)")
     log_level: LogLevel = Field(default="info", description="the least severe level logged")
     log_format: LogFormat = Field(
         default="text", description="text: one readable line per event; json: one JSON "

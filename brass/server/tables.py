@@ -1,8 +1,8 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
 table has one writer: storage.py (games, seats, seat_changes, analyses), chatlog.py (chat,
 chat_mutes), movelog.py (actions, snapshots), leases.py (leases), analysisjobs.py
-(analysis_jobs); the players' tables (0008, docs/PLAYERS.md) each have the one storage
-module that docs/PLAYERS.md names."""
+(analysis_jobs), mailstore.py (email_notices, digests_sent, game_webhooks); the players'
+tables (0008, docs/PLAYERS.md) each have the one storage module that docs/PLAYERS.md names."""
 
 from __future__ import annotations
 
@@ -294,6 +294,35 @@ chat_mutes = Table(
     "chat_mutes", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", SmallInteger, primary_key=True),
+)
+
+# 0015 (issue 27, docs/REACH.md): e-mail notices and game webhooks; mailstore.py writes them
+email_notices = Table(
+    # a player's e-mail switches (off unless a row says on) and the language of their mails
+    "email_notices", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("turn", Boolean, nullable=False, default=False),
+    Column("digest", Boolean, nullable=False, default=False),
+    Column("lang", String(8), nullable=False, default="en"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+digests_sent = Table(
+    # the day's digest claimed (one instance sends it): one row per player per UTC day
+    "digests_sent", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("day", String(10), primary_key=True),  # YYYY-MM-DD, UTC
+    Column("sent_at", DateTime(timezone=True), nullable=False),
+)
+
+game_webhooks = Table(
+    # the incoming-webhook URL (Discord, Slack) a game's host set
+    "game_webhooks", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("url", String(1024), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
 

@@ -40,14 +40,14 @@ class Site:
     """The real app on a loopback port whose public URL is its own address (the sign-in
     link's), with e-mail through the test's SMTP server."""
 
-    def __init__(self, db_url: str, smtp_port: int | None) -> None:
+    def __init__(self, db_url: str, smtp_port: int | None, **extra: Any) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         mail = {"smtp_host": "127.0.0.1", "smtp_port": smtp_port, "smtp_tls": "none",
                 "mail_from": "Brass <brass@test.invalid>"} if smtp_port else {}
         # the limit per client address has room for every test's requests (all from here)
         self.settings = Settings(database_url=db_url, bot_delay=0.0, join_limit=0,
-                                 signin_limit=1000, public_url=self.base, **mail)
+                                 signin_limit=1000, public_url=self.base, **mail, **extra)
         config = uvicorn.Config(create_app(self.settings), host="127.0.0.1", port=self.port,
                                 log_level="warning", **uvicorn_options(self.settings, "auto"))
         self.server = uvicorn.Server(config)

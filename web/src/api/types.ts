@@ -28,6 +28,9 @@ export type Vacations = S["Vacations"];
 export type Vacation = S["Vacation"];
 /** The mover's clock with their vacations taken out. */
 export type ClockPause = S["ClockPause"];
+export type EmailNotices = S["EmailNotices"];
+export type EmailNoticesIn = S["EmailNoticesIn"];
+export type WebhookOut = S["WebhookOut"];
 export type SeatInfo = S["SeatInfo"];
 /** A bot seat's level, picked by the host. */
 export type BotLevel = NonNullable<S["SeatInfo"]["bot_level"]>;

@@ -7,6 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { accounts, passkeysWork, problem } from "../api/accounts";
 import type { Account, Me, SigninOptions } from "../api/accounts";
 import { player } from "../api/player";
+import { EmailNotices } from "./EmailNotices";
 
 /** Home, loaded afresh: the page's player (api/player.ts) is the one signed in now. */
 const home = () => {
@@ -154,6 +155,7 @@ export function AccountPage(): JSX.Element {
         )}
       </section>
       {!me.email && offered?.email && <section class="panel"><h2>{t("account.add_email")}</h2><EmailForm onError={setError} /></section>}
+      <EmailNotices />
       <section class="panel" data-testid="devices">
         <h2>{t("account.devices")}</h2>
         <ul>

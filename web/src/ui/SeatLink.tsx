@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { api, type SeatToken, seats } from "../api/client";
 import { seatLink, type LinkRole } from "../logic/links";
 import { t } from "../i18n";
+import { Webhook } from "./Webhook";
 
 function link(game: string, role: LinkRole, token: string): string {
   return seatLink(location.origin, location.pathname, game, role, token);
@@ -57,6 +58,7 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
         {host && <>
           <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
           <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">{t("links.renew_host")}</button>
+          <Webhook id={id} host={host} />
         </>}
         {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" aria-label={t("links.shown")}
           onFocus={(e) => (e.target as HTMLInputElement).select()} />}

@@ -1,0 +1,209 @@
+"""Game webhooks (issue 27, docs/REACH.md): a receiver on loopback (allowed by
+`webhook_private_addresses`) gets each turn's start and the game's end, at most one call per
+game every few seconds; a private, loopback or link-local address is refused when set (and a
+name resolving to one is not reached); a receiver that hangs never delays a move. SQLite and
+Postgres."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+
+from brass.server import Settings
+from brass.server.netguard import PublicOnly
+from brass.server.webhooks import GAP, body_for
+
+from .conftest import LiveServer, auth, legal, make_game
+from .test_ratings import wait_for
+
+SITE = "https://brass.test"
+
+
+@dataclass
+class Call:
+    path: str
+    body: dict[str, Any]
+    at: float
+
+
+@dataclass
+class Receiver:
+    """An incoming-webhook stand-in on 127.0.0.1: records each POST; one to a path under
+    /hang/ is held until `release` is set (or 60 s)."""
+
+    server: ThreadingHTTPServer
+    calls: queue.Queue[Call] = field(default_factory=queue.Queue)
+    entered: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def until(self, path: str, done: Any, timeout: float = 240.0) -> list[Call]:
+        """The calls to `path`, until one that `done` picks (others are put back)."""
+        got, others, deadline = [], [], time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    call = self.calls.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    raise AssertionError(f"no such call to {path} in {timeout} s; calls: "
+                                         f"{[c.body for c in got]}") from None
+                if call.path != path:
+                    others.append(call)
+                    continue
+                got.append(call)
+                if done(call):
+                    return got
+        finally:
+            for o in others:
+                self.calls.put(o)
+
+
+@pytest.fixture(scope="module")
+def receiver() -> Iterator[Receiver]:
+    holder: list[Receiver] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # http.server's name
+            rec = holder[0]
+            body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
+            if self.path.startswith("/hang/"):
+                rec.entered.set()
+                rec.release.wait(60)
+            rec.calls.put(Call(self.path, body, time.monotonic()))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    holder.append(Receiver(httpd))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield holder[0]
+    holder[0].release.set()
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def hooked(db_url: str) -> Iterator[LiveServer]:
+    with LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0,
+                             public_url=SITE, webhook_private_addresses=True)) as live:
+        yield live
+
+
+def test_the_turns_and_the_end_are_posted_at_most_once_per_gap(hooked: LiveServer,
+                                                               receiver: Receiver) -> None:
+    with httpx.Client(base_url=hooked.base, timeout=60) as http:
+        made = http.post("/api/games", json={"players": 2, "name": "Hooked"}).json()
+        game, host = made["id"], made["host_token"]
+        path = f"/hook/{game}"
+        refused = http.put(f"/api/games/{game}/webhook", json={"url": receiver.url(path)})
+        assert refused.status_code == 401, refused.text  # the host token is needed
+        put = http.put(f"/api/games/{game}/webhook", headers=auth(host),
+                       json={"url": receiver.url(path)})
+        assert put.status_code == 200 and put.json() == {"url": receiver.url(path)}, put.text
+        for _ in range(2):  # easy bots play it to its end
+            added = http.post(f"/api/games/{game}/bots", headers=auth(host),
+                              json={"level": "easy"})
+            assert added.status_code == 201, added.text
+        calls = receiver.until(path, lambda c: " is over: " in c.body["text"])
+        wait_for(lambda: http.get(f"/api/games/{game}").json()["status"] == "finished",
+                 "the game's end")
+        scores = http.get(f"/api/games/{game}").json()["scores"]
+    texts = [c.body["text"] for c in calls]
+    assert all(c.body["content"] == c.body["text"] for c in calls), texts  # neither service
+    assert texts[0].startswith("Hooked: ") and "'s turn. " in texts[0], texts
+    assert all(t.endswith(f"{SITE}/#/game/{game}") for t in texts), texts
+    end = texts[-1]
+    for score in scores:
+        assert f" {score}" in end, (end, scores)
+    gaps = [b.at - a.at for a, b in itertools.pairwise(calls)]
+    # a bot game moves many times a second: the calls are coalesced, one per GAP at most
+    # (measured where they arrive: half the gap leaves room for a loaded machine)
+    assert all(g >= GAP * 0.5 for g in gaps), gaps
+
+
+def test_a_private_address_is_refused_when_set(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.base, timeout=60) as http:
+        table = make_game(http, 2, 0)
+        url = table.url("/webhook")
+        for bad, reason in (("https://10.1.2.3/hook", "webhook_address"),
+                            ("https://localhost/hook", "webhook_address"),
+                            ("https://[::1]:8443/hook", "webhook_address"),
+                            ("https://169.254.169.254/latest", "webhook_address"),
+                            ("https://192.168.1.1/hook", "webhook_address"),
+                            ("http://example.org/hook", "webhook_url"),
+                            ("ftp://example.org/hook", "webhook_url")):
+            got = http.put(url, headers=auth(table.host), json={"url": bad})
+            assert got.status_code == 400, (bad, got.text)
+            assert got.json()["code"] == "malformed" and got.json()["reason"] == reason, (
+                bad, got.text)
+        assert http.get(url, headers=auth(table.host)).json() == {"url": None}
+        good = "https://discord.com/api/webhooks/1/abc"
+        assert http.put(url, headers=auth(table.host), json={"url": good}).status_code == 200
+        assert http.get(url, headers=auth(table.host)).json() == {"url": good}
+        assert http.delete(url, headers=auth(table.host)).status_code == 204
+        again = http.delete(url, headers=auth(table.host))
+        assert again.status_code == 404 and again.json()["code"] == "not_found", again.text
+
+
+def test_a_name_that_resolves_to_a_private_address_is_not_reached() -> None:
+    async def resolve() -> None:
+        resolver = PublicOnly()
+        try:
+            with pytest.raises(OSError, match="no public address"):
+                await resolver.resolve("localhost", 443)
+        finally:
+            await resolver.close()
+
+    asyncio.run(resolve())
+
+
+def test_each_service_gets_its_own_body() -> None:
+    assert body_for("https://discord.com/api/webhooks/1/x", "hi") == {"content": "hi"}
+    assert body_for("https://hooks.slack.com/services/T/B/x", "hi") == {"text": "hi"}
+    assert body_for("https://chat.example.org/hook", "hi") == {"content": "hi", "text": "hi"}
+
+
+def test_a_receiver_that_hangs_never_delays_a_move(hooked: LiveServer,
+                                                    receiver: Receiver) -> None:
+    with httpx.Client(base_url=hooked.base, timeout=60) as http:
+        receiver.entered.clear()  # the receiver serves every test of the module
+        receiver.release.clear()
+        table = make_game(http, 2, 2)
+        path = f"/hang/{table.id}"
+        put = http.put(table.url("/webhook"), headers=auth(table.host),
+                       json={"url": receiver.url(path)})
+        assert put.status_code == 200, put.text
+        took = []
+        for _ in range(3):
+            state = http.get(table.url()).json()
+            seat = state["current_seat"]
+            action = legal(http, table, seat)[0]["action"]
+            began = time.perf_counter()
+            done = http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
+                "action": action, "expected_version": state["version"],
+                "action_id": f"hang-{state['version']}"})
+            took.append(time.perf_counter() - began)
+            assert done.status_code == 200, done.text
+            # the first call is held by the receiver before the next move is measured
+            assert receiver.entered.wait(30), "the webhook was never called"
+        receiver.release.set()
+        receiver.until(path, lambda c: True)
+    # the receiver holds its call (the webhook's timeout is 5 s): a move that waited for it
+    # would take seconds; these are moves alone
+    assert max(took) < 2.0, took
