@@ -138,6 +138,9 @@ export function findLiterals(file: string, source: string): Finding[] {
 const allowed = (f: Finding) => ALLOWED.some(([file, s]) => f.file === file && f.text === s);
 
 describe("no literal text on the screen", () => {
+  // each scan parses every source file: seconds on a loaded 2-core CI machine, not a hang
+  const SCAN_MS = 60_000;
+
   it("reads the client's sources", () => {
     expect(Object.keys(sources)).toContain("ui/Details.tsx");
     expect(Object.keys(sources)).toContain("i18n/index.ts");
@@ -159,11 +162,11 @@ describe("no literal text on the screen", () => {
   it("every string the client shows comes from a catalogue", () => {
     const found = Object.entries(sources).flatMap(([file, src]) => findLiterals(file, src)).filter((f) => !allowed(f));
     expect(found.map((f) => `${f.file}:${f.line} ${f.rule} ${JSON.stringify(f.text)}`)).toEqual([]);
-  });
+  }, SCAN_MS);
 
   it("every allowed string is still flagged (the list stays short and true)", () => {
     const found = Object.entries(sources).flatMap(([file, src]) => findLiterals(file, src));
     for (const [file, s, why] of ALLOWED)
       expect(found.some((f) => f.file === file && f.text === s), `${file}: ${s} (${why})`).toBe(true);
-  });
+  }, SCAN_MS);
 });
