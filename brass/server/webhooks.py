@@ -76,7 +76,8 @@ class Webhooks:
         return f" {self.public_url}/#/game/{rt.id}" if self.public_url else ""
 
     def turn_began(self, rt: Runtime) -> None:
-        seat = rt.mover
+        game = rt.game  # whoever moves, a bot too (`rt.mover` is a person's seat only)
+        seat = None if game is None or rt.record.status != "running" else game.current_seat
         if seat is None:
             return
         who = _name(rt, seat)
