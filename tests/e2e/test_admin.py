@@ -78,6 +78,7 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     assert asked and "Ended by admin" in asked[0], asked
     for p in (watcher, *pages.values()):
         expect(p.locator("[data-testid=game-ended]")).to_be_visible()
+    watcher.screenshot(path=str(shots_dir / "admin-ended-watcher.png"))
     expect(pages[0].locator("[data-testid=chat-send]")).to_have_count(0)
     row.locator("[data-testid=delete-game]").click()
     expect(row).to_have_count(0)
