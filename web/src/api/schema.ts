@@ -15,7 +15,7 @@ export interface paths {
         /**
          * Delete Account
          * @description Delete the account: the name becomes "Player N", the e-mail address, devices and
-         *     passkeys are erased; the seats stay in their games.
+         *     passkeys are erased; the seats stay in their games, renamed "Player N" too.
          */
         delete: operations["delete_account_api_account_delete"];
         options?: never;
