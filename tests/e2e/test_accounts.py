@@ -74,6 +74,13 @@ def not_signed_in(page: Any, account: str) -> bool:
     return me["status"] == 401 or (me["body"]["id"] != account and not me["body"]["account"])
 
 
+def signed_in(page: Any) -> Any:
+    """The page's player once its cookie is set (the page makes its guest as it starts),
+    else None."""
+    me = fetch(page, "GET", "/api/me")
+    return me["body"] if me["status"] == 200 else None
+
+
 def until(what: str, check: Any, timeout: float = 60.0) -> Any:
     """Wait for `check()` to give something true; fail saying what it last gave."""
     deadline = time.monotonic() + timeout
@@ -115,7 +122,7 @@ def test_a_passkey_signs_a_fresh_browser_in_to_its_games(browser: Any,
         phone_cdp, second_id = authenticator(phone, second)
         second.goto("/")
         second.get_by_test_id("account-bar").wait_for()
-        guest = until("the phone's guest", lambda: fetch(second, "GET", "/api/me")["body"])
+        guest = until("the phone's guest (its first visit's cookie)", lambda: signed_in(second))
         own = fetch(second, "POST", "/api/games", {"players": 2, "name": "Phone game"})
         assert own["status"] == 201, own
         phone_game = own["body"]["id"]
