@@ -503,7 +503,7 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
         for server in servers:
             server.terminate()
         for server in servers:
-            server.wait(timeout=30)
+            server.wait(timeout=120)  # its shutdown is slow on a loaded machine
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
