@@ -94,11 +94,13 @@ class Mover:
         self.service, self.game_ids, self.next = service, game_ids, 0
 
     async def move(self) -> float | None:
-        rt = await self.service.runtime(self.game_ids[self.next % len(self.game_ids)])
+        slot = self.next % len(self.game_ids)
+        rt = await self.service.runtime(self.game_ids[slot])
         self.next += 1
         seat = rt.mover
-        if seat is None or rt.game is None:
-            return None  # over
+        if seat is None or rt.game is None:  # over (an idle machine plays them out): a new one
+            self.game_ids[slot] = await started_game(self.service, f"other {self.next}")
+            return None
         action = legal_actions(rt.game)[0]
         start = time.perf_counter()
         await self.service.play.submit_as(rt, seat, action, rt.record.version,
@@ -115,6 +117,14 @@ class Mover:
             if one is not None:
                 took.append(one)
         return took
+
+
+async def started_game(service: GameService, name: str) -> str:
+    """A 2-player game of two people, started: its moves are the ones timed."""
+    game_id, _host, invite = await service.lobby.create_game(2, name)
+    for seat in range(2):
+        await service.lobby.join(game_id, f"S{seat}", invite)
+    return game_id
 
 
 def pct(values: list[float], p: float) -> float:
@@ -172,12 +182,7 @@ async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
     await asyncio.to_thread(migrate.upgrade, url)
     service = GameService(Storage(url, instance="bench"), bot_delay=0.0, workers=0)
     await service.start()
-    ids = []
-    for g in range(games):
-        game_id, _host, invite = await service.lobby.create_game(2, f"other {g}")
-        for seat in range(2):
-            await service.lobby.join(game_id, f"S{seat}", invite)
-        ids.append(game_id)
+    ids = [await started_game(service, f"other {g}") for g in range(games)]
     mover = Mover(service, ids)
     quiet = await mover.until(seconds)
     during: list[float] = []
