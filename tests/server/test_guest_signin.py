@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from brass.server.playerstore import PlayerStore
-from brass.server.pushstore import PushStore, Subscription
+from brass.server.pushstore import DEFAULTS, PushStore, Subscription
 from brass.server.storebase import StoreBase
 from brass.server.tables import devices, players, push_subscriptions, seats
 
@@ -106,8 +106,8 @@ def test_a_guest_signing_in_by_mail_brings_its_seats_pushes_and_switches(
     assert [(m.player_id, m.device_id is not None) for m in moved] == [(ivy["id"], True)], moved
     base, push = stores(db_url)
     try:
-        assert push.prefs(ivy["id"]) == {"turn": False}, "the guest's switch fills in"
-        assert push.prefs(guest_me["id"]) == {"turn": True}, "the guest keeps none (defaults)"
+        assert push.prefs(ivy["id"]) == {**DEFAULTS, "turn": False}, "the guest's switch fills in"
+        assert push.prefs(guest_me["id"]) == DEFAULTS, "the guest keeps none (defaults)"
     finally:
         base.close()
 
@@ -137,7 +137,7 @@ def test_the_accounts_own_switches_win_and_a_shared_game_keeps_both_seats(
     assert owners == {0: jon["id"], 1: jon["id"]}, owners
     base, push = stores(db_url)
     try:
-        assert push.prefs(jon["id"]) == {"turn": True}, "the account's own switch wins"
+        assert push.prefs(jon["id"]) == {**DEFAULTS, "turn": True}, "the account's own switch wins"
     finally:
         base.close()
 

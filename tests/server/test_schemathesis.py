@@ -76,6 +76,10 @@ include-name = "POST /api/session"
 checks.positive_data_acceptance.expected-statuses = ["2XX", 403]
 
 [[operations]]
+include-path = "/api/mail/unsubscribe/{{token}}"
+checks.positive_data_acceptance.expected-statuses = ["2XX", 404]
+
+[[operations]]
 include-tag = "players"
 checks.positive_data_acceptance.expected-statuses = ["2XX", 304, 400, 401, 403]
 

@@ -7,6 +7,7 @@ Postgres."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import json
 import queue
@@ -170,7 +171,9 @@ def test_a_name_that_resolves_to_a_private_address_is_not_reached() -> None:
         finally:
             await resolver.close()
 
-    asyncio.run(resolve())
+    # its own thread: a session's playwright (the e2e tests) keeps a loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, resolve()).result()
 
 
 def test_each_service_gets_its_own_body() -> None:

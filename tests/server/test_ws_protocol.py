@@ -134,6 +134,8 @@ def play(http: httpx.Client, table: Table, socks: dict[int | None, Checked],
         if "sync" not in sent or rng.random() < 0.05:
             sock.send({"type": "sync"})
             sock.until(lambda m: m["type"] == "state" and m["legal"] is not None)
+        if "visible" not in sent:  # the page shows the game (no answer: notices.py)
+            sock.send({"type": "visible", "visible": True})
         if "error" not in heard or rng.random() < 0.05:  # refused: not the game's version
             sock.send({"type": "action", "action": moves[0], "expected_version": version + 9,
                        "action_id": f"stale-{version}"})

@@ -11,7 +11,9 @@ export function Webhook({ id, host }: { id: string; host: string }): JSX.Element
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    webhook.get(id, host).then((w) => { setUrl(w.url ?? ""); setSaved(w.url ?? null); }, () => {});
+    // what the host typed before the answer came is kept (it is theirs, not a stale field)
+    webhook.get(id, host).then((w) => { setUrl((typed) => typed || (w.url ?? "")); setSaved(w.url ?? null); },
+      () => {});
   }, [id, host]);
   const run = async (work: () => Promise<string | null>) => {
     setError(null);
