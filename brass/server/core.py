@@ -248,7 +248,7 @@ class GameCore:
         try:
             return await write
         except asyncio.CancelledError:
-            rt.behind = True
+            rt.behind = rt.untold = True  # its notices come after the catch-up (catch_up)
             self._follow(rt)
             raise
         except ApiError as exc:
@@ -313,6 +313,12 @@ class GameCore:
                 if rt.behind:
                     try:
                         await self.caught_up(rt)
+                        if rt.untold:  # our own commit, whose task was cancelled: its notices
+                            rt.untold = False
+                            if rt.record.status == "finished":
+                                self.reach.game_ended(rt)
+                            else:
+                                self.reach.turn_began(rt)  # the hub tells a turn once
                     except ApiError:  # the database out of reach (logged by outage.py)
                         rt.behind = True
                         raise
