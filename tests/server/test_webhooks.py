@@ -221,19 +221,29 @@ def test_a_url_changed_or_removed_by_the_host_is_used_from_the_next_turn(
         first, second, third = (f"/moved/{table.id}/{n}" for n in (1, 2, 3))
 
         def move() -> None:
-            state = http.get(table.url()).json()
-            seat = state["current_seat"]
-            done = act(http, table, seat, legal(http, table, seat)[0]["action"],
-                       state["version"])
-            assert done.status_code == 200, done.text
+            """Moves until the turn passes to another seat (one turn's start: one call; a
+            seat may end a round and start the next)."""
+            seat = http.get(table.url()).json()["current_seat"]
+            while True:
+                state = http.get(table.url()).json()
+                if state["current_seat"] != seat:
+                    return
+                done = act(http, table, seat, legal(http, table, seat)[0]["action"],
+                           state["version"])
+                assert done.status_code == 200, done.text
 
         def next_call() -> Call:
             """The next call for this game (another test's calls are put back)."""
             got: Call | None = None
-            others, deadline = [], time.monotonic() + 240
+            others: list[Call] = []
+            deadline = time.monotonic() + 240
             try:
                 while got is None:
-                    call = receiver.calls.get(timeout=max(0.0, deadline - time.monotonic()))
+                    try:
+                        call = receiver.calls.get(timeout=max(0.0, deadline - time.monotonic()))
+                    except queue.Empty:
+                        raise AssertionError(f"no call for game {table.id} in 240 s; others: "
+                                             f"{[o.path for o in others]}") from None
                     if call.path.startswith(f"/moved/{table.id}/"):
                         got = call
                     else:
