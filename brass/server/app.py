@@ -261,11 +261,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def warm_routes(app: FastAPI) -> int:
     """Build each included router's routes now. FastAPI builds them (a pydantic
-    `TypeAdapter` per parameter) at the first request that walks them: about a second of CPU
-    on a loaded machine, paid by the first requests after a start (bench/server.py counted it
-    in the CPU of the first games opened, 4-5 ms a game at 200 games). The routes built; 0
-    where FastAPI has no such step (its private `effective_candidates`: a newer FastAPI may
-    drop it, and the first requests build them again)."""
+    `TypeAdapter` per parameter) at the first request that walks them: up to a second of
+    CPU on a loaded machine (py-spy), paid by the first requests after every start, which
+    wait for it. The routes built; 0 where FastAPI has no such step (its private
+    `effective_candidates`: a newer FastAPI may drop it, and the first requests build them
+    again)."""
     built, pending = 0, list(app.router.routes)
     while pending:
         route = pending.pop()

@@ -1,6 +1,6 @@
-"""FastAPI builds an included router's routes at the first request that walks them (about a
-second of CPU on a loaded machine: bench/server.py counted it in the first games opened);
-the server builds them at start-up (app.warm_routes), so no request after the start pays it."""
+"""FastAPI builds an included router's routes at the first request that walks them (up to a
+second of CPU on a loaded machine, which the first requests after a start wait for); the
+server builds them at start-up (app.warm_routes), so no request after the start pays it."""
 
 from __future__ import annotations
 
