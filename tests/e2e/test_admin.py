@@ -1,7 +1,9 @@
 """The admin page in chromium (issue 25): a player the server made an admin finds it in the
 account menu (others do not, and the page refuses them); ending a game there is seen at once by
-a browser watching it; deleting a chat line there takes it off a spectator's page; a banner set
-there shows on another browser's page. Screenshots at 1280×800 and 390×844."""
+a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
+after a reload); deleting a chat line there takes it off a spectator's page; muting a seat
+there silences it until "Allow to speak" lets it chat again; a banner set there shows on
+another browser's page. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
@@ -51,6 +53,19 @@ def accept_confirms(page: Page, asked: list[str]) -> None:
     page.on("dialog", answer)
 
 
+def assert_ended(page: Page) -> None:
+    """The game page shows a game the admin ended as over: the reason in the top bar, and
+    nothing that says whose turn it is or offers a move."""
+    bar = page.locator("[data-testid=turnbar]")
+    expect(bar.locator("[data-testid=turn-ended]")).to_have_text("Ended by the server's admin")
+    expect(bar.locator(".to-move")).to_have_count(0)
+    expect(page.locator("[data-testid=game]")).to_have_attribute("data-current", "")
+    for gone in ("[data-testid=action-panel]", "[data-testid=waiting]", "[data-testid=undo]",
+                 ".player.current", ".player .moving", "[data-testid=clocks]"):
+        expect(page.locator(gone), gone).to_have_count(0)
+    assert "turn" not in page.title().lower(), page.title()
+
+
 def test_only_admins_see_it(browser: Browser, server: str) -> None:
     guest = open_page(browser, server + "/")
     expect(guest.locator("[data-testid=account-link]")).to_be_visible()
@@ -78,8 +93,14 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     assert asked and "Ended by admin" in asked[0], asked
     for p in (watcher, *pages.values()):
         expect(p.locator("[data-testid=game-ended]")).to_be_visible()
+        assert_ended(p)
     watcher.screenshot(path=str(shots_dir / "admin-ended-watcher.png"))
     expect(pages[0].locator("[data-testid=chat-send]")).to_have_count(0)
+    for p in (watcher, pages[0]):  # a page opened after the end shows it ended too
+        p.reload()
+        expect(p.locator("[data-testid=game]")).to_be_visible()
+        expect(p.locator("[data-testid=game-ended]")).to_be_visible()
+        assert_ended(p)
     row.locator("[data-testid=delete-game]").click()
     expect(row).to_have_count(0)
     for p in (watcher, admin, *pages.values()):
@@ -121,4 +142,39 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
         admin.click("[data-testid=banner-clear]")
         expect(admin.locator("[data-testid=site-banner]")).to_have_count(0)
     for p in (watcher, admin, other, *pages.values()):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
+                                                   server_db: str) -> None:
+    game_id, pages = start_two(browser, server, "Muted by admin")
+    bob = next(p for p in pages.values() if "Bob" in p.locator(".player.me").inner_text())
+    alice = next(p for p in pages.values() if p is not bob)
+    say(bob, "a loud line")
+    heard = alice.locator("[data-testid=chat-players] li[data-chat-id]")
+    expect(heard).to_have_count(1)
+    admin = make_admin(browser, server, server_db)
+    asked: list[str] = []
+    accept_confirms(admin, asked)
+    loud = admin.locator("[data-testid=admin-chat] tr[data-line]", has_text="a loud line")
+    loud.locator("[data-testid=mute-sender]").click()
+    muted = admin.locator(f"[data-testid=admin-muted] li[data-muted-game='{game_id}']")
+    expect(muted).to_contain_text("Muted by admin")
+    expect(muted.locator("[data-muted-seat]")).to_have_count(1)
+    expect(muted.locator("[data-muted-seat]")).to_contain_text("Bob")
+    assert asked and "Bob" in asked[-1], asked
+
+    say(bob, "am I heard?")  # refused: the page says so, nobody gets the line
+    expect(bob.locator("[data-testid=message]")).to_contain_text("muted in this game's chat")
+    expect(bob.locator("[data-testid=seat-lost]")).to_have_count(0)  # not a lost seat link
+    say(alice, "only Alice speaks")
+    expect(heard).to_have_count(2)
+    expect(alice.locator("[data-testid=chat]")).not_to_contain_text("am I heard?")
+
+    muted.locator("[data-testid=allow-speak]").click()
+    expect(muted).to_have_count(0)
+    say(bob, "heard again")
+    expect(heard).to_have_count(3)
+    expect(heard.last).to_contain_text("heard again")
+    for p in (alice, bob, admin):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
