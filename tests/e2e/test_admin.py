@@ -3,7 +3,8 @@ account menu (others do not, and the page refuses them); ending a game there is 
 a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
 after a reload); deleting a chat line there takes it off a spectator's page; muting a seat
 there silences it until "Allow to speak" lets it chat again; a banner set there shows on
-another browser's page. Screenshots at 1280×800 and 390×844."""
+another browser's page; the invite policy chosen there makes a code a new creator is asked
+for; the backup and figures cards show what the server says. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from brass.server import policy
 from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 
-from .test_browser import PHONE, open_page, start_two
+from .test_browser import PHONE, get, open_page, start_two
 from .test_play_chat import say
 
 
@@ -148,8 +150,8 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
 def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
                                                    server_db: str) -> None:
     game_id, pages = start_two(browser, server, "Muted by admin")
-    bob = next(p for p in pages.values() if "Bob" in p.locator(".player.me").inner_text())
-    alice = next(p for p in pages.values() if p is not bob)
+    seated = {s["name"]: s["seat"] for s in get(server, f"/api/games/{game_id}")["seats"]}
+    bob, alice = pages[seated["Bob"]], pages[seated["Alice"]]
     say(bob, "a loud line")
     heard = alice.locator("[data-testid=chat-players] li[data-chat-id]")
     expect(heard).to_have_count(1)
@@ -177,4 +179,43 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
     expect(heard).to_have_count(3)
     expect(heard.last).to_contain_text("heard again")
     for p in (alice, bob, admin):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_an_admin_closes_creating_to_an_invite_code(browser: Browser, server: str,
+                                                    server_db: str) -> None:
+    admin = make_admin(browser, server, server_db)
+    expect(admin.locator("[data-testid=admin-backup]")).to_contain_text("No backup folder")
+    figures = admin.locator("[data-testid=admin-figures] dl > div")
+    expect(figures.first).to_contain_text("Games running")
+    expect(figures).to_have_count(9)
+    try:
+        admin.select_option("[data-testid=policy-select]", "invite")
+        shown = admin.locator("[data-testid=invite-code] code")
+        expect(shown).to_be_visible()
+        code = shown.inner_text()
+        assert len(code) >= 16, code
+        creator = open_page(browser, server + "/")
+        creator.fill("input[name=game-name]", "Invited by the admin")
+        creator.click("[data-testid=create]")
+        field = creator.locator("input[name=invite-code]")
+        expect(field).to_be_visible(timeout=15000)  # refused: the code is asked for
+        field.fill(code)
+        creator.click("[data-testid=create]")
+        expect(creator.locator("input[name=name]")).to_be_visible(timeout=15000)  # the lobby
+        assert "#/game/" in creator.url
+        admin.select_option("[data-testid=policy-select]", "anyone")
+        expect(admin.locator("[data-testid=invite-code]")).to_have_count(0)
+        base = StoreBase(server_db)
+        try:
+            assert policy.current(PlayerStore(base))[0] == "anyone"
+        finally:
+            base.close()
+    finally:
+        base = StoreBase(server_db)  # the session's server is shared: open again whatever came
+        try:
+            policy.set_policy(PlayerStore(base), "anyone")
+        finally:
+            base.close()
+    for p in (admin, creator):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
