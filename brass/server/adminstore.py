@@ -1,8 +1,8 @@
 """The admin page's reads and writes across all games (adminpage.py): every game with its
-filters a page at a time, ending and deleting a game, the chat of all games and whom each game's
-chat has muted. Only the admin
-page uses these; the games' own writes stay in storage.py (a game's end here is the same
-conditional status write as the host's cancel, for a running game too)."""
+filters a page at a time, ending and deleting a game, the chat of all games and whom each
+game's chat has muted. Only the admin page uses these; the games' own writes stay in
+storage.py (a game's end here is the same conditional status write as the host's cancel, for
+a running game too)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@ import { info, num, t } from "../i18n";
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
 // chat of every game (delete a line, mute a seat or the spectators, and let whoever is muted
-// speak again). The server decides
-// everything; this page only asks and shows.
+// speak again). The server decides everything; this page only asks and shows.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { admin, banner, type GameQuery } from "../api/admin";
