@@ -4,9 +4,11 @@ it was sent at."""
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from .test_browser import actions_done, open_page, start_two, wait_actions
 
@@ -57,3 +59,43 @@ def test_two_players_and_a_spectator_chat(browser: Browser, server: str,
     expect(chat).to_have_count(3)
     for p in (*everyone, replay):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_a_line_sent_before_the_hello_is_answered_still_shows(browser: Browser,
+                                                              server: str) -> None:
+    """The watcher's page reads the chat's history, then its socket's hello is held (a slow
+    network) while Alice's line is stored: the line is in neither the history it read nor
+    the socket's messages. The page reads the history again once the hello is answered."""
+    game_id, pages = start_two(browser, server, "Late hello")
+    alice = pages[0]
+    held: list[str | bytes] = []
+    to_server: list[WebSocketRoute] = []
+
+    def hold_hello(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        to_server.append(upstream)
+
+        def from_page(message: str | bytes) -> None:
+            if not held and '"hello"' in str(message):
+                held.append(message)  # sent on when the test says so
+            else:
+                upstream.send(message)
+        ws.on_message(from_page)
+
+    ctx = browser.new_context()
+    watcher = ctx.new_page()
+    watcher.route_web_socket(re.compile(r"/ws/games/"), hold_hello)
+    with watcher.expect_response(re.compile(rf"/api/games/{game_id}/chat")) as history:
+        watcher.goto(f"{server}/#/game/{game_id}")
+    assert history.value.ok, history.value.status
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        watcher.wait_for_timeout(50)  # the route's handler runs while playwright waits
+    assert held, "the watcher's page never said hello"
+
+    say(alice, "Said while you were connecting")
+    expect(alice.locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(1)
+    to_server[0].send(held[0])  # the hello goes on: the server answers it
+    expect(watcher.locator("[data-testid=chat-players] li[data-chat-id]")).to_contain_text(
+        "Said while you were connecting")
+    ctx.close()

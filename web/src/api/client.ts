@@ -236,6 +236,7 @@ export class GameSocket {
   private helloTries = 0; // hellos refused in a row, a stale or unreachable server's perhaps
   private greeted = false; // this connection's hello was answered with a state
   private subscribers = new Set<(m: WsMessage) => void>();
+  private greeters = new Set<() => void>(); // told each time a connection's hello is answered
   private shown: boolean | null = null; // what the server was last told (visible or not)
   status: ConnStatus = "connecting";
 
@@ -294,6 +295,7 @@ export class GameSocket {
           return;
         }
       }
+      const greeting = msg.type === "state" && !this.greeted;
       if (msg.type === "state") {
         if (!this.greeted) this.shown = null; // a new connection: tell it afresh
         this.greeted = true;
@@ -304,6 +306,7 @@ export class GameSocket {
       }
       this.handlers.onMessage?.(msg);
       for (const fn of this.subscribers) fn(msg);
+      if (greeting) for (const fn of this.greeters) fn();
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -350,6 +353,13 @@ export class GameSocket {
   subscribe(fn: (m: WsMessage) => void): () => void {
     this.subscribers.add(fn);
     return () => this.subscribers.delete(fn);
+  }
+
+  /** Call `fn` each time a connection's hello is answered (the server now sends this socket
+   * every change): what was read before may have missed what came in between. */
+  onGreeted(fn: () => void): () => void {
+    this.greeters.add(fn);
+    return () => this.greeters.delete(fn);
   }
 
   /** For tests and debugging: drop the connection as if the network failed, and stay away

@@ -34,9 +34,13 @@ export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
       if (m.type === "chat") add([m.message]);
       if (m.type === "chat_deleted") setMessages((old) => old.filter((x) => x.id !== m.id));
     });
+    // a line stored before the socket's hello was answered (or while it was reconnecting)
+    // comes by neither the first read nor the socket: read the newest page again then
+    const greeted = socket?.onGreeted(() => page(null, 1));
     return () => {
       live = false;
       off?.();
+      greeted?.();
     };
   }, [id, socket]);
   return messages;
