@@ -7,7 +7,8 @@ without a player `unauthorized`).
   this instance at once and on the others by the write's notification) or delete one (a game
   still waiting or running is ended first, so its players see it end, then its rows go);
 - the chat of every game, newest first, paged; a line deleted and a seat or the spectators
-  muted exactly as the game's host does (chat.py: gone for every spectator and in replays);
+  muted (or let speak again) exactly as the game's host does (chat.py: gone for every
+  spectator and in replays); the games whose chat has muted someone, and whom;
 - the create policy (policy.py: the same setting `brass settings create-policy` writes);
 - the banner every page shows (banner.py);
 - the newest backup and this instance's figures (hostfacts.py)."""
@@ -76,6 +77,24 @@ class AdminChatLine(BaseModel):
 class AdminChat(BaseModel):
     lines: list[AdminChatLine] = Field(description="newest first")
     next: int | None = Field(description="the `before` of the page of older lines (null: none)")
+
+
+class MutedSeat(BaseModel):
+    seat: int
+    name: str | None = Field(description="the seat's player's name (null: none)")
+    bot: bool
+
+
+class AdminGameMutes(BaseModel):
+    game_id: str
+    game_name: str
+    seats: list[MutedSeat] = Field(description="the muted seats")
+    spectators: bool = Field(description="the game's spectators are muted")
+
+
+class AdminMuted(BaseModel):
+    games: list[AdminGameMutes] = Field(description="newest game first")
+    next_offset: int | None = Field(description="the `offset` of the next page (null: none)")
 
 
 class PolicyView(BaseModel):
@@ -175,6 +194,17 @@ async def chat_lines(_admin: Admin, service: Service,
     page = rows[:limit]
     return AdminChat(lines=[AdminChatLine.model_validate(r) for r in page],
                      next=page[-1]["id"] if len(rows) > limit else None)
+
+
+@router.get("/chat/muted", response_model=AdminMuted)
+async def muted(_admin: Admin, service: Service,
+                limit: Annotated[int, Query(ge=1, le=PAGE)] = PAGE,
+                offset: Annotated[int, Query(ge=0, le=DEEPEST)] = 0) -> AdminMuted:
+    """The games whose chat has muted a seat or the spectators, newest game first, and whom:
+    what the page offers to let speak again (`POST .../chat/mute` with `muted` false)."""
+    rows = await service.core.db(_store(service).muted, limit + 1, offset)
+    return AdminMuted(games=[AdminGameMutes.model_validate(r) for r in rows[:limit]],
+                      next_offset=offset + limit if len(rows) > limit else None)
 
 
 @router.delete("/games/{game_id}/chat/messages/{message_id}", status_code=204,

@@ -1,7 +1,8 @@
 """The admin page's reads and writes across all games (adminpage.py): every game with its
-filters a page at a time, ending and deleting a game, and the chat of all games. Only the admin
-page uses these; the games' own writes stay in storage.py (a game's end here is the same
-conditional status write as the host's cancel, for a running game too)."""
+filters a page at a time, ending and deleting a game, the chat of all games and whom each
+game's chat has muted. Only the admin page uses these; the games' own writes stay in
+storage.py (a game's end here is the same conditional status write as the host's cancel, for
+a running game too)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import and_, delete, func, select, update
 
+from .chatlog import SPECTATORS
 from .records import now
 from .storebase import StoreBase
-from .tables import chat, games, seats, status_is
+from .tables import chat, chat_mutes, games, seats, status_is
 from .vocab import GameStatus
 
 PAGE = 50  # games or chat lines per page, at most
@@ -123,3 +125,28 @@ class AdminStore:
         return [{"id": r.id, "game_id": r.game_id, "game_name": r.game_name, "seat": r.seat,
                  "name": r.name, "text": r.text, "spectator": r.spectator,
                  "time": r.created_at} for r in rows]
+
+    def muted(self, limit: int, offset: int) -> list[dict[str, Any]]:
+        """Up to `limit` games whose chat has muted someone (after the first `offset`), newest
+        game first: each with its muted seats (by name) and whether its spectators are."""
+        g = games.c
+        muting = select(chat_mutes.c.seat).where(chat_mutes.c.game_id == g.id).exists()
+        with self.base._tx() as conn:
+            rows = conn.execute(select(g.id, g.name).where(muting)
+                                .order_by(g.created_at.desc(), g.id.desc())
+                                .limit(limit).offset(offset)).all()
+            found = {r.id: {"game_id": r.id, "game_name": r.name, "seats": [],
+                            "spectators": False} for r in rows}
+            if found:
+                for m in conn.execute(
+                        select(chat_mutes.c.game_id, chat_mutes.c.seat, seats.c.name, seats.c.bot)
+                        .join(seats, and_(seats.c.game_id == chat_mutes.c.game_id,
+                                          seats.c.seat == chat_mutes.c.seat), isouter=True)
+                        .where(chat_mutes.c.game_id.in_(list(found)))
+                        .order_by(chat_mutes.c.seat)):
+                    if m.seat == SPECTATORS:
+                        found[m.game_id]["spectators"] = True
+                    else:
+                        found[m.game_id]["seats"].append(
+                            {"seat": m.seat, "name": m.name, "bot": bool(m.bot)})
+        return [found[r.id] for r in rows]

@@ -168,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         app.state.mail_notices.start_digests(settings.mail_digest_hour,
                                              settings.mail_digest_every)
+        warm_routes(app)  # before the collector freezes what start-up made
         collector = Collector(full_every=settings.gc_full_every)
         collector.start()
         if settings.web_dist is None:
@@ -261,6 +262,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=headers)
 
     return app
+
+
+def warm_routes(app: FastAPI) -> int:
+    """Build each included router's routes now. FastAPI builds them (a pydantic
+    `TypeAdapter` per parameter) at the first request that walks them: up to a second of
+    CPU on a loaded machine (py-spy), paid by the first requests after every start, which
+    wait for it. The routes built; 0 where FastAPI has no such step (its private
+    `effective_candidates`: a newer FastAPI may drop it, and the first requests build them
+    again)."""
+    built, pending = 0, list(app.router.routes)
+    while pending:
+        route = pending.pop()
+        candidates = getattr(route, "effective_candidates", None)
+        if candidates is None:
+            continue
+        found = candidates()
+        low = getattr(route, "effective_low_priority_routes", None)
+        if low is not None:
+            low()
+        built += len(found)
+        pending.extend(found)  # a router included in an included one has its own
+    return built
 
 
 def running_games(storage: Storage) -> int:

@@ -36,7 +36,8 @@ class ChatLog(StoreBase):
     def add_chat(self, game_id: str, seat: int | None, name: str, text_: str,
                  actions_played: int, address: str = "") -> dict[str, Any]:
         """Store a chat message (chat.py), within the limits and unless the host muted its
-        sender (`rate_limited`, `unauthorized`); on Postgres it is also sent whole to the
+        sender (`rate_limited`; `chat_muted`, not `unauthorized`, which tells a seat's client
+        that its seat token is no longer known); on Postgres it is also sent whole to the
         other instances (fanout.py) in the same transaction."""
         address = address[:64]
         with self._chat_lock, self._tx() as conn:
@@ -48,9 +49,8 @@ class ChatLog(StoreBase):
                 chat_mutes.c.game_id == game_id,
                 chat_mutes.c.seat == (SPECTATORS if seat is None else seat))).first()
             if muted is not None:
-                raise ApiError("unauthorized", "The host has muted "
-                               f"{'the spectators' if seat is None else 'this seat'} "
-                               "in this game's chat")
+                who = "The spectators are" if seat is None else "This seat is"
+                raise ApiError("chat_muted", f"{who} muted in this game's chat")
             recent = chat.c.created_at > t - dt.timedelta(seconds=WINDOW)
             mine = (chat.c.seat == seat if seat is not None
                     else and_(chat.c.seat.is_(None), chat.c.address == address))

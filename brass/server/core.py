@@ -244,17 +244,29 @@ class GameCore:
         """Await a write; if this task is cancelled meanwhile (a steward that lost the game's
         lease), the write may still commit in its thread: the runtime catches up from the
         database, at once, as the lock is let go. Not at its next use: its clients would
-        never hear of a version this instance wrote (the notification of it is its own)."""
+        never hear of a version this instance wrote (the notification of it is its own).
+        Nor would its players (notices.py): if the write does commit, the catch-up that
+        follows it tells them too (`untold`), and only then, since another instance's write
+        of the same version tells its own."""
+        task = asyncio.ensure_future(write)
         try:
-            return await write
+            return await asyncio.shield(task)
         except asyncio.CancelledError:
-            rt.behind = rt.untold = True  # its notices come after the catch-up (catch_up)
+            rt.behind = True
             self._follow(rt)
+            task.add_done_callback(lambda done: self._committed_anyway(rt, done))
             raise
         except ApiError as exc:
             if exc.code == "unavailable":  # it may have committed before the connection broke
                 rt.behind = True
             raise
+
+    def _committed_anyway(self, rt: Runtime, write: asyncio.Future[Any]) -> None:
+        """A write whose task was cancelled has returned: if it committed, a catch-up
+        publishes it and tells its notices."""
+        if not write.cancelled() and write.exception() is None:
+            rt.behind = rt.untold = True
+            self._follow(rt)
 
     def changed(self, game_id: str, version: int, sender: str,
                 carried: Carried | None = None) -> None:

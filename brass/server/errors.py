@@ -15,7 +15,7 @@ ErrorCode = Literal[
     "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused",
     "not_offered", "stand_in_playing", "nudge_not_allowed", "nudge_too_soon",
     "vacation_off", "vacation_in_past", "vacation_overlaps", "vacation_too_long",
-    "vacation_started"]
+    "vacation_started", "chat_muted"]
 
 HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "malformed": 400,
@@ -49,6 +49,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {  # "internal" is 500
     "vacation_overlaps": 409,  # the player is already away on one of those days
     "vacation_too_long": 409,  # more days than the year has left
     "vacation_started": 409,  # a vacation under way cannot be cancelled
+    "chat_muted": 403,  # the host or the admin muted this sender in the game's chat (chatlog.py)
 }
 
 

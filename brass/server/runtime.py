@@ -62,7 +62,7 @@ class Runtime:
     # set at every publish (a local commit or a catch-up): the game's steward waits on it
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     behind: bool = False  # another instance wrote this game: catch up before the next read
-    untold: bool = False  # a write of ours committed after its task was cancelled: tell its notices
+    untold: bool = False  # a write of ours committed after its task was cancelled (core.written)
     rendered: dict[int | None, str] = field(default_factory=dict)  # state text by seat
     parts: tuple[str, str] | None = None  # outbound.state_parts, until the next publish
     # the legal moves of the seat to move at a version, computed once (a worker's future)

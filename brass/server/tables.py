@@ -38,7 +38,8 @@ games = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False),
     Column("players", SmallInteger, nullable=False),
-    # waiting, running, finished; or expired, cancelled (never played)
+    # waiting, running, finished; or expired, cancelled (by its host while waiting, or by the
+    # admin page at any time before it finished)
     Column("status", String(16), nullable=False, index=True),
     Column("seed", BigInteger, nullable=False),
     Column("setup", JSON, nullable=True),

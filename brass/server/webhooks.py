@@ -10,7 +10,11 @@ all, each pause twice the one before from `GAP` on, unless a newer message repla
 URL is checked by netguard.py when it is set (an address literal) and when it is called (the
 name's resolved addresses): no private, loopback or link-local address unless
 `webhook_private_addresses` allows them. The body has `content` (Discord) and `text` (Slack);
-a URL of either service gets only its own key, another URL both."""
+a URL of either service gets only its own key, another URL both.
+
+The game's URL is read from the database at most once per `FRESH` seconds per game (most
+games have none, and that read was a tenth of the server's CPU per move); a set or a removal
+on this instance takes effect at once, one made on another instance within `FRESH` seconds."""
 
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ GAP = 3.0  # seconds between two calls of a game's webhook, at least
 TIMEOUT = 5.0  # seconds for a receiver's answer
 ATTEMPTS = 3  # calls of one message, at most (the pauses between: `_deliver`)
 KEPT = 10_000  # games whose last call time is kept before the old ones are forgotten
+FRESH = 30.0  # seconds a game's URL read from the database is used before it is read again
 
 
 def body_for(url: str, text: str) -> dict[str, str]:
@@ -58,6 +63,7 @@ class Webhooks:
         self._pending: dict[str, str] = {}  # game → the latest message not yet sent
         self._running: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, float] = {}  # game → when its webhook was last called
+        self._urls: dict[str, tuple[str | None, float]] = {}  # game → (URL, when it was read)
         self._session: aiohttp.ClientSession | None = None
         self.delivered = 0  # messages a receiver accepted (tests)
 
@@ -94,6 +100,9 @@ class Webhooks:
         if len(self._last) > KEPT:  # forget the games called longer than a gap ago
             since = time.monotonic() - self.gap
             self._last = {g: at for g, at in self._last.items() if at > since}
+        if len(self._urls) > KEPT:  # and the URLs read longer than `FRESH` ago
+            since = time.monotonic() - FRESH
+            self._urls = {g: u for g, u in self._urls.items() if u[1] > since}
         running = self._running.get(game_id)
         if running is None or running.done():
             task = asyncio.create_task(self._drain(game_id), name=f"webhook-{game_id}")
@@ -108,7 +117,7 @@ class Webhooks:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 text = self._pending.pop(game_id)
-                url = await asyncio.to_thread(self.store.webhook, game_id)
+                url = await self.url(game_id)
                 if url is not None:
                     await self._deliver(game_id, url, text)
         except Exception:
@@ -116,6 +125,29 @@ class Webhooks:
         finally:
             if self._running.get(game_id) is asyncio.current_task():
                 del self._running[game_id]
+
+    async def url(self, game_id: str) -> str | None:
+        """The game's webhook, read from the database if not read in the last `FRESH` s."""
+        held = self._urls.get(game_id)
+        if held is not None and time.monotonic() - held[1] < FRESH:
+            return held[0]
+        read_at = time.monotonic()
+        url = await asyncio.to_thread(self.store.webhook, game_id)
+        newer = self._urls.get(game_id)
+        if newer is not None and newer[1] >= read_at:  # set or dropped here during the read
+            return newer[0]
+        self._urls[game_id] = (url, read_at)
+        return url
+
+    async def set(self, game_id: str, url: str) -> None:
+        await asyncio.to_thread(self.store.set_webhook, game_id, url)
+        self._urls[game_id] = (url, time.monotonic())
+
+    async def drop(self, game_id: str) -> bool:
+        """False if the game had no webhook."""
+        dropped = await asyncio.to_thread(self.store.drop_webhook, game_id)
+        self._urls[game_id] = (None, time.monotonic())
+        return dropped
 
     async def _deliver(self, game_id: str, url: str, text: str) -> None:
         """Call the webhook with `text`, tried again after a failure: the k-th try comes
@@ -201,13 +233,13 @@ async def set_webhook(game_id: str, body: Webhook, rt: HostToSetWebhook,
     Refused (`malformed`): not https (`reason: webhook_url`), or localhost or a private,
     loopback or link-local address (`reason: webhook_address`)."""
     hooks.check(body.url)
-    await asyncio.to_thread(hooks.store.set_webhook, rt.id, body.url)
+    await hooks.set(rt.id, body.url)
     return WebhookOut(url=body.url)
 
 
 @router.delete("/games/{game_id}/webhook", status_code=204, response_class=Response)
 async def drop_webhook(game_id: str, rt: HostToSetWebhook, hooks: Hooks) -> Response:
     """Host only: no more calls (`not_found` if the game had no webhook)."""
-    if not await asyncio.to_thread(hooks.store.drop_webhook, rt.id):
+    if not await hooks.drop(rt.id):
         raise ApiError("not_found", "This game has no webhook")
     return Response(status_code=204)

@@ -1,7 +1,10 @@
 """The admin page in chromium (issue 25): a player the server made an admin finds it in the
 account menu (others do not, and the page refuses them); ending a game there is seen at once by
-a browser watching it; deleting a chat line there takes it off a spectator's page; a banner set
-there shows on another browser's page. Screenshots at 1280×800 and 390×844."""
+a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
+after a reload); deleting a chat line there takes it off a spectator's page; muting a seat
+there silences it until "Allow to speak" lets it chat again; a banner set there shows on
+another browser's page; the invite policy chosen there makes a code a new creator is asked
+for; the backup and figures cards show what the server says. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from brass.server import policy
 from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 
-from .test_browser import PHONE, open_page, start_two
+from .test_browser import PHONE, get, open_page, start_two
 from .test_play_chat import say
 
 
@@ -51,6 +55,19 @@ def accept_confirms(page: Page, asked: list[str]) -> None:
     page.on("dialog", answer)
 
 
+def assert_ended(page: Page) -> None:
+    """The game page shows a game the admin ended as over: the reason in the top bar, and
+    nothing that says whose turn it is or offers a move."""
+    bar = page.locator("[data-testid=turnbar]")
+    expect(bar.locator("[data-testid=turn-ended]")).to_have_text("Ended by the server's admin")
+    expect(bar.locator(".to-move")).to_have_count(0)
+    expect(page.locator("[data-testid=game]")).to_have_attribute("data-current", "")
+    for gone in ("[data-testid=action-panel]", "[data-testid=waiting]", "[data-testid=undo]",
+                 ".player.current", ".player .moving", "[data-testid=clocks]"):
+        expect(page.locator(gone), gone).to_have_count(0)
+    assert "turn" not in page.title().lower(), page.title()
+
+
 def test_only_admins_see_it(browser: Browser, server: str) -> None:
     guest = open_page(browser, server + "/")
     expect(guest.locator("[data-testid=account-link]")).to_be_visible()
@@ -78,8 +95,14 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     assert asked and "Ended by admin" in asked[0], asked
     for p in (watcher, *pages.values()):
         expect(p.locator("[data-testid=game-ended]")).to_be_visible()
+        assert_ended(p)
     watcher.screenshot(path=str(shots_dir / "admin-ended-watcher.png"))
     expect(pages[0].locator("[data-testid=chat-send]")).to_have_count(0)
+    for p in (watcher, pages[0]):  # a page opened after the end shows it ended too
+        p.reload()
+        expect(p.locator("[data-testid=game]")).to_be_visible()
+        expect(p.locator("[data-testid=game-ended]")).to_be_visible()
+        assert_ended(p)
     row.locator("[data-testid=delete-game]").click()
     expect(row).to_have_count(0)
     for p in (watcher, admin, *pages.values()):
@@ -91,6 +114,9 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
     game_id, pages = start_two(browser, server, "Moderated by admin")
     say(pages[1], "a rude line")
     say(pages[0], "a kind line")
+    # both stored before the watcher opens: its page reads the history as its socket opens,
+    # and a line stored between that read and the socket's hello reaches it by neither
+    expect(pages[0].locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(2)
     watcher = open_page(browser, f"{server}/#/game/{game_id}")
     lines = watcher.locator("[data-testid=chat-players] li[data-chat-id]")
     expect(lines).to_have_count(2)
@@ -121,4 +147,78 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
         admin.click("[data-testid=banner-clear]")
         expect(admin.locator("[data-testid=site-banner]")).to_have_count(0)
     for p in (watcher, admin, other, *pages.values()):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
+                                                   server_db: str) -> None:
+    game_id, pages = start_two(browser, server, "Muted by admin")
+    seated = {s["name"]: s["seat"] for s in get(server, f"/api/games/{game_id}")["seats"]}
+    bob, alice = pages[seated["Bob"]], pages[seated["Alice"]]
+    say(bob, "a loud line")
+    heard = alice.locator("[data-testid=chat-players] li[data-chat-id]")
+    expect(heard).to_have_count(1)
+    admin = make_admin(browser, server, server_db)
+    asked: list[str] = []
+    accept_confirms(admin, asked)
+    loud = admin.locator("[data-testid=admin-chat] tr[data-line]", has_text="a loud line")
+    loud.locator("[data-testid=mute-sender]").click()
+    muted = admin.locator(f"[data-testid=admin-muted] li[data-muted-game='{game_id}']")
+    expect(muted).to_contain_text("Muted by admin")
+    expect(muted.locator("[data-muted-seat]")).to_have_count(1)
+    expect(muted.locator("[data-muted-seat]")).to_contain_text("Bob")
+    assert asked and "Bob" in asked[-1], asked
+
+    say(bob, "am I heard?")  # refused: the page says so, nobody gets the line
+    expect(bob.locator("[data-testid=message]")).to_contain_text("muted in this game's chat")
+    expect(bob.locator("[data-testid=seat-lost]")).to_have_count(0)  # not a lost seat link
+    say(alice, "only Alice speaks")
+    expect(heard).to_have_count(2)
+    expect(alice.locator("[data-testid=chat]")).not_to_contain_text("am I heard?")
+
+    muted.locator("[data-testid=allow-speak]").click()
+    expect(muted).to_have_count(0)
+    say(bob, "heard again")
+    expect(heard).to_have_count(3)
+    expect(heard.last).to_contain_text("heard again")
+    for p in (alice, bob, admin):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_an_admin_closes_creating_to_an_invite_code(browser: Browser, server: str,
+                                                    server_db: str) -> None:
+    admin = make_admin(browser, server, server_db)
+    expect(admin.locator("[data-testid=admin-backup]")).to_contain_text("No backup folder")
+    figures = admin.locator("[data-testid=admin-figures] dl > div")
+    expect(figures.first).to_contain_text("Games running")
+    expect(figures).to_have_count(9)
+    try:
+        admin.select_option("[data-testid=policy-select]", "invite")
+        shown = admin.locator("[data-testid=invite-code] code")
+        expect(shown).to_be_visible()
+        code = shown.inner_text()
+        assert len(code) >= 16, code
+        creator = open_page(browser, server + "/")
+        creator.fill("input[name=game-name]", "Invited by the admin")
+        creator.click("[data-testid=create]")
+        field = creator.locator("input[name=invite-code]")
+        expect(field).to_be_visible(timeout=15000)  # refused: the code is asked for
+        field.fill(code)
+        creator.click("[data-testid=create]")
+        expect(creator.locator("input[name=name]")).to_be_visible(timeout=15000)  # the lobby
+        assert "#/game/" in creator.url
+        admin.select_option("[data-testid=policy-select]", "anyone")
+        expect(admin.locator("[data-testid=invite-code]")).to_have_count(0)
+        base = StoreBase(server_db)
+        try:
+            assert policy.current(PlayerStore(base))[0] == "anyone"
+        finally:
+            base.close()
+    finally:
+        base = StoreBase(server_db)  # the session's server is shared: open again whatever came
+        try:
+            policy.set_policy(PlayerStore(base), "anyone")
+        finally:
+            base.close()
+    for p in (admin, creator):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]

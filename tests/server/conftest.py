@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Coroutine, Iterator
@@ -29,6 +28,10 @@ from sqlalchemy import create_engine, text
 from brass.server import Settings, create_app
 from brass.server.request_deadlines import uvicorn_options
 
+from .accountsite import Site
+from .mail import Mailbox, smtp_server
+from .ports import free_port
+
 T = TypeVar("T")
 
 POSTGRES = os.environ.get("BRASS_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
@@ -40,13 +43,6 @@ def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
     the main thread."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coro).result()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="session")
@@ -177,3 +173,17 @@ def legal(http: httpx.Client, table: Table, seat: int) -> list[dict[str, Any]]:
 
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[Mailbox]:
+    """A real SMTP server (aiosmtpd) for the module's tests."""
+    with smtp_server() as mailbox:
+        yield mailbox
+
+
+@pytest.fixture(scope="module")
+def site(db_url: str, box: Mailbox) -> Iterator[Site]:
+    """The app with e-mail through `box` (a module may override it with other settings)."""
+    with Site(db_url, box.port) as live:
+        yield live

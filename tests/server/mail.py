@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from aiosmtpd.controller import Controller
 
-from .conftest import free_port
+from .ports import free_port
 
 LINK = re.compile(r"https?://\S+/#/signin/([A-Za-z0-9_-]+)")
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
-import pytest
 from sqlalchemy import create_engine, func, select
 
 from brass.server.accountstore import AccountStore
@@ -21,21 +19,10 @@ from brass.server.signin import LINKS_PER_ACCOUNT
 from brass.server.storebase import StoreBase
 from brass.server.tables import players, seats, signin_links
 
-from .mail import Mailbox, smtp_server
-from .test_accounts import Site, address, guest, sign_in_by_mail
+from .accountsite import Site
+from .mail import Mailbox
+from .test_accounts import address, guest, sign_in_by_mail
 from .test_leaks import SECRET_KEYS, keys_in
-
-
-@pytest.fixture(scope="module")
-def box() -> Iterator[Mailbox]:
-    with smtp_server() as mailbox:
-        yield mailbox
-
-
-@pytest.fixture(scope="module")
-def site(db_url: str, box: Mailbox) -> Iterator[Site]:
-    with Site(db_url, box.port) as live:
-        yield live
 
 
 def scalar(db_url: str, query: Any) -> Any:

@@ -32,6 +32,7 @@ from .test_websocket import hello, open_socket, receive
 
 ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/admin/games", None), ("POST", "/api/admin/games/x/end", None),
+    ("GET", "/api/admin/chat/muted", None),
     ("DELETE", "/api/admin/games/x", None), ("GET", "/api/admin/chat", None),
     ("DELETE", "/api/admin/games/x/chat/messages/1", None),
     ("POST", "/api/admin/games/x/chat/mute", {"seat": None, "muted": True}),
@@ -181,9 +182,25 @@ def test_chat_moderation_across_games(server: LiveServer, http: httpx.Client,
     muted = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
                        json={"seat": 1, "muted": True})
     assert muted.json() == {"seats": [1], "spectators": False}, muted.text
+    admin.post(f"/api/admin/games/{tables[0].id}/chat/mute", json={"seat": None, "muted": True})
+    found = admin.get("/api/admin/chat/muted").json()
+    mine = [g for g in found["games"] if g["game_id"] in {t.id for t in tables}]
+    assert mine == [  # newest game first; a seat by its player's name
+        {"game_id": tables[1].id, "game_name": "test",
+         "seats": [{"seat": 1, "name": "human 1", "bot": False}], "spectators": False},
+        {"game_id": tables[0].id, "game_name": "test", "seats": [],
+         "spectators": True}], found
+    first = admin.get("/api/admin/chat/muted", params={"limit": 1}).json()
+    assert len(first["games"]) == 1 and first["next_offset"] == 1, first
     with open_socket(server, tables[1].id) as ws:
         hello(ws, tables[1].tokens[1])
-        assert say(ws, "muted?")["code"] == "unauthorized"
+        assert say(ws, "muted?")["code"] == "chat_muted"
+        heard = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
+                           json={"seat": 1, "muted": False})
+        assert heard.json() == {"seats": [], "spectators": False}, heard.text
+        assert say(ws, "heard again")["type"] == "chat"
+    left = admin.get("/api/admin/chat/muted").json()["games"]
+    assert tables[1].id not in {g["game_id"] for g in left}, left
 
 
 def test_the_create_policy_is_the_command_lines(server: LiveServer, admin: httpx.Client,

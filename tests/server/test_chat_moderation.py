@@ -125,10 +125,10 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
         # the host mutes seat 0, then the spectators
         muted = http.post(mute, json={"seat": 0, "muted": True}, headers=auth(table.host))
         assert muted.json() == {"seats": [0], "spectators": False}
-        assert say(player, "still here")["code"] == "unauthorized"
+        assert say(player, "still here")["code"] == "chat_muted"
         muted = http.post(mute, json={"seat": None, "muted": True}, headers=auth(table.host))
         assert muted.json() == {"seats": [0], "spectators": True}
-        assert say(watcher, "me too", name="Sam")["code"] == "unauthorized"
+        assert say(watcher, "me too", name="Sam")["code"] == "chat_muted"
         assert http.get(table.url("/chat")).json()["muted"] == muted.json()
         http.post(mute, json={"seat": 0, "muted": False}, headers=auth(table.host))
         assert say(player, "sorry")["type"] == "chat"

@@ -3,7 +3,7 @@ notification to `GameCore.changed`), including one announced just as its previou
 of the game has returned but before that task is forgotten: a spectator of the game there
 must still get the new version (missed, it waited for the next move, and the last version of
 a game for ever). And a write of its own whose task is cancelled (a steward that lost the
-lease) but which commits all the same reaches its clients too."""
+lease) but which commits all the same reaches its clients, and its players' notices, too."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 
 from brass.server import Settings, migrate
+from brass.server.runtime import Runtime
 from brass.server.service import GameService
 from brass.server.storage import Storage
 
@@ -77,9 +78,26 @@ def test_a_change_announced_as_the_last_catch_up_returns_is_followed() -> None:
         run_in_own_loop(follow(url, http, table))
 
 
-async def cancelled_write(url: str) -> tuple[int, list[int]]:
+class Turns:
+    """A watcher of the notices hub (notices.py): the version at each turn it is told of."""
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+
+    def turn_began(self, rt: Runtime) -> None:
+        self.versions.append(rt.record.version)
+
+    def game_ended(self, rt: Runtime) -> None:
+        raise AssertionError(f"game {rt.id} did not end")
+
+
+async def cancelled_write(url: str) -> tuple[int, list[int], list[int]]:
+    """A move cancelled while its write commits: the found version, the spectator's
+    versions and the versions of the turns the notices hub was told of."""
     service = GameService(Storage(url, instance="solo"), workers=0)
     other = Storage(url, instance="reader")
+    turns = Turns()
+    service.core.reach.watchers.append(turns)
     try:
         game_id, _host, invite = await service.lobby.create_game(2, "cancelled")
         for i in range(2):
@@ -94,15 +112,19 @@ async def cancelled_write(url: str) -> tuple[int, list[int]]:
         give_up = time.monotonic() + WITHIN
         while not rt.lock.locked() and time.monotonic() < give_up:
             await asyncio.sleep(0)  # until the move waits for its write (its only wait)
+        # the write is a task of its own (core.written), made by the step that took the lock:
+        # one more turn of the loop runs its first step, which hands it to a database thread
+        await asyncio.sleep(0)
         # the write commits in its thread; the loop does not turn meanwhile (blocking reads)
         while (found := other.load_game(game_id)) is not None and found.version == 0 and (
                 time.monotonic() < give_up):
             time.sleep(0.01)
         move.cancel()  # as a steward that lost the game's lease cancels its bot's move
         await asyncio.gather(move, return_exceptions=True)
-        while spectator.versions[-1] != 1 and time.monotonic() < give_up:
+        while (spectator.versions[-1] != 1 or 1 not in turns.versions) and (
+                time.monotonic() < give_up):
             await asyncio.sleep(0.01)
-        return (0 if found is None else found.version), spectator.versions
+        return (0 if found is None else found.version), spectator.versions, turns.versions
     finally:
         other.close()
         await service.close()
@@ -111,5 +133,7 @@ async def cancelled_write(url: str) -> tuple[int, list[int]]:
 def test_a_cancelled_move_that_commits_still_reaches_the_clients(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'solo.db'}"
     migrate.upgrade(url)
-    stored, versions = run_in_own_loop(cancelled_write(url))
+    stored, versions, turns = run_in_own_loop(cancelled_write(url))
     assert stored == 1 and versions[-1] == 1, versions
+    # its players are told of the turn it began (push, e-mail, webhooks), once
+    assert turns.count(1) == 1, turns

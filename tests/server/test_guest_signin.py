@@ -8,12 +8,10 @@ that had joined a game as a guest). SQLite and Postgres."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import create_engine, select
 
 from brass.server.playerstore import PlayerStore
@@ -21,20 +19,9 @@ from brass.server.pushstore import DEFAULTS, PushStore, Subscription
 from brass.server.storebase import StoreBase
 from brass.server.tables import devices, players, push_subscriptions, seats
 
-from .mail import Mailbox, smtp_server
-from .test_accounts import Site, address, guest, sign_in_by_mail, token_of
-
-
-@pytest.fixture(scope="module")
-def box() -> Iterator[Mailbox]:
-    with smtp_server() as mailbox:
-        yield mailbox
-
-
-@pytest.fixture(scope="module")
-def site(db_url: str, box: Mailbox) -> Iterator[Site]:
-    with Site(db_url, box.port) as live:
-        yield live
+from .accountsite import Site
+from .mail import Mailbox
+from .test_accounts import address, guest, sign_in_by_mail, token_of
 
 
 def new_game(client: httpx.Client, name: str, seat_name: str) -> tuple[str, int]:

@@ -20,18 +20,13 @@ import pytest
 from brass.server.mailstore import MailStore
 from brass.server.storebase import StoreBase
 
+from .accountsite import Site
 from .conftest import auth
-from .mail import Mailbox, smtp_server
-from .test_accounts import Site, address, sign_in_by_mail
+from .mail import Mailbox
+from .test_accounts import address, sign_in_by_mail
 
 CORRESPONDENCE = {"kind": "correspondence", "per_turn": 86_400.0}
 LIVE = {"kind": "live", "reserve": 600.0}
-
-
-@pytest.fixture(scope="module")
-def box() -> Iterator[Mailbox]:
-    with smtp_server() as mailbox:
-        yield mailbox
 
 
 @pytest.fixture(scope="module")

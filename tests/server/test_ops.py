@@ -1,4 +1,5 @@
-"""Operations endpoints on a real server: /health, /ready (and its 503s), /metrics, request
+"""Operations endpoints on a real server: /health, /ready (and its 503s), /metrics (closed
+unless a token is set), request
 ids on every response and websocket handshake, and the page at / when the client is missing."""
 
 from __future__ import annotations
@@ -41,6 +42,20 @@ def test_ready_when_the_database_is_at_the_migrations_head(http: httpx.Client) -
     reply = http.get("/ready")
     assert reply.status_code == 200
     assert reply.json() == {"status": "ready", "migrations": sorted(migrate.heads())}
+
+
+def test_metrics_are_closed_when_no_token_is_set(tmp_path: Path) -> None:
+    """The default (no BRASS_METRICS_TOKEN): /metrics answers nobody, whatever they send."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'closed.db'}", bot_delay=0.0,
+                        metrics_token=None)
+    with LiveServer(settings) as live, httpx.Client(base_url=live.base, timeout=30) as http:
+        for headers in ({}, METRICS, {"Authorization": "Bearer x"}):
+            refused = http.get("/metrics", headers=headers)
+            assert refused.status_code == 401, (headers, refused.status_code, refused.text)
+            assert refused.json()["code"] == "unauthorized", refused.text
+            assert "BRASS_METRICS_TOKEN" in refused.json()["message"], refused.text
+            assert "brass_" not in refused.text
+        assert http.get("/health").status_code == 200
 
 
 def test_not_ready_while_the_database_is_behind_or_gone(tmp_path: Path) -> None:

@@ -149,7 +149,8 @@ ERROR_CODES = {  # DESIGN.md's, then the server's own
     "stand_in_playing",  # a bot plays for the seat
     "nudge_not_allowed", "nudge_too_soon",  # nudges (docs/REACH.md)
     "vacation_off", "vacation_in_past", "vacation_overlaps", "vacation_too_long",
-    "vacation_started"}  # vacations (docs/REACH.md)
+    "vacation_started",  # vacations (docs/REACH.md)
+    "chat_muted"}  # the host or the admin muted a chat sender
 # (schema, property) -> the words its value may be (None too, where it is nullable)
 VOCABULARIES: dict[tuple[str, str], set[str | None]] = {
     ("Build", "industry"): set(INDUSTRIES), ("Develop", "industries"): set(INDUSTRIES),

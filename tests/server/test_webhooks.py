@@ -25,7 +25,7 @@ from brass.server import Settings
 from brass.server.netguard import PublicOnly
 from brass.server.webhooks import GAP, body_for
 
-from .conftest import LiveServer, Table, auth, legal, make_game
+from .conftest import LiveServer, Table, act, auth, legal, make_game
 from .test_ratings import wait_for
 
 SITE = "https://brass.test"
@@ -229,6 +229,61 @@ def test_a_receiver_that_hangs_never_delays_a_move(hooked: LiveServer,
     # the receiver holds its call (the webhook's timeout is 5 s): a move that waited for it
     # would take seconds; these are moves alone
     assert max(took) < 2.0, took
+
+
+def test_a_url_changed_or_removed_by_the_host_is_used_from_the_next_turn(
+        hooked: LiveServer, receiver: Receiver) -> None:
+    """The instance keeps a game's URL for a while (webhooks.FRESH): one set or removed
+    there is used at once, not after that while."""
+    with httpx.Client(base_url=hooked.base, timeout=60) as http:
+        table = make_game(http, 2, 2)
+        first, second, third = (f"/moved/{table.id}/{n}" for n in (1, 2, 3))
+
+        def move() -> None:
+            """Moves until the turn passes to another seat (one turn's start: one call; a
+            seat may end a round and start the next)."""
+            seat = http.get(table.url()).json()["current_seat"]
+            while True:
+                state = http.get(table.url()).json()
+                if state["current_seat"] != seat:
+                    return
+                done = act(http, table, seat, legal(http, table, seat)[0]["action"],
+                           state["version"])
+                assert done.status_code == 200, done.text
+
+        def next_call() -> Call:
+            """The next call for this game (another test's calls are put back)."""
+            got: Call | None = None
+            others: list[Call] = []
+            deadline = time.monotonic() + 240
+            try:
+                while got is None:
+                    try:
+                        call = receiver.calls.get(timeout=max(0.0, deadline - time.monotonic()))
+                    except queue.Empty:
+                        raise AssertionError(f"no call for game {table.id} in 240 s; others: "
+                                             f"{[o.path for o in others]}") from None
+                    if call.path.startswith(f"/moved/{table.id}/"):
+                        got = call
+                    else:
+                        others.append(call)
+            finally:
+                for o in others:
+                    receiver.calls.put(o)
+            return got
+
+        for path in (first, second, None, third):
+            if path is None:
+                dropped = http.delete(table.url("/webhook"), headers=auth(table.host))
+                assert dropped.status_code == 204, dropped.text
+                move()  # no URL: nothing is called for this turn (or the next URL is)
+                continue
+            put = http.put(table.url("/webhook"), headers=auth(table.host),
+                           json={"url": receiver.url(path)})
+            assert put.status_code == 200, put.text
+            move()
+            call = next_call()
+            assert call.path == path, (call.path, path)
 
 
 def webhooks_idle(live: LiveServer) -> bool:

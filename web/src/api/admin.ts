@@ -1,7 +1,7 @@
 // The admin page's calls (`/api/admin/...`, issue 25) and the banner every page shows. The
 // player's cookie says who asks: the server answers `forbidden` to anyone not an admin.
 import { call } from "./client";
-import type { AdminChat, AdminGame, AdminGames, Backup, Banner, ChatMutes, Figures, Policy, PolicySet } from "./types";
+import type { AdminChat, AdminGame, AdminGames, AdminMuted, Backup, Banner, ChatMutes, Figures, Policy, PolicySet } from "./types";
 
 /** The games list's filters, as the server takes them (unset: any). */
 export interface GameQuery {
@@ -27,6 +27,7 @@ export const admin = {
   remove: (id: string) => call<null>("DELETE", game(id)),
   chat: (before: number | null, limit = 50) => call<AdminChat>("GET", `/api/admin/chat${query({ before, limit })}`),
   deleteLine: (gameId: string, line: number) => call<null>("DELETE", `${game(gameId)}/chat/messages/${line}`),
+  muted: (offset: number, limit = 50) => call<AdminMuted>("GET", `/api/admin/chat/muted${query({ offset, limit })}`),
   mute: (gameId: string, seat: number | null, muted: boolean) => call<ChatMutes>("POST", `${game(gameId)}/chat/mute`, { seat, muted }),
   policy: () => call<{ policy: Policy }>("GET", "/api/admin/policy"),
   setPolicy: (policy: Policy) => call<PolicySet>("PUT", "/api/admin/policy", { policy }),

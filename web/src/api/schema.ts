@@ -141,6 +141,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/chat/muted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Muted
+         * @description The games whose chat has muted a seat or the spectators, newest game first, and whom:
+         *     what the page offers to let speak again (`POST .../chat/mute` with `muted` false).
+         */
+        get: operations["muted_api_admin_chat_muted_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/figures": {
         parameters: {
             query?: never;
@@ -1544,10 +1565,40 @@ export interface components {
             /** Version */
             version: number;
         };
+        /** AdminGameMutes */
+        AdminGameMutes: {
+            /** Game Id */
+            game_id: string;
+            /** Game Name */
+            game_name: string;
+            /**
+             * Seats
+             * @description the muted seats
+             */
+            seats: components["schemas"]["MutedSeat"][];
+            /**
+             * Spectators
+             * @description the game's spectators are muted
+             */
+            spectators: boolean;
+        };
         /** AdminGames */
         AdminGames: {
             /** Games */
             games: components["schemas"]["AdminGame"][];
+            /**
+             * Next Offset
+             * @description the `offset` of the next page (null: none)
+             */
+            next_offset: number | null;
+        };
+        /** AdminMuted */
+        AdminMuted: {
+            /**
+             * Games
+             * @description newest game first
+             */
+            games: components["schemas"]["AdminGameMutes"][];
             /**
              * Next Offset
              * @description the `offset` of the next page (null: none)
@@ -2191,7 +2242,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started" | "chat_muted";
             /** Message */
             message: string;
             /**
@@ -2890,6 +2941,18 @@ export interface components {
              * @description each seat's estimated chance of winning after the preferred move's best turn (null when not judged or stored before)
              */
             win_preferred?: number[] | null;
+        };
+        /** MutedSeat */
+        MutedSeat: {
+            /** Bot */
+            bot: boolean;
+            /**
+             * Name
+             * @description the seat's player's name (null: none)
+             */
+            name: string | null;
+            /** Seat */
+            seat: number;
         };
         /** Network */
         Network: {
@@ -4067,7 +4130,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started";
+            code: "malformed" | "illegal" | "not_your_turn" | "stale_version" | "unauthorized" | "not_found" | "game_not_running" | "seat_taken" | "rate_limited" | "action_undone" | "too_many_sockets" | "timeout" | "internal" | "one_seat_per_browser" | "not_yet" | "unavailable" | "forbidden" | "create_refused" | "link_invalid" | "link_used" | "link_expired" | "wrong_origin" | "passkey_refused" | "not_offered" | "stand_in_playing" | "nudge_not_allowed" | "nudge_too_soon" | "vacation_off" | "vacation_in_past" | "vacation_overlaps" | "vacation_too_long" | "vacation_started" | "chat_muted";
             /** Message */
             message: string;
             /**
@@ -4923,6 +4986,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminChat"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    muted_api_admin_chat_muted_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMuted"];
                 };
             };
             /** @description Bad Request */

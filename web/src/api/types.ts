@@ -116,6 +116,8 @@ export type AdminGame = S["AdminGame"];
 export type AdminGames = S["AdminGames"];
 export type AdminChat = S["AdminChat"];
 export type AdminChatLine = S["AdminChatLine"];
+/** A page of the games whose chat has muted someone, and whom. */
+export type AdminMuted = S["AdminMuted"];
 export type Policy = S["PolicyView"]["policy"];
 export type PolicySet = S["PolicySet"];
 export type Banner = S["Banner"];

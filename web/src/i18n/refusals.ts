@@ -35,7 +35,7 @@ export const ERROR_CODES = [
   "link_invalid", "link_used", "link_expired", "wrong_origin", "passkey_refused", "not_offered",
   "stand_in_playing", "nudge_not_allowed", "nudge_too_soon",
   "vacation_off", "vacation_in_past", "vacation_overlaps", "vacation_too_long",
-  "vacation_started", "network",
+  "vacation_started", "chat_muted", "network",
 ];
 
 type Params = Record<string, unknown>;

@@ -2,15 +2,16 @@ import { info, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
-// chat of every game (delete a line, mute a seat or the spectators). The server decides
-// everything; this page only asks and shows.
+// chat of every game (delete a line, mute a seat or the spectators, and let whoever is muted
+// speak again). The server decides everything; this page only asks and shows.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { admin, banner, type GameQuery } from "../api/admin";
 import { ApiError } from "../api/client";
 import { player } from "../api/player";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { BANNER_CHANGED } from "./SiteBanner";
-import type { AdminChat, AdminGames, Backup, Banner, Figures, Policy } from "../api/types";
+import type { AdminChat, AdminGames, AdminMuted, Backup, Banner, Figures, Policy } from "../api/types";
 
 const PAGE = 20;
 const FIGURES_MS = 10_000;
@@ -211,6 +212,48 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
   );
 }
 
+/** Per game, whom its chat has muted (a seat by its player's name, the spectators), each with
+ * a button that lets them speak again. `reload` changes when a mute may have changed. */
+function MutedList(props: { reload: number; act: (what: () => Promise<unknown>, question: string | null) => void }): JSX.Element {
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<AdminMuted | null>(null);
+  useEffect(() => {
+    admin.muted(offset, PAGE).then(setPage).catch(() => undefined);
+  }, [offset, props.reload]);
+  const allow = (gameId: string, seat: number | null) => props.act(() => admin.mute(gameId, seat, false), null);
+  return (
+    <div class="admin-muted" data-testid="admin-muted">
+      <h3>{t("chat.muted")}</h3>
+      {page && !page.games.length && <p class="muted">{t("admin.no_muted")}</p>}
+      <ul>
+        {page?.games.map((g) => (
+          <li key={g.game_id} data-muted-game={g.game_id}>
+            <a href={`#/game/${g.game_id}`}><bdi>{g.game_name}</bdi></a>:{" "}
+            {g.seats.map((s) => (
+              <span key={s.seat} class="admin-muted-one" data-muted-seat={s.seat}>
+                <bdi>{seatName(s) ?? PLAYER_NAMES[s.seat]}</bdi>{" "}
+                <button type="button" data-testid="allow-speak" onClick={() => allow(g.game_id, s.seat)}>{t("admin.allow_speak")}</button>
+              </span>
+            ))}
+            {g.spectators && (
+              <span class="admin-muted-one" data-muted-seat="spectators">
+                {t("chat.spectators")}{" "}
+                <button type="button" data-testid="allow-speak" onClick={() => allow(g.game_id, null)}>{t("admin.allow_speak")}</button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {(offset > 0 || page?.next_offset != null) && (
+        <p class="admin-pages">
+          {offset > 0 && <button type="button" onClick={() => setOffset(Math.max(0, offset - PAGE))}>{t("desk.newer")}</button>}{" "}
+          {page?.next_offset != null && <button type="button" onClick={() => setOffset(page.next_offset ?? 0)}>{t("desk.older")}</button>}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
   const [before, setBefore] = useState<(number | null)[]>([null]); // the pages walked so far
   const [page, setPage] = useState<AdminChat | null>(null);
@@ -219,8 +262,8 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
   useEffect(() => {
     admin.chat(at, PAGE).then(setPage).catch((err) => props.onError(failed(err)));
   }, [at, reload]);
-  const act = async (what: () => Promise<unknown>, question: string) => {
-    if (!confirm(question)) return;
+  const act = async (what: () => Promise<unknown>, question: string | null) => {
+    if (question !== null && !confirm(question)) return; // letting speak again needs no confirm
     props.onError(null);
     try {
       await what();
@@ -261,6 +304,7 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
           {page?.next != null && <button type="button" data-testid="chat-next" onClick={() => setBefore([...before, page.next ?? null])}>{t("desk.older")}</button>}
         </p>
       )}
+      <MutedList reload={reload} act={act} />
     </section>
   );
 }

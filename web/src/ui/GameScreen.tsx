@@ -65,7 +65,9 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const version = st?.version ?? -1;
   const view = st?.view ?? null;
   const mySeat = st?.seat ?? null;
-  const called = st?.status === "cancelled"; // the server's admin ended it (admin page)
+  // the server's admin ended it (admin page): over like a finished game, though the rules
+  // still name a seat to move; nothing may say whose turn it is
+  const called = st?.status === "cancelled";
   const myTurn = view !== null && mySeat !== null && view.current_seat === mySeat && !view.is_over && !called;
   const hand = mySeat !== null ? view?.players[mySeat]?.hand ?? null : null;
   const say = (text: string | null) => setMessage(text === null ? null : { text, bad: false });
@@ -153,14 +155,14 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const last = log.length === view.action_count ? log[log.length - 1]?.action : undefined;
 
   return (
-    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={view.current_seat ?? ""}>
+    <div class="game" data-testid="game" data-version={version} data-actions={view.action_count} data-current={called ? "" : view.current_seat ?? ""}>
       <header class="game-head">
         <a href="#/" class="home-link">{t("app.short")}</a>
         <span class="game-name"><bdi>{info?.name}</bdi></span>
-        <TurnBar view={view} names={names} />
+        <TurnBar view={view} names={names} ended={called ? t("panel.called_off") : null} />
         {conn !== "open" && <span class="conn" data-testid="conn">{t(`conn.${conn}`)}</span>}
         {mySeat === null && <span class="badge" data-testid="spectating">{t("game.spectating")}</span>}
-        {view.is_over && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
+        {(view.is_over || called) && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
         <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
@@ -208,11 +210,11 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
           {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
-          {mySeat !== null && !view.is_over && <Guide />}
+          {mySeat !== null && !view.is_over && !called && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
             host={seats.hostToken(id) ? { id, token: seats.hostToken(id) as string, seatNames: names } : null} />
-          <Players view={view} names={names} />
+          <Players view={view} names={names} ended={called} />
           <Markets view={view} />
           <GameLogPanel entries={log} />
         </aside>

@@ -18,12 +18,16 @@ import { IndustryIcon } from "../board/industries";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { amountWords } from "../logic/words";
 
-export function TurnBar({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
+/** `ended`: the server ended the game before the rules did (its admin called it off): said
+ * in place of whose turn it is. */
+export function TurnBar({ view, names, ended }: { view: View; names: (string | null)[]; ended?: string | null }): JSX.Element {
   return (
     <div class="turnbar" data-testid="turnbar">
       <span class="era">{t("panel.era", { era: view.era })}</span>
       <span>{t("panel.round", { round: view.round })}</span>
-      {view.is_over ? (
+      {ended ? (
+        <span class="over" data-testid="turn-ended">{ended}</span>
+      ) : view.is_over ? (
         <span class="over">{t("panel.game_over")}</span>
       ) : (
         view.current_seat !== null && (
@@ -91,13 +95,16 @@ export function Markets({ view }: { view: View }): JSX.Element {
   );
 }
 
-export function Players({ view, names, viewerLabel = t("panel.you") }: { view: View; names: (string | null)[]; viewerLabel?: string }): JSX.Element {
+/** `ended`: the game was called off, so nobody is moving. */
+export function Players({ view, names, viewerLabel = t("panel.you"), ended = false }: {
+  view: View; names: (string | null)[]; viewerLabel?: string; ended?: boolean;
+}): JSX.Element {
   const order = [...view.turn_order, ...view.players.map((p) => p.seat).filter((s) => !view.turn_order.includes(s))];
   return (
     <div class="players">
       {order.map((seat) => {
         const p = view.players[seat];
-        const current = view.current_seat === seat;
+        const current = !ended && view.current_seat === seat;
         return (
           <div key={seat} class={`player panel${current ? " current" : ""}${view.viewer === seat ? " me" : ""}`}
             data-testid={`player-${seat}`} style={{ borderInlineStartColor: PLAYER_COLOURS[seat] }}>
