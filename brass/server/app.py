@@ -58,6 +58,7 @@ from .service import GameService
 from .settings import Settings
 from .storage import Storage, games
 from .tables import status_is
+from .watching import Watching, WatchStore
 from .webhooks import Webhooks
 
 MAX_BODY = 64 * 1024
@@ -162,6 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 fanout.hear(game_id)
             service.core.hearing = fanout
             await fanout.start()
+            service.core.reach.shown = Watching(WatchStore(storage))  # sockets, for them
+            service.core.reach.shown.start()
         await service.start()
         app.state.mail_notices.start_digests(settings.mail_digest_hour,
                                              settings.mail_digest_every)
@@ -181,6 +184,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await collector.close()
             if fanout is not None:
                 await fanout.close()
+            if service.core.reach.shown is not None:
+                await service.core.reach.shown.close()
             await service.close()
             await app.state.pusher.close()
             await app.state.mail_notices.close()

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import clocks
@@ -25,6 +26,20 @@ from .tables import clock_reminders, vacations
 log = logging.getLogger("brass.server")
 Send = Callable[[str, dict[str, Any]], None]  # Pusher.notify
 RECHECK = 600.0  # seconds: the longest wait before the vacations are read again
+
+
+def away_of(conn: Connection, player_ids: Collection[str],
+            after: dt.datetime) -> dict[str, list[clocks.Away]]:
+    """The players' vacations that end after `after`, each player's earliest first (the
+    steward's plan; the desk's time left, desk.py)."""
+    found: dict[str, list[clocks.Away]] = {}
+    for r in conn.execute(select(vacations.c.player_id, vacations.c.starts_at,
+                                 vacations.c.ends_at)
+                          .where(vacations.c.player_id.in_(list(player_ids)),
+                                 vacations.c.ends_at > after)
+                          .order_by(vacations.c.player_id, vacations.c.starts_at)):
+        found.setdefault(r.player_id, []).append((_utc(r.starts_at), _utc(r.ends_at)))
+    return found
 
 
 @dataclass(frozen=True)
@@ -49,10 +64,7 @@ class ClockWatch:
     def away(self, player_id: str, after: dt.datetime) -> list[clocks.Away]:
         """The player's vacations that end after `after`, earliest first."""
         with self.base._tx() as conn:
-            return [(_utc(r.starts_at), _utc(r.ends_at)) for r in conn.execute(
-                select(vacations.c.starts_at, vacations.c.ends_at).where(
-                    vacations.c.player_id == player_id, vacations.c.ends_at > after)
-                .order_by(vacations.c.starts_at))]
+            return away_of(conn, [player_id], after).get(player_id, [])
 
     def plan(self, rt: Runtime, seat: int, deadline: dt.datetime,
              at: dt.datetime) -> Plan:

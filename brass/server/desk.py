@@ -23,6 +23,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Integer, Select, String, and_, bindparam, case, func, select
 from sqlalchemy.engine import Engine
 
+from . import clocks
+from .clockwatch import away_of
 from .identity import CurrentPlayer
 from .records import now
 from .schemas import ERRORS
@@ -50,9 +52,15 @@ class DeskGame(BaseModel):
     players: int
     seats: list[DeskSeat]
     to_move: int | None = Field(description="the seat to move (null: not known or not running)")
-    deadline: str | None = Field(description="when the mover's time runs out (ISO time)")
+    deadline: str | None = Field(description="when the mover's time runs out (ISO time), "
+                                             "pushed back by their vacations")
     time_left: float | None = Field(description="seconds until the deadline, when this answer "
-                                                "was made (null: no clock)")
+                                                "was made (null: no clock); while the mover is "
+                                                "on vacation, the time they will have left on "
+                                                "their return: it does not run down")
+    away_until: str | None = Field(description="the mover is on vacation until then (ISO "
+                                              "time): their clock stands still (null: not "
+                                              "away)")
     scores: list[int] | None = Field(description="a finished game's points, by seat")
     place: int | None = Field(description="a finished game: the player's place (1: won)")
     updated_at: str
@@ -96,7 +104,8 @@ def desk_query(player_id: Any) -> Select[Any]:
     (`player_id`: an id, or a bound parameter)."""
     g, rank = games.c, _rank()
     mine = (select(g.id, g.name, g.players, g.status, g.to_move, g.deadline, g.scores,
-                   g.finished_at, g.updated_at, seats.c.seat.label("my_seat"),
+                   g.finished_at, g.updated_at, g.settings, g.turn_started_at,
+                   seats.c.seat.label("my_seat"),
                    rank.label("rank"), func.count().over().label("total"))
             .join(seats, seats.c.game_id == g.id)
             .where(seats.c.player_id == player_id, g.status.in_(SHOWN)))
@@ -145,16 +154,40 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
         pages.setdefault((r.id, r.my_seat), []).append(r)
     entries = list(pages.values())  # in the desk's order
     at = now()
+    away = _vacations(engine, entries[:limit], at)
     out, seen = [], set()
     for group in entries[:limit]:
         if group[0].id in seen:  # a shared screen: the game once, at its best section
             continue
         seen.add(group[0].id)
-        out.append(_entry(group[0], group, player_id, at))
+        out.append(_entry(group[0], group, player_id, at, away))
     more = len(entries) > limit
     total = entries[0][0].total if entries else 0  # a page past the end: nothing, and no count
     return Desk(games=out, invitations=invitations, next=offset + limit if more else None,
                 total=total)
+
+
+def _mover(group: list[Any]) -> str | None:
+    """The player to move in a running game whose clock their vacations stop (None: none,
+    or no such clock)."""
+    r = group[0]
+    settings = r.settings or {}
+    if (r.status != "running" or r.deadline is None
+            or not clocks.pauses(clocks.Clock.from_json(settings.get("clock")))):
+        return None
+    return next((s.s_player for s in group if s.s_seat == r.to_move), None)
+
+
+def _vacations(engine: Engine, groups: list[list[Any]],
+               at: dt.datetime) -> dict[str, list[clocks.Away]]:
+    """The vacations of the page's movers whose clocks they stop (clocks.paused_deadline):
+    one more read, only for a page with such a game."""
+    movers = {m for m in map(_mover, groups) if m is not None}
+    if not movers:
+        return {}
+    starts = [_utc(g[0].turn_started_at) or at for g in groups if _mover(g) is not None]
+    with autocommit(engine) as conn:
+        return away_of(conn, movers, min(starts))
 
 
 def _invitations(conn: Any, player_id: str) -> list[Invitation]:
@@ -170,9 +203,15 @@ def _utc(stamp: dt.datetime | None) -> dt.datetime | None:
     return stamp.replace(tzinfo=dt.UTC) if stamp.tzinfo is None else stamp
 
 
-def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime) -> DeskGame:
+def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime,
+           away: dict[str, list[clocks.Away]]) -> DeskGame:
     sections: tuple[Section, ...] = ("turn", "running", "waiting", "finished")
     deadline = _utc(r.deadline) if r.status == "running" else None
+    mover, back = _mover(seat_rows), None
+    if deadline is not None and mover in away:  # the clock the steward times
+        deadline = clocks.paused_deadline(deadline, _utc(r.turn_started_at), away[mover])
+        back = clocks.away_until(away[mover], at)
+    counted_from = at if back is None else back  # away: the time left stands still
     scores = list(r.scores) if r.status == "finished" and r.scores else None
     place = None
     if scores is not None and 0 <= r.my_seat < len(scores):
@@ -185,7 +224,9 @@ def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime) -> Des
                         you=s.s_player == player_id) for s in seat_rows],
         to_move=r.to_move if r.status == "running" else None,
         deadline=None if deadline is None else deadline.isoformat(),
-        time_left=None if deadline is None else max(0.0, (deadline - at).total_seconds()),
+        time_left=None if deadline is None else max(0.0, (deadline - counted_from)
+                                                    .total_seconds()),
+        away_until=None if back is None else back.isoformat(),
         scores=scores, place=place, updated_at=updated.isoformat())
 
 

@@ -151,8 +151,11 @@ class MailNotices:
             if not turns:  # nothing to say today (yet): looked at again next time
                 continue
             if not await asyncio.to_thread(self.store.claim_digest, to.player_id, day):
-                continue  # another instance sends it
+                log.info("the digest of player %s for %s is another instance's",
+                         to.player_id, day)
+                continue
             await self._digest_mail(to, turns)
+            log.info("sent the digest of player %s for %s", to.player_id, day)
             sent += 1
         return sent
 

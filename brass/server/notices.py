@@ -6,12 +6,14 @@ once however many instances serve the game. The hub decides whom to tell; each c
 kind is on (pushstore.py).
 
 Never while the player looks at the game: a game socket of theirs that said it is visible
-(`{"type": "visible"}`, ws.py) holds every notice of that game back. Bursts are coalesced:
-one turn notice per game per turn (a push service also replaces an undelivered notice of the
-same game and kind: its `Topic`)."""
+(`{"type": "visible"}`, ws.py) holds every notice of that game back, on this instance or on
+another (watching.py: a row the other instance keeps while its socket shows the game).
+Bursts are coalesced: one turn notice per game per turn (a push service also replaces an
+undelivered notice of the same game and kind: its `Topic`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import OrderedDict
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
     from .runtime import Runtime
+    from .watching import Watching
 
 log = logging.getLogger("brass.server")
 NoticeKind = Literal["turn", "started", "ended", "replaced", "rematch", "chat", "nudge", "clock"]
@@ -49,6 +52,8 @@ class Notices:
         self.channels: list[Channel] = list(channels or [])
         self.watchers: list[Watcher] = []
         self._told: OrderedDict[str, tuple[int, int]] = OrderedDict()  # game: (count, seat)
+        self.shown: Watching | None = None  # every instance's visible sockets (Postgres)
+        self._tasks: set[asyncio.Task[None]] = set()  # notices waiting on that read
 
     # -- events ------------------------------------------------------------------------------
     def turn_began(self, rt: Runtime) -> None:
@@ -123,12 +128,33 @@ class Notices:
         player_id = rt.record.seats[seat].player_id
         if player_id is None or watching(rt, player_id):
             return
-        self.notify(player_id, {"kind": kind, "game": rt.id, "name": rt.record.name,
-                                "seat": seat, "url": f"/#/game/{rt.id}", **extra})
+        payload = {"kind": kind, "game": rt.id, "name": rt.record.name, "seat": seat,
+                   "url": f"/#/game/{rt.id}", **extra}
+        if self.shown is None:
+            self.notify(player_id, payload)
+            return
+        task = asyncio.create_task(self._unless_shown_elsewhere(player_id, payload))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _unless_shown_elsewhere(self, player_id: str, payload: dict[str, Any]) -> None:
+        """Send, unless a socket of the player's on another instance shows the game."""
+        assert self.shown is not None
+        if await self.shown.elsewhere(player_id, payload["game"]):
+            log.info("notice %s of game %s to player %s held back: shown on another instance",
+                     payload["kind"], payload["game"], player_id)
+            return
+        self.notify(player_id, payload)
+
+    async def idle(self) -> None:
+        """Every notice decided so far was handed to the channels (tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
 def watching(rt: Runtime, player_id: str) -> bool:
-    """One of the player's sockets for the game (on this instance) shows it now."""
+    """One of the player's sockets for the game (on this instance) shows it now (another
+    instance's: `Notices.elsewhere`)."""
     seats = rt.record.seats
     return any(getattr(sub, "visible", False) and sub.seat is not None
                and seats[sub.seat].player_id == player_id for sub in rt.subscribers)

@@ -1,7 +1,8 @@
 """The tables (SQLAlchemy Core), one place for the schema; migrations/ change it. Each
 table has one writer: storage.py (games, seats, seat_changes, analyses), chatlog.py (chat,
 chat_mutes), movelog.py (actions, snapshots), leases.py (leases), analysisjobs.py
-(analysis_jobs), mailstore.py (email_notices, digests_sent, game_webhooks); the players'
+(analysis_jobs), mailstore.py (email_notices, digests_sent, game_webhooks), watching.py
+(watching); the players'
 tables (0008, docs/PLAYERS.md) each have the one storage module that docs/PLAYERS.md names."""
 
 from __future__ import annotations
@@ -354,6 +355,19 @@ vacations = Table(
     Column("ends_at", DateTime(timezone=True), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index("ix_vacations_player", "player_id", "starts_at"),
+)
+
+
+# 0016: a player's socket that shows a game, by the instance holding it (watching.py), kept
+# while it shows it and expiring by itself: notices of the game wait meanwhile (notices.py)
+watching = Table(
+    "watching", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("instance", String(64), primary_key=True),
+    Column("until", DateTime(timezone=True), nullable=False),
+    Index("ix_watching_instance", "instance"),
 )
 
 

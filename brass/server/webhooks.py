@@ -4,10 +4,11 @@ short line naming whose turn it is, with the game's link, and the game's end its
 
 Sent by the instance that committed the turn (`turn_began`, `game_ended`), in a background
 task: a slow or dead URL never delays a move. At most one call per game every `GAP` seconds:
-turns that come faster are coalesced, the latest wins. Each call has `TIMEOUT` seconds and is
-tried `ATTEMPTS` times, with a growing pause, unless a newer message replaces it. The URL is
-checked by netguard.py when it is set (an address literal) and when it is called (the name's
-resolved addresses): no private, loopback or link-local address unless
+turns that come faster are coalesced, the latest wins. Each call has `TIMEOUT` seconds; one
+that fails (a network error, a timeout, a 5xx or a 429) is tried again, `ATTEMPTS` calls in
+all, each pause twice the one before from `GAP` on, unless a newer message replaces it. The
+URL is checked by netguard.py when it is set (an address literal) and when it is called (the
+name's resolved addresses): no private, loopback or link-local address unless
 `webhook_private_addresses` allows them. The body has `content` (Discord) and `text` (Slack);
 a URL of either service gets only its own key, another URL both.
 
@@ -38,8 +39,7 @@ log = logging.getLogger("brass.server.webhooks")
 router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 GAP = 3.0  # seconds between two calls of a game's webhook, at least
 TIMEOUT = 5.0  # seconds for a receiver's answer
-ATTEMPTS = 3  # calls of one message, at most
-BACKOFF = 1.0  # seconds before the second try; doubled for each next
+ATTEMPTS = 3  # calls of one message, at most (the pauses between: `_deliver`)
 KEPT = 10_000  # games whose last call time is kept before the old ones are forgotten
 FRESH = 30.0  # seconds a game's URL read from the database is used before it is read again
 
@@ -150,10 +150,14 @@ class Webhooks:
         return dropped
 
     async def _deliver(self, game_id: str, url: str, text: str) -> None:
+        """Call the webhook with `text`, tried again after a failure: the k-th try comes
+        `gap` × 2^(k-1) after the start of the one before (3 s, then 6 s), so a retry keeps
+        to one call per game per `gap` too."""
         host = urlsplit(url).hostname or ""
         for attempt in range(ATTEMPTS):
             if attempt:
-                await asyncio.sleep(BACKOFF * 2 ** (attempt - 1))
+                backoff = self.gap * 2 ** (attempt - 1)
+                await asyncio.sleep(max(0.0, self._last[game_id] + backoff - time.monotonic()))
                 if game_id in self._pending:  # a newer message replaces this one
                     return
             self._last[game_id] = time.monotonic()

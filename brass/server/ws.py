@@ -189,6 +189,10 @@ async def game_socket(ws: WebSocket, game_id: str,
         metrics.OPEN_SOCKETS.dec()
         if rt is not None:
             service.core.unsubscribe(rt, conn)
+            if conn.visible:  # it shows the game no more
+                conn.visible = False
+                with contextlib.suppress(Exception):
+                    await _shown(service, rt, conn)
         conn.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
@@ -208,6 +212,15 @@ async def _serve(service: GameService, rt: Runtime, conn: Connection, hello_by: 
             return
         said_hello = await _answer(service, rt, conn, message, said_hello, player)
         del message  # an idle socket keeps no message (nor, `_answer` ended, its parsed form)
+
+
+async def _shown(service: GameService, rt: Runtime, conn: Connection) -> None:
+    """Tell the other instances whether the socket's player looks at the game (watching.py;
+    none on SQLite, served by this instance alone)."""
+    shown = service.core.reach.shown
+    player_id = None if conn.seat is None else rt.record.seats[conn.seat].player_id
+    if shown is not None and player_id is not None:
+        await shown.changed(rt, player_id)
 
 
 async def _answer(service: GameService, rt: Runtime, conn: Connection,
@@ -236,6 +249,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
             conn.send(await service.core.publisher.state_text(rt, conn.seat))
         elif isinstance(msg, WsVisible):
             conn.visible = msg.visible
+            await _shown(service, rt, conn)  # recorded before the next message is read
         elif isinstance(msg, WsChat):
             await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
         elif conn.seat is None:

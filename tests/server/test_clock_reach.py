@@ -225,6 +225,48 @@ def test_a_player_on_vacation_is_timed_out_only_after_it_plus_the_turn(
     assert came >= ends + dt.timedelta(seconds=2) - slack, (came, ends)
 
 
+def test_the_desk_shows_the_time_left_standing_still_while_the_mover_is_away(
+        reach: LiveServer, pair: tuple[Browser, Browser]) -> None:
+    alice, bob = pair
+    table, by_seat = new_game(alice, bob, per_turn=3600.0, name="Desk pause")
+    first = game_state(alice.client, table)["view"]["current_seat"]
+    mover, other = by_seat[first], by_seat[1 - first]
+
+    def entry(who: Browser) -> dict[str, Any]:
+        got = who.client.get("/api/desk")
+        assert got.status_code == 200, got.text
+        return next(g for g in got.json()["games"] if g["id"] == table.id)
+
+    here = entry(mover)
+    assert here["section"] == "turn" and here["away_until"] is None, here
+    assert 0 < here["time_left"] <= 3600, here
+    # the mover away for the next 2 hours (the API takes whole days; the table holds times)
+    starts = dt.datetime.now(UTC)
+    ends = starts + dt.timedelta(hours=2)
+    run_sql(reach, insert(vacations).values(player_id=who_id(mover), starts_at=starts,
+                                            ends_at=ends, created_at=starts))
+    try:
+        away = entry(mover)
+        with httpx.Client(base_url=reach.base, timeout=60) as spectator:
+            pause = spectator.get(table.url("/pause")).json()
+        # the steward's clock (the pause endpoint): the deadline pushed back, the time left
+        # the one the mover will have on their return
+        assert dt.datetime.fromisoformat(away["away_until"]) == ends, (away, ends)
+        assert dt.datetime.fromisoformat(away["deadline"]).timestamp() == pytest.approx(
+            pause["deadline"], abs=0.01), (away, pause)
+        frozen = pause["deadline"] - pause["away_until"]
+        assert away["time_left"] == pytest.approx(frozen, abs=0.01), (away, pause)
+        assert entry(mover)["time_left"] == away["time_left"], "it ran down while away"
+        seen = entry(other)  # the other player's desk: the same clock, standing still
+        assert seen["section"] == "running", seen
+        assert (seen["time_left"], seen["away_until"]) == (away["time_left"],
+                                                           away["away_until"]), seen
+    finally:
+        run_sql(reach, delete(vacations))
+    back = entry(mover)
+    assert back["away_until"] is None and back["time_left"] <= here["time_left"], back
+
+
 def who_id(who: Browser) -> str:
     me = who.client.get("/api/me")
     assert me.status_code == 200, me.text

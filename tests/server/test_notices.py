@@ -10,7 +10,7 @@ import json
 import queue
 import secrets
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
 import httpx
@@ -35,9 +35,12 @@ def pusher(live: LiveServer) -> Pusher:
 
 
 def settled(*servers: LiveServer) -> None:
-    """Every notice the servers started has left (their push channels are idle)."""
-    wait_for(lambda: all(not pusher(s)._tasks for s in servers), "the notices to leave",
-             timeout=WAIT)
+    """Every notice the servers started has left (the hub's reads of who looks at the game,
+    on Postgres, and then the push channels are idle)."""
+    def idle(s: LiveServer) -> bool:
+        return not s.server.config.app.state.service.core.reach._tasks and not pusher(s)._tasks
+
+    wait_for(lambda: all(idle(s) for s in servers), "the notices to leave", timeout=WAIT)
 
 
 def drain(service: PushService) -> list[Received]:
@@ -83,12 +86,20 @@ def pair(notices_server: LiveServer,
         yield alice, bob
 
 
-@contextmanager
-def socket(live: LiveServer, game_id: str, who: Browser) -> Iterator[ClientConnection]:
+def socket(live: LiveServer, game_id: str,
+           who: Browser) -> AbstractContextManager[ClientConnection]:
     """The player's socket of the game (their device cookie), hello said."""
-    with connect(f"{live.ws_base}/ws/games/{game_id}", open_timeout=30, additional_headers={
+    return socket_at(live.ws_base, live.base, game_id, who)
+
+
+@contextmanager
+def socket_at(ws_base: str, origin: str, game_id: str,
+              who: Browser) -> Iterator[ClientConnection]:
+    """The player's socket of the game on the server at `ws_base` (test_reach_instances.py:
+    one of several instances)."""
+    with connect(f"{ws_base}/ws/games/{game_id}", open_timeout=30, additional_headers={
             "Cookie": f"brass_device={who.client.cookies['brass_device']}",
-            "Origin": live.base}) as ws:
+            "Origin": origin}) as ws:
         ws.send(json.dumps({"type": "hello"}))
         first = json.loads(ws.recv(timeout=30))
         assert first.get("type") == "state", first
@@ -105,6 +116,13 @@ def said(ws: ClientConnection, message: dict[str, Any], answer: str) -> dict[str
             return got  # type: ignore[no-any-return]
         seen.append(got.get("type"))
         assert len(seen) < 50, f"no {answer} after {message}; saw {seen}"
+
+
+def show(ws: ClientConnection, visible: bool) -> None:
+    """The socket says whether it shows the game; returns once the server read it: a
+    message answered by an error comes after it (a state could be a move's broadcast)."""
+    ws.send(json.dumps({"type": "visible", "visible": visible}))
+    said(ws, {"type": "no such message"}, "error")
 
 
 def play_first_legal(http: httpx.Client, table: Table) -> tuple[int, int]:
@@ -251,16 +269,14 @@ def test_no_turn_notice_while_the_player_looks_at_the_game(
     watcher = by_seat[1 - first]
     with socket(notices_server, table.id, watcher) as ws, httpx.Client(
             base_url=notices_server.base, timeout=60) as http:
-        ws.send(json.dumps({"type": "visible", "visible": True}))
-        said(ws, {"type": "sync"}, "state")  # answered after the visible message was read
+        show(ws, True)
         moved, to = play_first_legal(http, table)
         assert moved == first and to == 1 - first, (moved, to)
         settled(notices_server)
         assert kinds(push_service, watcher, drain(push_service)) == [], \
             "a turn notice while the game was shown"
         # hidden again: the next turn of the watcher's is told (the mover plays on)
-        ws.send(json.dumps({"type": "visible", "visible": False}))
-        said(ws, {"type": "sync"}, "state")
+        show(ws, False)
         while True:
             moved, to = play_first_legal(http, table)
             if to == 1 - first and moved != to:

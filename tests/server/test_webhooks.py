@@ -25,7 +25,7 @@ from brass.server import Settings
 from brass.server.netguard import PublicOnly
 from brass.server.webhooks import GAP, body_for
 
-from .conftest import LiveServer, act, auth, legal, make_game
+from .conftest import LiveServer, Table, act, auth, legal, make_game
 from .test_ratings import wait_for
 
 SITE = "https://brass.test"
@@ -36,20 +36,36 @@ class Call:
     path: str
     body: dict[str, Any]
     at: float
+    status: int = 204
 
 
 @dataclass
 class Receiver:
     """An incoming-webhook stand-in on 127.0.0.1: records each POST; one to a path under
-    /hang/ is held until `release` is set (or 60 s)."""
+    /hang/ is held until `release` is set (or 60 s); the next `failing[path]` calls to a path
+    are answered 500."""
 
     server: ThreadingHTTPServer
     calls: queue.Queue[Call] = field(default_factory=queue.Queue)
     entered: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    failing: dict[str, int] = field(default_factory=dict)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def waiting(self, path: str) -> list[Call]:
+        """The calls to `path` received and not taken yet (others are put back)."""
+        mine, others = [], []
+        while True:
+            try:
+                call = self.calls.get_nowait()
+            except queue.Empty:
+                break
+            (mine if call.path == path else others).append(call)
+        for o in others:
+            self.calls.put(o)
+        return mine
 
     def until(self, path: str, done: Any, timeout: float = 240.0) -> list[Call]:
         """The calls to `path`, until one that `done` picks (others are put back)."""
@@ -83,8 +99,11 @@ def receiver() -> Iterator[Receiver]:
             if self.path.startswith("/hang/"):
                 rec.entered.set()
                 rec.release.wait(60)
-            rec.calls.put(Call(self.path, body, time.monotonic()))
-            self.send_response(204)
+            status = 500 if rec.failing.get(self.path, 0) > 0 else 204
+            if status == 500:
+                rec.failing[self.path] -= 1
+            rec.calls.put(Call(self.path, body, time.monotonic(), status))
+            self.send_response(status)
             self.end_headers()
 
         def log_message(self, *args: Any) -> None:
@@ -265,3 +284,74 @@ def test_a_url_changed_or_removed_by_the_host_is_used_from_the_next_turn(
             move()
             call = next_call()
             assert call.path == path, (call.path, path)
+
+
+def webhooks_idle(live: LiveServer) -> bool:
+    """No message of any game is waiting or being sent (retries included)."""
+    return not live.server.config.app.state.webhooks._running
+
+
+def turn_text(http: httpx.Client, table: Table) -> str:
+    state = http.get(table.url()).json()
+    return f"test: {state['seats'][state['current_seat']]['name']}'s turn."
+
+
+def move_timed(http: httpx.Client, table: Table) -> tuple[float, bool]:
+    """The seat to move plays its first legal move: the round trip, in seconds, and whether
+    the turn passed to the other seat (only then is a message queued: a seat that moves
+    again is not announced)."""
+    state = http.get(table.url()).json()
+    seat = state["current_seat"]
+    action = legal(http, table, seat)[0]["action"]
+    began = time.perf_counter()
+    done = http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
+        "action": action, "expected_version": state["version"],
+        "action_id": f"retry-{state['version']}"})
+    took = time.perf_counter() - began
+    assert done.status_code == 200, done.text
+    return took, http.get(table.url()).json()["current_seat"] != seat
+
+
+def test_a_failing_receiver_gets_the_message_once_after_retries(hooked: LiveServer,
+                                                                receiver: Receiver) -> None:
+    with httpx.Client(base_url=hooked.base, timeout=60) as http:
+        table = make_game(http, 2, 2)  # two people: only the test moves
+        wait_for(lambda: webhooks_idle(hooked), "the start's message to be dropped (no URL)")
+        path = f"/flaky/{table.id}"
+        put = http.put(table.url("/webhook"), headers=auth(table.host),
+                       json={"url": receiver.url(path)})
+        assert put.status_code == 200, put.text
+
+        # one turn: 500, 500, then accepted; the pauses grow, each at least the gap
+        receiver.failing[path] = 2
+        assert move_timed(http, table)[1], "the first move passes the turn"
+        text = turn_text(http, table)
+        calls = receiver.until(path, lambda c: c.status == 204, timeout=60)
+        wait_for(lambda: webhooks_idle(hooked), "the webhook to be done")
+        assert [(c.status, c.body["text"].split(" http")[0]) for c in calls] == [
+            (500, text), (500, text), (204, text)], [(c.status, c.body) for c in calls]
+        gaps = [b.at - a.at for a, b in itertools.pairwise(calls)]
+        # measured where they arrive: half of each pause leaves room for a loaded machine
+        assert gaps[0] >= GAP * 0.5 and gaps[1] >= 2 * GAP * 0.5, gaps
+        assert receiver.waiting(path) == [], "a call after the message was accepted"
+
+        # moves while the receiver fails: none waits; the latest turn arrives, once
+        receiver.failing[path] = 2
+        took, passed = [], False
+        while not passed:  # until the turn passes: its message is queued
+            took_one, passed = move_timed(http, table)
+            took.append(took_one)
+        later = receiver.until(path, lambda c: True, timeout=60)  # the first try failed
+        for _ in range(3):
+            took.append(move_timed(http, table)[0])
+        text = turn_text(http, table)
+        wait_for(lambda: webhooks_idle(hooked), "the webhook to be done")
+        later += receiver.waiting(path)
+    accepted = [c.body["text"] for c in later if c.status == 204]
+    seen = [(c.status, c.body["text"]) for c in later]
+    assert later[0].status == 500 and later[-1].status == 204, seen
+    assert accepted[-1].startswith(text + " "), (text, seen)  # the latest turn arrived
+    assert len(accepted) == len(set(accepted)), seen  # each message once
+    gaps = [b.at - a.at for a, b in itertools.pairwise(calls + later)]
+    assert all(g >= GAP * 0.5 for g in gaps), gaps  # at most one call per game per gap
+    assert max(took) < 2.0, took  # moves alone: none waited for the receiver

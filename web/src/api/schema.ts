@@ -2010,8 +2010,13 @@ export interface components {
         /** DeskGame */
         DeskGame: {
             /**
+             * Away Until
+             * @description the mover is on vacation until then (ISO time): their clock stands still (null: not away)
+             */
+            away_until: string | null;
+            /**
              * Deadline
-             * @description when the mover's time runs out (ISO time)
+             * @description when the mover's time runs out (ISO time), pushed back by their vacations
              */
             deadline: string | null;
             /** Id */
@@ -2045,7 +2050,7 @@ export interface components {
             section: "turn" | "running" | "waiting" | "finished";
             /**
              * Time Left
-             * @description seconds until the deadline, when this answer was made (null: no clock)
+             * @description seconds until the deadline, when this answer was made (null: no clock); while the mover is on vacation, the time they will have left on their return: it does not run down
              */
             time_left: number | null;
             /**

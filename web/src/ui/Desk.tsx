@@ -1,4 +1,4 @@
-import { num, t } from "../i18n";
+import { lang, num, t } from "../i18n";
 // The desk (issue 24): every game of this browser's player, on any device, their turn first
 // with the time left, then running, waiting, rematch offers, and finished games with places.
 // Polled while the page is visible (GET /api/desk: the browser revalidates it with its ETag,
@@ -22,7 +22,10 @@ const SECTIONS: [DeskGame["section"], () => string][] = [
   ["waiting", () => t("desk.waiting")], ["finished", () => t("desk.finished")]];
 
 function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element {
-  const left = g.time_left === null ? null : g.time_left - (Date.now() - received) / 1000;
+  // the mover on vacation: their clock stands still (the server says what they will have left)
+  const away = g.away_until;
+  const left = g.time_left === null ? null
+    : away !== null ? g.time_left : g.time_left - (Date.now() - received) / 1000;
   const others = g.seats.filter((s) => !s.you).map((s) => s.name ?? "…");
   return (
     <li data-game={g.id} data-section={g.section} class={g.section === "turn" ? "my-turn" : ""}>
@@ -30,6 +33,9 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
       {g.section === "turn" && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
       {left !== null && g.section !== "finished" && (
         <span class="muted" data-testid="time-left"> · {t("desk.time_left", { time: duration(left) })}</span>
+      )}
+      {away !== null && g.section !== "finished" && (
+        <span class="muted" data-testid="on-vacation"> · {t("clock.on_vacation", { until: new Date(away).toLocaleString(lang()) })}</span>
       )}
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
