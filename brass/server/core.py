@@ -244,10 +244,9 @@ class GameCore:
         """Await a write; if this task is cancelled meanwhile (a steward that lost the game's
         lease), the write may still commit in its thread: the runtime catches up from the
         database, at once, as the lock is let go. Not at its next use: its clients would
-        never hear of a version this instance wrote (the notification of it is its own).
-        Nor would its players (notices.py): if the write does commit, the catch-up that
-        follows it tells them too (`untold`), and only then, since another instance's write
-        of the same version tells its own."""
+        never hear of a version this instance wrote (the notification of it is its own),
+        nor its players (notices.py): the catch-up after a write that did commit tells them
+        (`untold`); another instance's write of that version tells its own."""
         task = asyncio.ensure_future(write)
         try:
             return await asyncio.shield(task)
@@ -262,8 +261,7 @@ class GameCore:
             raise
 
     def _committed_anyway(self, rt: Runtime, write: asyncio.Future[Any]) -> None:
-        """A write whose task was cancelled has returned: if it committed, a catch-up
-        publishes it and tells its notices."""
+        """A write whose task was cancelled returned: a catch-up publishes and tells it."""
         if not write.cancelled() and write.exception() is None:
             rt.behind = rt.untold = True
             self._follow(rt)

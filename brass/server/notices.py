@@ -19,6 +19,8 @@ import re
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
+from .watching import shown_here
+
 if TYPE_CHECKING:
     from .runtime import Runtime
     from .watching import Watching
@@ -126,7 +128,7 @@ class Notices:
     # -- whom and when ---------------------------------------------------------------------
     def _to_seat(self, rt: Runtime, seat: int, kind: NoticeKind, **extra: Any) -> None:
         player_id = rt.record.seats[seat].player_id
-        if player_id is None or watching(rt, player_id):
+        if player_id is None or shown_here(rt, player_id):
             return
         payload = {"kind": kind, "game": rt.id, "name": rt.record.name, "seat": seat,
                    "url": f"/#/game/{rt.id}", **extra}
@@ -150,14 +152,6 @@ class Notices:
         """Every notice decided so far was handed to the channels (tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-
-def watching(rt: Runtime, player_id: str) -> bool:
-    """One of the player's sockets for the game (on this instance) shows it now (another
-    instance's: `Notices.elsewhere`)."""
-    seats = rt.record.seats
-    return any(getattr(sub, "visible", False) and sub.seat is not None
-               and seats[sub.seat].player_id == player_id for sub in rt.subscribers)
 
 
 def mentioned(rt: Runtime, text: str) -> list[int]:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from sqlalchemy import delete, exists, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from . import notices
 from .storebase import StoreBase
 from .tables import watching
 
@@ -32,6 +31,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("brass.server")
 TTL = 90.0  # seconds a row holds notices back after its instance last refreshed it
 REFRESH = 30.0  # seconds between two refreshes of this instance's rows
+
+
+def shown_here(rt: Runtime, player_id: str) -> bool:
+    """One of the player's sockets for the game on this instance shows it now (another
+    instance's: a row of this table, which `Notices.elsewhere` reads)."""
+    seats = rt.record.seats
+    return any(getattr(sub, "visible", False) and sub.seat is not None
+               and seats[sub.seat].player_id == player_id for sub in rt.subscribers)
 
 
 class WatchStore:
@@ -90,7 +97,7 @@ class Watching:
         follows whether one of their sockets here still shows it."""
         key = (player_id, rt.id)
         async with self._lock:
-            now_shown = notices.watching(rt, player_id)
+            now_shown = shown_here(rt, player_id)
             if now_shown == (key in self._marked):
                 return
             try:
@@ -119,7 +126,7 @@ class Watching:
             try:
                 async with self._lock:
                     self._marked = {key: rt for key, rt in self._marked.items()
-                                    if notices.watching(rt, key[0])}
+                                    if shown_here(rt, key[0])}
                     await asyncio.to_thread(self.store.keep, list(self._marked))
             except Exception:
                 log.warning("could not refresh who looks at games", exc_info=True)
