@@ -36,7 +36,7 @@ def pusher(live: LiveServer) -> Pusher:
 
 def settled(*servers: LiveServer) -> None:
     """Every notice the servers started has left (their push channels are idle)."""
-    wait_for(lambda: all(not pusher(s)._tasks for s in servers), "the notices to leave",
+    wait_for(lambda: all(not pusher(s).busy for s in servers), "the notices to leave",
              timeout=WAIT)
 
 
