@@ -104,7 +104,7 @@ def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
     with contextlib.suppress(OSError):
         os.nice(nice)
     if nice >= ANALYSIS_NICE:
-        _idle_priority(nice)
+        _idle_priority(ANALYSIS_GROUP_NICE)
     gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
     def watch() -> None:
