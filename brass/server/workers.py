@@ -33,8 +33,9 @@ T = TypeVar("T")
 
 BOT_NICE = 5  # the workers' niceness: below the server process, whose loop carries every move
 ANALYSIS_NICE = 19  # analyses' own pool: the lowest priority, below every bot move
-# the analyses' session group against other groups (autogroup, below): about a tenth of a CPU
-# when every other group wants them all, yet never starved by a busy machine
+# the analyses' (and the push sender's) session group against other groups (autogroup,
+# below): about a tenth of a CPU when every other group wants them all, yet never starved by
+# a busy machine
 ANALYSIS_GROUP_NICE = 10
 
 
