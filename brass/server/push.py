@@ -185,6 +185,8 @@ class Pusher:
         sent = await self.sender.compute(deliver, self.private_key, self.contact,
                                          self.private_endpoints, jobs)
         self.sent += sent.accepted
+        for failure in sent.failures:
+            log.info("%s", failure)
         if sent.gone:  # the browser dropped the subscription
             await asyncio.to_thread(self.store.gone, *sent.gone)
 

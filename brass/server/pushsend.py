@@ -10,7 +10,6 @@ batch; the next batch waits for the slowest answer of this one (`TIMEOUT` at mos
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,6 @@ from pywebpush import WebPusher
 from . import jsontext
 from .netguard import guarded_session, public_host
 
-log = logging.getLogger("brass.server")
 TTL = 86_400  # seconds a push service keeps an undelivered notice (a correspondence turn)
 SENDING = 64  # notices in flight at once, at most
 TIMEOUT = 10.0  # seconds for one push service's answer
@@ -43,10 +41,12 @@ class Job:
 @dataclass(frozen=True)
 class Sent:
     """What a batch came to: the endpoints whose push service said 404 or 410 (the browser
-    dropped the subscription: the server deletes them), and the notices accepted."""
+    dropped the subscription: the server deletes them), the notices accepted, and what went
+    wrong (the server logs it: this process has no log of its own)."""
 
     gone: list[str]
     accepted: int
+    failures: list[str]
 
 
 class Sender:
@@ -61,34 +61,35 @@ class Sender:
     async def batch(self, jobs: list[Job]) -> Sent:
         if self.session is None:
             self.session = guarded_session(self.private_endpoints, SENDING)
-        slots = asyncio.Semaphore(SENDING)
+        slots, failures = asyncio.Semaphore(SENDING), []
 
         async def one(job: Job) -> int:
+            host = urlsplit(job.endpoint).hostname or ""
             async with slots:
-                return await self.send(job)
+                try:
+                    status = await self.send(job)
+                except Exception as exc:  # any: told to the server, which logs it
+                    failures.append(f"push to {host} failed: {exc!r}")
+                    return 0
+            if status >= 300 and status not in (404, 410):
+                failures.append(f"push service {host} answered {status}")
+            return status
 
         answers = await asyncio.gather(*(one(job) for job in jobs))
         return Sent([j.endpoint for j, a in zip(jobs, answers, strict=True) if a in (404, 410)],
-                    sum(1 for a in answers if 0 < a < 300))
+                    sum(1 for a in answers if 0 < a < 300), failures)
 
     async def send(self, job: Job) -> int:
-        """One notice to one browser; its push service's status (0: not reached)."""
+        """One notice to one browser; its push service's status (0: an endpoint the guard
+        refuses)."""
         host = urlsplit(job.endpoint).hostname or ""
         if not self.private_endpoints and not public_host(host):
             return 0
-        try:
-            body, headers = self.sealed(job)
-            assert self.session is not None
-            async with self.session.post(job.endpoint, data=body, headers=headers,
-                                         timeout=aiohttp.ClientTimeout(total=TIMEOUT)
-                                         ) as answer:
-                status = answer.status
-        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
-            log.info("push to %s failed: %s", host, exc)
-            return 0
-        if status >= 300 and status not in (404, 410):
-            log.info("push service %s answered %s", host, status)
-        return status
+        body, headers = self.sealed(job)
+        assert self.session is not None
+        async with self.session.post(job.endpoint, data=body, headers=headers,
+                                     timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as answer:
+            return answer.status
 
     def sealed(self, job: Job) -> tuple[bytes, dict[str, str]]:
         """The encrypted body (aes128gcm, RFC 8291) and the headers, VAPID signature
