@@ -64,9 +64,10 @@ def socket_owner(port: int) -> int | None:
         fields = line.split()
         if fields[1].endswith(f":{port:04X}"):
             inodes.add(f"socket:[{fields[9]}]")
-    me = os.getpid()
-    children = [int(c) for f in Path(f"/proc/{me}/task").glob("*/children")
-                for c in f.read_text().split()]
+    me, children = os.getpid(), []
+    for listed in Path(f"/proc/{me}/task").glob("*/children"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            children += [int(c) for c in listed.read_text().split()]
     for pid in [me, *children]:
         with contextlib.suppress(OSError):
             for fd in Path(f"/proc/{pid}/fd").iterdir():
