@@ -47,7 +47,8 @@ from brass.server.storebase import StoreBase
 from brass.server.tables import metadata, players
 
 
-def stand_in(port: int) -> None:
+def stand_in(port: int, nice: int) -> None:
+    os.nice(nice)  # --stand-in-nice: out of the server's way, as a remote push service is
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -236,9 +237,11 @@ def main() -> None:
     parser.add_argument("--bursts", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="moves measured without a burst, before and after")
+    parser.add_argument("--stand-in-nice", type=int, default=0,
+                        help="the push service stand-in's niceness (it shares the CPUs)")
     args = parser.parse_args()
     port = free_port()
-    server = multiprocessing.Process(target=stand_in, args=(port,), daemon=True)
+    server = multiprocessing.Process(target=stand_in, args=(port, args.stand_in_nice), daemon=True)
     server.start()
     try:
         deadline = time.monotonic() + 10
