@@ -2,8 +2,9 @@
 roads. The places that commit an event call it (play.py, lobby.py, seats.py, rematch.py,
 chat.py, nudges.py), on the instance whose write committed it only, so each notice is sent
 once however many instances serve the game. The hub decides whom to tell; each channel
-(push.py's `Pusher` today) delivers to a player's devices if the player's switch for that
-kind is on (pushstore.py).
+(push.py's `Pusher` today: it queues the notice, and a process of its own at the lowest
+priority sends it) delivers to a player's devices if the player's switch for that kind is
+on (pushstore.py).
 
 Never while the player looks at the game: a game socket of theirs that said it is visible
 (`{"type": "visible"}`, ws.py) holds every notice of that game back, on this instance or on

@@ -4,48 +4,47 @@ to their seat, with the tab closed. The server's VAPID key pair is made once and
 gives browsers its public half, `POST`/`DELETE /api/push/subscription` keep the signed-in
 player's browser's subscription (pushstore.py writes them).
 
-A notice leaves in a background task, after the move's commit and off its path: the
-encryption (RFC 8291, pywebpush) and the VAPID signature run in a thread, the POST on the
-event loop (aiohttp). Only the instance that committed the event tells the hub, so a
-notice is sent once however many instances serve the game. The push service's 404 or 410
-deletes the subscription. Endpoints are the browsers' push services, on the public internet:
-one at a private, loopback or link-local address (or not https) is refused, when subscribed
-and again when resolved to send (no request forgery into the host's network), unless the
-`push_private_endpoints` setting allows them (tests, a push service stand-in on loopback):
-netguard.py, which the game webhooks share."""
+A notice is queued after the move's commit and leaves off the server's process: the event
+loop only reads the subscriptions (a thread, one transaction a batch) and hands them with
+the payload to the sender's process (pushsend.py, at the lowest priority), which encrypts
+(RFC 8291), signs (VAPID) and posts, and answers with the subscriptions to delete (the push
+service's 404 or 410). Only the instance that committed the event tells the hub, so a
+notice is sent once however many instances serve the game. Endpoints are the browsers' push
+services, on the public internet: one at a private, loopback or link-local address (or not
+https) is refused, when subscribed and again when resolved to send (no request forgery into
+the host's network), unless the `push_private_endpoints` setting allows them (tests, a push
+service stand-in on loopback): netguard.py, which the game webhooks share."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import logging
-import time
+from collections import OrderedDict
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-import aiohttp
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fastapi import APIRouter, Depends, Request, Response
-from py_vapid import Vapid
 from pydantic import BaseModel, ConfigDict, Field
-from pywebpush import WebPusher
 
-from . import jsontext
 from .errors import ApiError
 from .identity import CurrentPlayer
-from .netguard import guarded_session, public_host
+from .netguard import public_host
 from .playerstore import PlayerStore
+from .pushsend import Job, deliver
 from .pushstore import PushStore, Subscription
 from .schemas import ERRORS
 from .settings import Settings
+from .workers import ANALYSIS_NICE, Workers
 
 log = logging.getLogger("brass.server")
 router = APIRouter(prefix="/api/push", tags=["players"], responses=ERRORS)
 SETTING = "vapid"  # server_settings key: {"private": raw b64url, "public": b64url point}
-TTL = 86_400  # seconds a push service keeps an undelivered notice (a correspondence turn)
-SENDING = 64  # notices in flight at once, at most
-TIMEOUT = 10.0  # seconds for one push service's answer
+QUEUED = 10_000  # notices waiting for the sender, at most (then the oldest turn is dropped)
+BATCH = 256  # notices handed to the sender at once, at most
+CLOSING = 15.0  # seconds the notices queued may still take when the server stops
 
 
 def push_contact(settings: Settings) -> str:
@@ -99,17 +98,28 @@ class PushEndpoint(BaseModel):
 
 class Pusher:
     """The push channel of the notices hub (notices.py: it decides whom to tell, after a
-    commit of this instance's); holds the key pair and the HTTP session."""
+    commit of this instance's); holds the key pair, the notices waiting and the sender's
+    process (pushsend.py).
+
+    The notices wait here, in order, `QUEUED` at most: a newer notice of the same kind and
+    game to the same player replaces a waiting one (keeping its place), and when the queue is
+    full the oldest turn notice (else the oldest) is dropped (`dropped`), so a sender that
+    cannot keep up costs memory that stays bounded. One batch at a time (`BATCH` at most)
+    goes from the queue to the sender: its players' subscriptions and switches are read in
+    one transaction (a thread), the sender's process seals and posts them, and the
+    subscriptions it found gone are deleted here (pushstore.py is the table's one writer)."""
 
     def __init__(self, store: PushStore, keys: dict[str, str], contact: str,
                  private_endpoints: bool = False) -> None:
         self.store, self.public_key, self.contact = store, keys["public"], contact
-        self.vapid = Vapid.from_raw(keys["private"].encode())
+        self.private_key = keys["private"]
         self.private_endpoints = private_endpoints
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._slots = asyncio.Semaphore(SENDING)
-        self._session: aiohttp.ClientSession | None = None
+        # a process of its own at the analyses' lowest priority; never the server's own
+        self.sender = Workers(1, nice=ANALYSIS_NICE, inline=False)
+        self._waiting: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self._pump: asyncio.Task[None] | None = None
         self.sent = 0  # notices the push services accepted (tests, the benchmark)
+        self.dropped = 0  # notices dropped from a full queue
 
     @classmethod
     async def start(cls, base: Any, players: PlayerStore, contact: str,
@@ -138,75 +148,67 @@ class Pusher:
                            reason="push_keys")
 
     def notify(self, player_id: str, payload: dict[str, Any]) -> None:
-        """Tell the player's browsers (in a background task), if they want this kind."""
-        task = asyncio.create_task(
-            self._notify(player_id, payload, f"{payload['kind']}-{payload['game']}"),
-            name=f"push-{payload['game']}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Queue the notice for the player's browsers (they get it if they want this kind)."""
+        key = (player_id, f"{payload['kind']}-{payload['game']}")
+        if key not in self._waiting and len(self._waiting) >= QUEUED:
+            oldest = next((k for k, p in self._waiting.items() if p["kind"] == "turn"),
+                          next(iter(self._waiting)))
+            del self._waiting[oldest]
+            self.dropped += 1
+            log.info("push queue full: the %s notice to %s dropped", *reversed(oldest))
+        self._waiting[key] = payload
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._send_waiting(), name="push")
 
-    async def _notify(self, player_id: str, payload: dict[str, Any], topic: str) -> None:
-        """At most `SENDING` notices at a time, from the read to the answers: a burst of
-        turns waits its turn instead of filling the threads and the loop at once."""
-        try:
-            async with self._slots:
-                subs = await asyncio.to_thread(self.store.wanting, player_id, payload["kind"])
-                await asyncio.gather(*(self.send(s, payload, topic) for s in subs))
-        except Exception:
-            log.exception("push notice for %s failed", player_id)
+    @property
+    def busy(self) -> bool:
+        """Notices wait or are on their way (tests, the benchmark)."""
+        return bool(self._waiting) or (self._pump is not None and not self._pump.done())
 
-    async def send(self, sub: Subscription, payload: dict[str, Any], topic: str) -> int:
-        """One notice to one browser; its push service's status (0: not reached). A
-        newer notice with the same topic replaces one still undelivered (a burst of turns
-        is one notice)."""
-        host = urlsplit(sub.endpoint).hostname or ""
-        if not self.private_endpoints and not public_host(host):
-            return 0
-        body, headers = await asyncio.to_thread(self._sealed, sub, payload, topic)
-        try:
-            async with self._http().post(sub.endpoint, data=body, headers=headers,
-                                         timeout=aiohttp.ClientTimeout(total=TIMEOUT)
-                                         ) as answer:
-                status = answer.status
-        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-            log.info("push to %s failed: %s", host, exc)
-            return 0
-        if status in (404, 410):  # the browser dropped the subscription
-            await asyncio.to_thread(self.store.gone, sub.endpoint)
-        elif status < 300:
-            self.sent += 1
-        else:
-            log.info("push service %s answered %s", host, status)
-        return status
+    async def _send_waiting(self) -> None:
+        """Batches from the queue to the sender's process until it is empty."""
+        while self._waiting:
+            batch = [self._waiting.popitem(last=False) for _ in
+                     range(min(BATCH, len(self._waiting)))]
+            try:
+                await self._send(batch)
+            except Exception:
+                log.exception("%d push notices failed", len(batch))
 
-    def _sealed(self, sub: Subscription, payload: dict[str, Any],
-                topic: str) -> tuple[bytes, dict[str, str]]:
-        """The encrypted body (aes128gcm, RFC 8291) and the headers, VAPID signature
-        included (blocking: in a thread)."""
-        body = WebPusher(sub.info()).encode(jsontext.dumps(payload).encode(), "aes128gcm")
-        url = urlsplit(sub.endpoint)
-        claims = {"sub": self.contact, "aud": f"{url.scheme}://{url.netloc}",
-                  "exp": int(time.time()) + 12 * 3600}
-        headers = {k: str(v) for k, v in self.vapid.sign(claims).items()}
-        headers.update({"TTL": str(TTL), "Content-Encoding": "aes128gcm", "Urgency": "high",
-                        "Topic": topic, "Content-Type": "application/octet-stream"})
-        return bytes(body["body"]), headers
+    async def _send(self, batch: list[tuple[tuple[str, str], dict[str, Any]]]) -> None:
+        subs = await asyncio.to_thread(
+            self.store.wanting_all, [(player, payload["kind"]) for (player, _), payload in batch])
+        jobs = [Job(s.endpoint, s.p256dh, s.auth, payload, topic)
+                for ((_, topic), payload), found in zip(batch, subs, strict=True) for s in found]
+        if not jobs:
+            return
+        sent = await self.sender.compute(deliver, self.private_key, self.contact,
+                                         self.private_endpoints, jobs)
+        self.sent += sent.accepted
+        for failure in sent.failures:
+            log.info("%s", failure)
+        if sent.gone:  # the browser dropped the subscription
+            await asyncio.to_thread(self.store.gone, *sent.gone)
 
-    def _http(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            self._session = guarded_session(self.private_endpoints, SENDING)
-        return self._session
+    async def idle(self, timeout: float | None = None) -> None:
+        """Wait until every notice queued so far has left (each is bounded by its timeout),
+        `timeout` seconds at most (TimeoutError)."""
+        async with asyncio.timeout(timeout):
+            while self._pump is not None and not self._pump.done():
+                await asyncio.shield(self._pump)
 
     async def close(self) -> None:
-        """Let the notices in flight finish (each is bounded by its timeout), then close."""
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        if self._session is not None:
-            await self._session.close()
-
-    async def idle(self) -> None:
-        """Wait until every notice started so far has left (tests, the benchmark)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Let the notices queued finish for `CLOSING` seconds at most, then stop the sender's
+        process (what is left is dropped: a sender at the lowest priority may wait long for a
+        CPU on a busy machine)."""
+        try:
+            await self.idle(CLOSING)
+        except TimeoutError:
+            log.warning("push: %d notices not sent at close", len(self._waiting))
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.gather(self._pump, return_exceptions=True)
+        self.sender.close(kill=True)
 
 
 def pusher(request: Request) -> Pusher:

@@ -62,21 +62,27 @@ class PushStore:
                 push_subscriptions.c.player_id == player_id,
                 push_subscriptions.c.endpoint == endpoint)).rowcount == 1
 
-    def gone(self, endpoint: str) -> None:
-        """The push service said the subscription no longer exists (404 or 410)."""
+    def gone(self, *endpoints: str) -> None:
+        """The push service said these subscriptions no longer exist (404 or 410)."""
         with self.base._tx() as conn:
             conn.execute(delete(push_subscriptions).where(
-                push_subscriptions.c.endpoint == endpoint))
+                push_subscriptions.c.endpoint.in_(endpoints)))
 
-    def wanting(self, player_id: str, what: str) -> list[Subscription]:
-        """The player's subscriptions, if they want to be told of `what` (empty if not)."""
+    def wanting_all(self, asks: list[tuple[str, str]]) -> list[list[Subscription]]:
+        """For each (player, what): the player's subscriptions if they want to be told of
+        `what` (empty if not); one transaction for a batch of notices."""
+        players = list({player for player, _ in asks})
         with self.base._tx() as conn:
-            prefs = conn.execute(select(notify_prefs.c.prefs).where(
-                notify_prefs.c.player_id == player_id)).scalar()
-            if not {**DEFAULTS, **(prefs or {})}.get(what, False):
-                return []
-            return [Subscription(r.endpoint, r.p256dh, r.auth) for r in conn.execute(
-                select(push_subscriptions).where(push_subscriptions.c.player_id == player_id))]
+            prefs = {r.player_id: r.prefs for r in conn.execute(
+                select(notify_prefs.c.player_id, notify_prefs.c.prefs)
+                .where(notify_prefs.c.player_id.in_(players)))}
+            subs: dict[str, list[Subscription]] = {}
+            for r in conn.execute(select(push_subscriptions).where(
+                    push_subscriptions.c.player_id.in_(players))
+                    .order_by(push_subscriptions.c.id)):
+                subs.setdefault(r.player_id, []).append(Subscription(r.endpoint, r.p256dh, r.auth))
+        return [subs.get(player, []) if {**DEFAULTS, **(prefs.get(player) or {})}.get(what, False)
+                else [] for player, what in asks]
 
     def prefs(self, player_id: str) -> dict[str, bool]:
         """The player's switches, the defaults filled in."""

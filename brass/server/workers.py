@@ -33,8 +33,9 @@ T = TypeVar("T")
 
 BOT_NICE = 5  # the workers' niceness: below the server process, whose loop carries every move
 ANALYSIS_NICE = 19  # analyses' own pool: the lowest priority, below every bot move
-# the analyses' session group against other groups (autogroup, below): about a tenth of a CPU
-# when every other group wants them all, yet never starved by a busy machine
+# the analyses' (and the push sender's) session group against other groups (autogroup,
+# below): about a tenth of a CPU when every other group wants them all, yet never starved by
+# a busy machine
 ANALYSIS_GROUP_NICE = 10
 
 
@@ -104,7 +105,7 @@ def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
     with contextlib.suppress(OSError):
         os.nice(nice)
     if nice >= ANALYSIS_NICE:
-        _idle_priority(nice)
+        _idle_priority(ANALYSIS_GROUP_NICE)
     gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
     def watch() -> None:

@@ -38,7 +38,7 @@ def settled(*servers: LiveServer) -> None:
     """Every notice the servers started has left (the hub's reads of who looks at the game,
     on Postgres, and then the push channels are idle)."""
     def idle(s: LiveServer) -> bool:
-        return not s.server.config.app.state.service.core.reach._tasks and not pusher(s)._tasks
+        return not s.server.config.app.state.service.core.reach._tasks and not pusher(s).busy
 
     wait_for(lambda: all(idle(s) for s in servers), "the notices to leave", timeout=WAIT)
 

@@ -9,6 +9,7 @@ Postgres (the `db_url` fixture)."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import queue
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import http_ece
@@ -51,6 +53,28 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    sender: int | None = None  # the process whose socket posted it (this one's or a child's)
+
+
+def socket_owner(port: int) -> int | None:
+    """The process, this one or a child of it, holding the loopback TCP socket whose local
+    port is `port` (/proc/net/tcp gives the socket's inode, a process's fds name it)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}"):
+            inodes.add(f"socket:[{fields[9]}]")
+    me, children = os.getpid(), []
+    for listed in Path(f"/proc/{me}/task").glob("*/children"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            children += [int(c) for c in listed.read_text().split()]
+    for pid in [me, *children]:
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        return pid
+    return None
 
 
 @dataclass
@@ -92,7 +116,8 @@ def push_service() -> Iterator[PushService]:
             service = holder[0]
             body = self.rfile.read(int(self.headers.get("content-length", "0")))
             service.got.put(Received(self.path, {k.lower(): v for k, v in
-                                                 self.headers.items()}, body))
+                                                 self.headers.items()}, body,
+                                     socket_owner(self.client_address[1])))
             self.send_response(service.answers.get(self.path, 201))
             self.send_header("content-length", "0")
             self.end_headers()
@@ -241,6 +266,27 @@ def test_a_subscription_the_push_service_calls_gone_is_deleted(
     while rows(push_server, alice.endpoint) + rows(push_server, bob.endpoint) != 0:
         assert time.monotonic() < deadline, "the 410 did not delete the subscription"
         time.sleep(0.05)
+
+
+def test_a_notice_leaves_from_a_process_of_its_own_at_the_lowest_priority(
+        push_server: LiveServer, push_service: PushService, alice: Browser,
+        bob: Browser) -> None:
+    """The server (this process, uvicorn in a thread) only hands the notices over: the
+    socket that posts them is a child process's, nice 19 and SCHED_IDLE, in a session (and
+    autogroup) of its own at nice 10 (workers.py)."""
+    start_game(alice, bob)  # the first mover is told "turn", the other "started"
+    for who in (alice, bob):
+        got = push_service.next(who.endpoint.removeprefix(push_service.origin))
+        assert got.sender is not None, "no process of ours held the posting socket"
+        assert got.sender != os.getpid(), "posted by the server's own process"
+        parent = int(Path(f"/proc/{got.sender}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert parent == os.getpid(), (got.sender, parent)
+        assert os.getpriority(os.PRIO_PROCESS, got.sender) == 19
+        assert os.sched_getscheduler(got.sender) == os.SCHED_IDLE
+        assert os.getsid(got.sender) != os.getsid(0), "in the server's session group"
+        group = Path(f"/proc/{got.sender}/autogroup")
+        if group.exists():  # the kernel groups by session: the sender's group is niced
+            assert group.read_text().split()[-1] == "10", group.read_text()
 
 
 def test_the_key_pair_is_made_once_and_kept_across_restarts(

@@ -1,0 +1,119 @@
+"""The push sender's side (docs/REACH.md): runs in a process of its own at the lowest priority
+(workers.py's analyses' settings: nice 19, SCHED_IDLE, a session group of its own at nice
+10), so a burst of notices never takes a CPU, the GIL or the event loop from a move.
+push.py's `Pusher` hands it batches of (subscription, payload) and gets back the endpoints to
+forget: the encryption (RFC 8291, pywebpush), the VAPID signature (ES256) and the POST
+(aiohttp, through netguard.py's guard) all happen here. A batch's notices go out together,
+`SENDING` at once, on an event loop and an HTTP session that the process keeps from batch to
+batch; the next batch waits for the slowest answer of this one (`TIMEOUT` at most)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+from py_vapid import Vapid
+from pywebpush import WebPusher
+
+from . import jsontext
+from .netguard import guarded_session, public_host
+
+TTL = 86_400  # seconds a push service keeps an undelivered notice (a correspondence turn)
+SENDING = 64  # notices in flight at once, at most
+TIMEOUT = 10.0  # seconds for one push service's answer
+
+
+@dataclass(frozen=True)
+class Job:
+    """One notice to one browser (pickled to the sender's process)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    payload: dict[str, Any]
+    topic: str  # `KIND-GAME`: a newer notice replaces one still undelivered
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What a batch came to: the endpoints whose push service said 404 or 410 (the browser
+    dropped the subscription: the server deletes them), the notices accepted, and what went
+    wrong (the server logs it: this process has no log of its own)."""
+
+    gone: list[str]
+    accepted: int
+    failures: list[str]
+
+
+class Sender:
+    """The sender process's state: the VAPID key, the HTTP session, its own event loop."""
+
+    def __init__(self, private_key: str, contact: str, private_endpoints: bool) -> None:
+        self.key, self.contact, self.private_endpoints = private_key, contact, private_endpoints
+        self.vapid = Vapid.from_raw(private_key.encode())
+        self.loop = asyncio.new_event_loop()
+        self.session: aiohttp.ClientSession | None = None
+
+    async def batch(self, jobs: list[Job]) -> Sent:
+        if self.session is None:
+            self.session = guarded_session(self.private_endpoints, SENDING)
+        slots, failures = asyncio.Semaphore(SENDING), []
+
+        async def one(job: Job) -> int:
+            host = urlsplit(job.endpoint).hostname or ""
+            async with slots:
+                try:
+                    status = await self.send(job)
+                except Exception as exc:  # any: told to the server, which logs it
+                    failures.append(f"push to {host} failed: {exc!r}")
+                    return 0
+            if status >= 300 and status not in (404, 410):
+                failures.append(f"push service {host} answered {status}")
+            return status
+
+        answers = await asyncio.gather(*(one(job) for job in jobs))
+        return Sent([j.endpoint for j, a in zip(jobs, answers, strict=True) if a in (404, 410)],
+                    sum(1 for a in answers if 0 < a < 300), failures)
+
+    async def send(self, job: Job) -> int:
+        """One notice to one browser; its push service's status (0: an endpoint the guard
+        refuses)."""
+        host = urlsplit(job.endpoint).hostname or ""
+        if not self.private_endpoints and not public_host(host):
+            return 0
+        body, headers = self.sealed(job)
+        assert self.session is not None
+        async with self.session.post(job.endpoint, data=body, headers=headers,
+                                     timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as answer:
+            return answer.status
+
+    def sealed(self, job: Job) -> tuple[bytes, dict[str, str]]:
+        """The encrypted body (aes128gcm, RFC 8291) and the headers, VAPID signature
+        included."""
+        info = {"endpoint": job.endpoint, "keys": {"p256dh": job.p256dh, "auth": job.auth}}
+        body = WebPusher(info).encode(jsontext.dumps(job.payload).encode(), "aes128gcm")
+        url = urlsplit(job.endpoint)
+        claims = {"sub": self.contact, "aud": f"{url.scheme}://{url.netloc}",
+                  "exp": int(time.time()) + 12 * 3600}
+        headers = {k: str(v) for k, v in self.vapid.sign(claims).items()}
+        headers.update({"TTL": str(TTL), "Content-Encoding": "aes128gcm", "Urgency": "high",
+                        "Topic": job.topic, "Content-Type": "application/octet-stream"})
+        return bytes(body["body"]), headers
+
+
+_sender: Sender | None = None  # the sender process's one (made by its first batch)
+
+
+def deliver(private_key: str, contact: str, private_endpoints: bool,
+            jobs: list[Job]) -> Sent:
+    """In the sender process (push.py's pool): send a batch, every notice answered or timed
+    out, on the process's own event loop."""
+    global _sender
+    if _sender is None or (_sender.key, _sender.contact, _sender.private_endpoints) != (
+            private_key, contact, private_endpoints):
+        _sender = Sender(private_key, contact, private_endpoints)
+    return _sender.loop.run_until_complete(_sender.batch(jobs))
