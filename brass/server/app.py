@@ -165,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await fanout.start()
             service.core.reach.shown = Watching(WatchStore(storage))  # sockets, for them
             service.core.reach.shown.start()
+            app.state.mail_notices.shown = service.core.reach.shown
         await service.start()
         app.state.mail_notices.start_digests(settings.mail_digest_hour,
                                              settings.mail_digest_every)

@@ -3,7 +3,8 @@ SMTP (mailer.py, the sign-in's sender) and a public URL, only to a verified addr
 
 - **Your turn**, in a correspondence game (a turn or reserve of a day or more: a live game's
   player is at the table), one per game per turn, sent by the instance that committed the
-  turn (`turn_began`), in the background: the move never waits for the mail server.
+  turn (`turn_began`), in the background: the move never waits for the mail server; none
+  while a socket of the player's shows the game (on any instance, as the push notices).
 - **The daily digest**: "your turn in 2 games; 1 d 2 h left against …", from
   `mail_digest_hour` (UTC) on, at most one a day: each instance looks every
   `mail_digest_every` seconds, and a `digests_sent` row (player, day) gives each digest to one.
@@ -31,6 +32,7 @@ from .playerstore import PlayerStore
 from .records import now
 from .runtime import Runtime
 from .storage import Storage
+from .watching import Watching, shown_here
 
 log = logging.getLogger("brass.server.mail")
 SETTING = "mail_secret"  # server_settings key: {"key": b64url}, the unsubscribe links' key
@@ -57,6 +59,7 @@ class MailNotices:
         self._told: dict[tuple[str, int], None] = {}  # insertion-ordered: the oldest go first
         self._digests: asyncio.Task[None] | None = None
         self.sent = 0  # mails the mail server took (tests)
+        self.shown: Watching | None = None  # other instances' visible sockets (Postgres)
 
     @classmethod
     async def start(cls, storage: Storage, players: PlayerStore, mailer: Mailer,
@@ -97,8 +100,8 @@ class MailNotices:
         if seat is None or not self.offered or not correspondence(rt):
             return
         taker = rt.record.seats[seat]
-        if taker.player_id is None or taker.played_by_bot:
-            return
+        if taker.player_id is None or taker.played_by_bot or shown_here(rt, taker.player_id):
+            return  # nor while the player looks at the game (notices.py)
         turn = (rt.id, rt.record.version)
         if turn in self._told:
             return
@@ -114,6 +117,8 @@ class MailNotices:
 
     async def _turn_mail(self, player_id: str, game_id: str, name: str,
                          left: float | None) -> None:
+        if self.shown is not None and await self.shown.elsewhere(player_id, game_id):
+            return
         to = await asyncio.to_thread(self.store.recipient, player_id, "turn")
         if to is None:
             return

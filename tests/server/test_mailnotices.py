@@ -7,6 +7,7 @@ Postgres."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from contextlib import closing
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from brass.server.mailstore import MailStore
 from brass.server.storebase import StoreBase
@@ -24,6 +26,8 @@ from .accountsite import Site
 from .conftest import auth
 from .mail import Mailbox
 from .test_accounts import address, sign_in_by_mail
+from .test_notices import show
+from .test_ratings import wait_for
 
 CORRESPONDENCE = {"kind": "correspondence", "per_turn": 86_400.0}
 LIVE = {"kind": "live", "reserve": 600.0}
@@ -128,6 +132,42 @@ def test_a_correspondence_turn_is_mailed_with_one_click_unsubscribe(site: Site,
         switches = ada.get("/api/me/email-notices").json()
         assert switches == {"turn": False, "digest": False, "lang": "pl", "offered": True,
                             "email": email}, switches
+
+
+def test_no_turn_mail_while_the_player_looks_at_the_game(site: Site, box: Mailbox) -> None:
+    ada, email = player(site, box, "looker", turn=True)
+    with closing(ada), site.browser() as bob:
+        bob.post("/api/session")
+        game, tokens = game_of(site, CORRESPONDENCE, "Watched", ada, bob)
+        seats = bob.get(f"/api/games/{game}").json()["seats"]
+        ada_seat = next(s["seat"] for s in seats if s["name"] == "P0")
+        with connect(f"{site.base.replace('http', 'ws', 1)}/ws/games/{game}",
+                     open_timeout=30, additional_headers={
+                         "Cookie": f"brass_device={ada.cookies['brass_device']}",
+                         "Origin": site.base}) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "state"
+            sender = site.server.config.app.state.mail_notices  # type: ignore[attr-defined]
+
+            def mails() -> int:  # about this game, once the mails in hand are done
+                wait_for(lambda: not sender._tasks, "the turn mails in hand to be done")
+                return len([m for m in box.notices.get(email, []) if about(game)(m)])
+            before = mails()  # one if her turn began the game
+            show(ws, True)
+            move_to(site, game, tokens, ada_seat)  # her turn while she looks: no mail
+            assert mails() == before, box.subjects(email)
+            show(ws, False)
+            move(site, game, tokens)  # she moves away, and the turn comes back to her
+            move_to(site, game, tokens, ada_seat)
+        wait_for(lambda: mails() == before + 1, "her next turn, unwatched, to be mailed")
+
+
+def move_to(site: Site, game: str, tokens: dict[int, str], seat: int) -> None:
+    """Moves until the turn passes to `seat` from another seat (at least one move)."""
+    for _ in range(20):
+        if move(site, game, tokens) == seat:
+            return
+    raise AssertionError(f"seat {seat} never came to move in game {game}")
 
 
 def test_no_mail_for_a_live_game_or_when_off_and_none_without_an_address(
