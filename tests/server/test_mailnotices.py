@@ -154,16 +154,22 @@ def test_no_turn_mail_while_the_player_looks_at_the_game(site: Site, box: Mailbo
                 return len([m for m in box.notices.get(email, []) if about(game)(m)])
             before = mails()  # one if her turn began the game
             show(ws, True)
-            move_to(site, game, tokens, ada_seat)  # her turn while she looks: no mail
+            turn_to(site, game, tokens, ada_seat)  # her turn while she looks: no mail
             assert mails() == before, box.subjects(email)
             show(ws, False)
-            move(site, game, tokens)  # she moves away, and the turn comes back to her
-            move_to(site, game, tokens, ada_seat)
+            turn_to(site, game, tokens, ada_seat)  # her next turn, unwatched
         wait_for(lambda: mails() == before + 1, "her next turn, unwatched, to be mailed")
 
 
-def move_to(site: Site, game: str, tokens: dict[int, str], seat: int) -> None:
-    """Moves until the turn passes to `seat` from another seat (at least one move)."""
+def turn_to(site: Site, game: str, tokens: dict[int, str], seat: int) -> None:
+    """Moves until a new turn of `seat` begins: it finishes its turn if it is moving (a turn
+    may be two actions), then the others move until the turn passes to it."""
+    with site.browser() as http:
+        moving = http.get(f"/api/games/{game}").json()["current_seat"]
+    for _ in range(4):
+        if moving != seat:
+            break
+        moving = move(site, game, tokens)
     for _ in range(20):
         if move(site, game, tokens) == seat:
             return
