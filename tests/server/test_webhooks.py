@@ -213,15 +213,7 @@ def test_a_receiver_that_hangs_never_delays_a_move(hooked: LiveServer,
         assert put.status_code == 200, put.text
         took = []
         for _ in range(3):
-            state = http.get(table.url()).json()
-            seat = state["current_seat"]
-            action = legal(http, table, seat)[0]["action"]
-            began = time.perf_counter()
-            done = http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
-                "action": action, "expected_version": state["version"],
-                "action_id": f"hang-{state['version']}"})
-            took.append(time.perf_counter() - began)
-            assert done.status_code == 200, done.text
+            took.append(move_timed(http, table)[0])
             # the first call is held by the receiver before the next move is measured
             assert receiver.entered.wait(30), "the webhook was never called"
         receiver.release.set()
@@ -306,7 +298,7 @@ def move_timed(http: httpx.Client, table: Table) -> tuple[float, bool]:
     began = time.perf_counter()
     done = http.post(table.url("/actions"), headers=auth(table.tokens[seat]), json={
         "action": action, "expected_version": state["version"],
-        "action_id": f"retry-{state['version']}"})
+        "action_id": f"timed-{state['version']}"})
     took = time.perf_counter() - began
     assert done.status_code == 200, done.text
     return took, http.get(table.url()).json()["current_seat"] != seat
