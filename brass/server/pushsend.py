@@ -1,6 +1,6 @@
 """The push sender's side (docs/REACH.md): runs in a process of its own at the lowest priority
-(workers.py's analyses' settings: nice 19, SCHED_IDLE, a session group of its own at nice
-10), so a burst of notices never takes a CPU, the GIL or the event loop from a move.
+(workers.py's analyses' settings: nice 19, SCHED_IDLE, in the server's session), so a burst
+of notices never takes a CPU, the GIL or the event loop from a move.
 push.py's `Pusher` hands it batches of (subscription, payload) and gets back the endpoints to
 forget: the encryption (RFC 8291, pywebpush), the VAPID signature (ES256) and the POST
 (aiohttp, through netguard.py's guard) all happen here. A batch's notices go out together,

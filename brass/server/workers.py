@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any, TypeVar
 
 from brass.bots import LevelName, choose, observe
@@ -33,10 +32,6 @@ T = TypeVar("T")
 
 BOT_NICE = 5  # the workers' niceness: below the server process, whose loop carries every move
 ANALYSIS_NICE = 19  # analyses' own pool: the lowest priority, below every bot move
-# the analyses' (and the push sender's) session group against other groups (autogroup,
-# below): about a tenth of a CPU when every other group wants them all, yet never starved by
-# a busy machine
-ANALYSIS_GROUP_NICE = 10
 
 
 class Workers:
@@ -105,7 +100,7 @@ def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
     with contextlib.suppress(OSError):
         os.nice(nice)
     if nice >= ANALYSIS_NICE:
-        _idle_priority(ANALYSIS_GROUP_NICE)
+        _idle_priority()
     gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
     def watch() -> None:
@@ -116,17 +111,15 @@ def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
     threading.Thread(target=watch, daemon=True, name="follow-parent").start()
 
 
-def _idle_priority(nice: int) -> None:
+def _idle_priority() -> None:
     """Linux: run only on a CPU nothing else wants (SCHED_IDLE: a waking server or bot worker
     takes the CPU at once, where a nice-19 process still delays each of their wake-ups, and a
-    bot move is a chain of them). Where the kernel groups processes by session (autogroup,
-    on by default on most distributions), nice orders only the processes of one session and
-    the group's CPU time is shared: the server's group, busy with an analysis, would lose its
-    turn to other programs' groups on every wake-up. So the worker takes a session (a group)
-    of its own, niced too."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setsid()
-        Path("/proc/self/autogroup").write_text(f"{nice}\n")
+    bot move is a chain of them). In the server's own session: where the kernel groups
+    processes by session (autogroup), a group of its own would compete with the server's
+    group as an equal at every wake-up, which SCHED_IDLE cannot overrule from inside it (a
+    bot game under an analysis flood ran at 0.71-0.78 of its pace so, 0.87-0.94 without:
+    `tests/server/test_analysis_jobs.py -k flood`; moves during a push burst p99 48 ms so,
+    12-15 ms without, 10-11 ms with no burst: `bench/push.py`)."""
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
