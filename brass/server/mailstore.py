@@ -110,6 +110,12 @@ class MailStore:
                 game_webhooks.c.game_id == game_id)).scalar()
         return url
 
+    def webhooks(self) -> dict[str, str]:
+        """Every game's webhook URL, by game (one read for all: most games have none)."""
+        with self.base._tx() as conn:
+            return {r.game_id: r.url for r in conn.execute(
+                select(game_webhooks.c.game_id, game_webhooks.c.url))}
+
     def set_webhook(self, game_id: str, url: str) -> None:
         with self.base._tx() as conn:
             conn.execute(delete(game_webhooks).where(game_webhooks.c.game_id == game_id))

@@ -12,9 +12,11 @@ name's resolved addresses): no private, loopback or link-local address unless
 `webhook_private_addresses` allows them. The body has `content` (Discord) and `text` (Slack);
 a URL of either service gets only its own key, another URL both.
 
-The game's URL is read from the database at most once per `FRESH` seconds per game (most
-games have none, and that read was a tenth of the server's CPU per move); a set or a removal
-on this instance takes effect at once, one made on another instance within `FRESH` seconds."""
+Every game's URL is read from the database at once, at most once per `FRESH` seconds (most
+games have none: a read per game was a tenth of the server's CPU per move, and a read per
+game every `FRESH` seconds still 4-6 %); while that read is fresh, a game with no URL costs
+its turns nothing here. A set or a removal on this instance takes effect at once, one made
+on another instance within `FRESH` seconds."""
 
 from __future__ import annotations
 
@@ -63,7 +65,10 @@ class Webhooks:
         self._pending: dict[str, str] = {}  # game → the latest message not yet sent
         self._running: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, float] = {}  # game → when its webhook was last called
-        self._urls: dict[str, tuple[str | None, float]] = {}  # game → (URL, when it was read)
+        self._urls: dict[str, str] = {}  # game → URL, of every game that has one
+        self._urls_at = -FRESH  # when they were read (monotonic)
+        self._reading: asyncio.Future[None] | None = None
+        self._changed: dict[str, str | None] = {}  # set or dropped here during that read
         self._session: aiohttp.ClientSession | None = None
         self.delivered = 0  # messages a receiver accepted (tests)
 
@@ -81,7 +86,13 @@ class Webhooks:
     def _link(self, rt: Runtime) -> str:
         return f" {self.public_url}/#/game/{rt.id}" if self.public_url else ""
 
+    def _none(self, game_id: str) -> bool:
+        """The game has no URL, as far as a fresh read says."""
+        return game_id not in self._urls and time.monotonic() - self._urls_at < FRESH
+
     def turn_began(self, rt: Runtime) -> None:
+        if self._none(rt.id):
+            return
         game = rt.game  # whoever moves, a bot too (`rt.mover` is a person's seat only)
         seat = None if game is None or rt.record.status != "running" else game.current_seat
         if seat is None:
@@ -90,6 +101,8 @@ class Webhooks:
         self._queue(rt.id, f"{rt.record.name}: {who}'s turn.{self._link(rt)}")
 
     def game_ended(self, rt: Runtime) -> None:
+        if self._none(rt.id):
+            return
         scores = rt.record.scores or []
         order = sorted(range(len(scores)), key=lambda s: -scores[s])
         result = ", ".join(f"{_name(rt, s)} {scores[s]}" for s in order)
@@ -100,9 +113,6 @@ class Webhooks:
         if len(self._last) > KEPT:  # forget the games called longer than a gap ago
             since = time.monotonic() - self.gap
             self._last = {g: at for g, at in self._last.items() if at > since}
-        if len(self._urls) > KEPT:  # and the URLs read longer than `FRESH` ago
-            since = time.monotonic() - FRESH
-            self._urls = {g: u for g, u in self._urls.items() if u[1] > since}
         running = self._running.get(game_id)
         if running is None or running.done():
             task = asyncio.create_task(self._drain(game_id), name=f"webhook-{game_id}")
@@ -127,26 +137,39 @@ class Webhooks:
                 del self._running[game_id]
 
     async def url(self, game_id: str) -> str | None:
-        """The game's webhook, read from the database if not read in the last `FRESH` s."""
-        held = self._urls.get(game_id)
-        if held is not None and time.monotonic() - held[1] < FRESH:
-            return held[0]
-        read_at = time.monotonic()
-        url = await asyncio.to_thread(self.store.webhook, game_id)
-        newer = self._urls.get(game_id)
-        if newer is not None and newer[1] >= read_at:  # set or dropped here during the read
-            return newer[0]
-        self._urls[game_id] = (url, read_at)
-        return url
+        """The game's webhook, every game's read from the database if not in the last
+        `FRESH` s (one read at a time, shared by whoever asks meanwhile)."""
+        if time.monotonic() - self._urls_at >= FRESH:
+            if self._reading is None or self._reading.done():
+                self._reading = asyncio.ensure_future(self._read())
+            await asyncio.shield(self._reading)
+        return self._urls.get(game_id)
+
+    async def _read(self) -> None:
+        read_at, self._changed = time.monotonic(), {}
+        urls = await asyncio.to_thread(self.store.webhooks)
+        for game_id, url in self._changed.items():  # set or dropped here during the read
+            if url is None:
+                urls.pop(game_id, None)
+            else:
+                urls[game_id] = url
+        self._urls, self._urls_at = urls, read_at
+
+    def _change(self, game_id: str, url: str | None) -> None:
+        self._changed[game_id] = url
+        if url is None:
+            self._urls.pop(game_id, None)
+        else:
+            self._urls[game_id] = url
 
     async def set(self, game_id: str, url: str) -> None:
         await asyncio.to_thread(self.store.set_webhook, game_id, url)
-        self._urls[game_id] = (url, time.monotonic())
+        self._change(game_id, url)
 
     async def drop(self, game_id: str) -> bool:
         """False if the game had no webhook."""
         dropped = await asyncio.to_thread(self.store.drop_webhook, game_id)
-        self._urls[game_id] = (None, time.monotonic())
+        self._change(game_id, None)
         return dropped
 
     async def _deliver(self, game_id: str, url: str, text: str) -> None:
