@@ -13,16 +13,18 @@ import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 export const MAX_CHARS = 300;
 const PAGES = 10; // pages of history read at most (100 messages each)
 
+/** `old` and the messages of `more` it lacks, in the order they were sent. */
+function merged(old: ChatMessage[], more: ChatMessage[]): ChatMessage[] {
+  const seen = new Set(old.map((m) => m.id));
+  return [...old, ...more.filter((m) => !seen.has(m.id))].sort((a, b) => a.id - b.id);
+}
+
 /** The game's messages: the stored ones, then those the socket brings, each once. */
 export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   useEffect(() => {
     let live = true;
-    const add = (more: ChatMessage[]) =>
-      setMessages((old) => {
-        const seen = new Set(old.map((m) => m.id));
-        return [...old, ...more.filter((m) => !seen.has(m.id))].sort((a, b) => a.id - b.id);
-      });
+    const add = (more: ChatMessage[]) => setMessages((old) => merged(old, more));
     const page = (before: number | null, left: number) =>
       api.chat(id, before).then((h) => {
         if (!live) return;
@@ -30,13 +32,30 @@ export function useChat(id: string, socket: GameSocket | null): ChatMessage[] {
         if (h.next !== null && h.next !== undefined && left > 1) page(h.next, left - 1);
       }).catch(() => {});
     page(null, PAGES);
+    let arriving: Set<number> | null = null; // lines the socket brought since a re-read began
     const off = socket?.subscribe((m) => {
-      if (m.type === "chat") add([m.message]);
+      if (m.type === "chat") {
+        add([m.message]);
+        arriving?.add(m.message.id);
+      }
       if (m.type === "chat_deleted") setMessages((old) => old.filter((x) => x.id !== m.id));
     });
     // a line stored before the socket's hello was answered (or while it was reconnecting)
-    // comes by neither the first read nor the socket: read the newest page again then
-    const greeted = socket?.onGreeted(() => page(null, 1));
+    // comes by neither the first read nor the socket, and a line deleted meanwhile was never
+    // said to be gone: read the newest page again then, and drop what it no longer holds
+    const reread = () => {
+      const mine = (arriving = new Set<number>());
+      api.chat(id, null).then((h) => {
+        if (!live) return;
+        if (arriving === mine) arriving = null;
+        const ids = new Set(h.messages.map((m) => m.id));
+        const more = h.next !== null && h.next !== undefined;
+        const floor = more ? Math.min(...ids) : -Infinity; // older lines: not in this page
+        setMessages((old) => merged(
+          old.filter((m) => m.id < floor || ids.has(m.id) || mine.has(m.id)), h.messages));
+      }).catch(() => {});
+    };
+    const greeted = socket?.onGreeted(reread);
     return () => {
       live = false;
       off?.();
