@@ -81,9 +81,17 @@ class GameRecord:
     deadline: dt.datetime | None = None
     turn_started_at: dt.datetime | None = None
 
+    # the clock read from `settings` (set once, at creation), with the settings it was read
+    # from: every state message reads it, for each seat
+    _clock: tuple[object, Clock] | None = field(default=None, repr=False, compare=False)
+
     @property
     def clock(self) -> Clock:
-        return Clock.from_json((self.settings or {}).get("clock"))
+        held = self._clock
+        if held is None or held[0] is not self.settings:
+            held = self._clock = (self.settings, Clock.from_json(
+                (self.settings or {}).get("clock")))
+        return held[1]
 
     @property
     def older_engine(self) -> bool:
