@@ -42,8 +42,11 @@ def sender_name(rt: Runtime, seat: int | None, name: str | None) -> str:
 
 def broadcast(rt: Runtime, message: dict[str, Any]) -> None:
     """A new message to this instance's clients of the game; a deleted one's id as
-    `chat_deleted` (what another instance sends for a deletion: {"id", "deleted"})."""
-    if message.get("deleted"):
+    `chat_deleted` (what another instance sends for a deletion: {"id", "deleted"}); whom the
+    chat has muted as `chat_mutes` (from another instance: {"muted"})."""
+    if "muted" in message:
+        text = outbound.dumps({"type": "chat_mutes", "muted": message["muted"]})
+    elif message.get("deleted"):
         text = outbound.dumps({"type": "chat_deleted", "id": message["id"]})
     else:
         text = outbound.dumps({"type": "chat", "message": message})
@@ -75,13 +78,14 @@ async def mute(core: GameCore, rt: Runtime, seat: int | None,
     """The host mutes (or not) a seat, or the spectators (`seat` None); whom it has muted."""
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
-    await core.db(core.storage.mute_chat, rt.id, seat, muted)
-    return await mutes(core, rt)
+    now: dict[str, Any] = await core.db(core.storage.mute_chat, rt.id, seat, muted)
+    broadcast(rt, {"muted": now})  # the host's boxes on every page follow, the admin's too
+    return now
 
 
 async def mutes(core: GameCore, rt: Runtime) -> dict[str, Any]:
-    seats, spectators = await core.db(core.storage.chat_mutes, rt.id)
-    return {"seats": seats, "spectators": spectators}
+    found: dict[str, Any] = await core.db(core.storage.chat_mutes, rt.id)
+    return found
 
 
 async def messages(core: GameCore, rt: Runtime, limit: int = HISTORY,

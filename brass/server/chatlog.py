@@ -82,21 +82,24 @@ class ChatLog(StoreBase):
                 self._chat_notice(conn, game_id, {"id": message_id, "deleted": True})
             return bool(done.rowcount)
 
-    def mute_chat(self, game_id: str, seat: int | None, muted: bool) -> None:
-        """The host mutes (or lets speak again) a seat, or the spectators (`seat` None)."""
+    def mute_chat(self, game_id: str, seat: int | None, muted: bool) -> dict[str, Any]:
+        """The host mutes (or lets speak again) a seat, or the spectators (`seat` None); whom
+        the game's chat has muted now (`ChatMutes`), which the other instances hear as
+        `{"muted": ...}`."""
         who = SPECTATORS if seat is None else seat
         with self._tx() as conn:
             conn.execute(delete(chat_mutes).where(chat_mutes.c.game_id == game_id,
                                                   chat_mutes.c.seat == who))
             if muted:
                 conn.execute(insert(chat_mutes).values(game_id=game_id, seat=who))
+            now = _mutes(conn, game_id)
+            self._chat_notice(conn, game_id, {"muted": now})
+        return now
 
-    def chat_mutes(self, game_id: str) -> tuple[list[int], bool]:
-        """(the muted seats, whether the spectators are muted)."""
+    def chat_mutes(self, game_id: str) -> dict[str, Any]:
+        """Whom the game's chat has muted (`ChatMutes`: the seats, and the spectators)."""
         with self._tx() as conn:
-            found = set(conn.execute(select(chat_mutes.c.seat).where(
-                chat_mutes.c.game_id == game_id)).scalars())
-        return sorted(s for s in found if s >= 0), SPECTATORS in found
+            return _mutes(conn, game_id)
 
     def chat_history(self, game_id: str, latest: int,
                      before: int | None = None) -> list[dict[str, Any]]:
@@ -119,6 +122,12 @@ def _check(conn: Connection, where: Any, limit: int, t: dt.datetime, what: str) 
         wait = max(1, math.ceil(WINDOW - (t - _utc(oldest)).total_seconds()))
         raise ApiError("rate_limited", f"{what}: at most {limit} in {WINDOW:g} s; try again "
                        f"in {wait} s", retry_after=wait)
+
+
+def _mutes(conn: Connection, game_id: str) -> dict[str, Any]:
+    found = set(conn.execute(select(chat_mutes.c.seat).where(
+        chat_mutes.c.game_id == game_id)).scalars())
+    return {"seats": sorted(s for s in found if s >= 0), "spectators": SPECTATORS in found}
 
 
 def _chat_message(row: Any) -> dict[str, Any]:

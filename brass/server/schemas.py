@@ -728,6 +728,14 @@ class ChatDeleted(BaseModel):
     id: int
 
 
+class ChatMutesChanged(BaseModel):
+    """The host (or the server's admin) muted someone in the chat or let them speak again:
+    whom it has muted now."""
+
+    type: Literal["chat_mutes"] = "chat_mutes"
+    muted: ChatMutes
+
+
 class ChatBroadcast(BaseModel):
     """A new chat message, sent to everyone watching the game."""
 
@@ -736,8 +744,8 @@ class ChatBroadcast(BaseModel):
 
 
 class ServerMessage(RootModel[Annotated[
-        StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted,
-        Field(discriminator="type")]]):
+        StateMessage | WsAck | WsError | Extensions | Preview | ChatBroadcast | ChatDeleted
+        | ChatMutesChanged, Field(discriminator="type")]]):
     """Each message the server sends on a game's websocket (`/ws/games/{id}`), one JSON
     object per frame, told apart by `type`."""
 

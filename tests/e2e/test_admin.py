@@ -2,7 +2,8 @@
 account menu (others do not, and the page refuses them); ending a game there is seen at once by
 a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
 after a reload); deleting a chat line there takes it off a spectator's page; muting a seat
-there silences it until "Allow to speak" lets it chat again; a banner set there shows on
+there silences it until "Allow to speak" lets it chat again (the host's mute boxes
+follow both); a banner set there shows on
 another browser's page; the invite policy chosen there makes a code a new creator is asked
 for; the backup and figures cards show what the server says. Screenshots at 1280×800 and 390×844."""
 
@@ -168,6 +169,9 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
     expect(muted.locator("[data-muted-seat]")).to_have_count(1)
     expect(muted.locator("[data-muted-seat]")).to_contain_text("Bob")
     assert asked and "Bob" in asked[-1], asked
+    # the host's mute box follows the admin's mute, without a reload
+    host_box = alice.locator(f"[data-testid=chat-mute-{seated['Bob']}]")
+    expect(host_box).to_be_checked()
 
     say(bob, "am I heard?")  # refused: the page says so, nobody gets the line
     expect(bob.locator("[data-testid=message]")).to_contain_text("muted in this game's chat")
@@ -178,6 +182,7 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
 
     muted.locator("[data-testid=allow-speak]").click()
     expect(muted).to_have_count(0)
+    expect(host_box).not_to_be_checked()
     say(bob, "heard again")
     expect(heard).to_have_count(3)
     expect(heard.last).to_contain_text("heard again")

@@ -26,7 +26,7 @@ from brass.server.tables import chat, games, seats
 from .conftest import LiveServer, act, auth, legal, make_game
 from .databases import fresh_postgres
 from .test_api import error_of
-from .test_chat_moderation import say, texts
+from .test_chat_moderation import next_other, say, texts
 from .test_players import browser
 from .test_websocket import hello, open_socket, receive
 
@@ -198,6 +198,8 @@ def test_chat_moderation_across_games(server: LiveServer, http: httpx.Client,
         heard = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
                            json={"seat": 1, "muted": False})
         assert heard.json() == {"seats": [], "spectators": False}, heard.text
+        # the game's pages are told (the host's mute boxes follow the admin's change)
+        assert next_other(ws) == {"type": "chat_mutes", "muted": heard.json()}
         assert say(ws, "heard again")["type"] == "chat"
     left = admin.get("/api/admin/chat/muted").json()["games"]
     assert tables[1].id not in {g["game_id"] for g in left}, left

@@ -122,15 +122,22 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
         assert texts(http, table) == ["hi"]
         error_of(http.delete(table.url(f"/chat/messages/{said['id']}"), headers=auth(table.host)),
                  404, "not_found")
-        # the host mutes seat 0, then the spectators
+        # the host mutes seat 0, then the spectators: every socket is told whom, each time
         muted = http.post(mute, json={"seat": 0, "muted": True}, headers=auth(table.host))
         assert muted.json() == {"seats": [0], "spectators": False}
+        for ws in (player, watcher):
+            assert next_other(ws) == {"type": "chat_mutes", "muted": muted.json()}
         assert say(player, "still here")["code"] == "chat_muted"
         muted = http.post(mute, json={"seat": None, "muted": True}, headers=auth(table.host))
         assert muted.json() == {"seats": [0], "spectators": True}
+        for ws in (player, watcher):
+            assert next_other(ws) == {"type": "chat_mutes", "muted": muted.json()}
         assert say(watcher, "me too", name="Sam")["code"] == "chat_muted"
         assert http.get(table.url("/chat")).json()["muted"] == muted.json()
         http.post(mute, json={"seat": 0, "muted": False}, headers=auth(table.host))
+        for ws in (player, watcher):
+            assert next_other(ws) == {"type": "chat_mutes",
+                                      "muted": {"seats": [], "spectators": True}}
         assert say(player, "sorry")["type"] == "chat"
     assert texts(http, table) == ["hi", "sorry"]
 

@@ -123,6 +123,11 @@ def play(http: httpx.Client, table: Table, socks: dict[int | None, Checked],
             socks[None].send({"type": "chat", "text": "hello all", "name": "watcher"})
             for s in socks.values():
                 s.until(lambda m: m["type"] == "chat")
+            muted = http.post(table.url("/chat/mute"), json={"seat": None, "muted": True},
+                              headers=auth(table.host))  # and mutes the spectators
+            assert muted.status_code == 200, muted.text
+            for s in socks.values():
+                s.until(lambda m: m["type"] == "chat_mutes")
             chatted = True
         if "preview" not in sent or rng.random() < 0.2:  # a move's effect before it is made
             sock.send({"type": "preview", "action": rng.choice(moves), "version": version})

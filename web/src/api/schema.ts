@@ -1813,6 +1813,19 @@ export interface components {
             spectators: boolean;
         };
         /**
+         * ChatMutesChanged
+         * @description The host (or the server's admin) muted someone in the chat or let them speak again:
+         *     whom it has muted now.
+         */
+        ChatMutesChanged: {
+            muted: components["schemas"]["ChatMutes"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_mutes";
+        };
+        /**
          * Claimed
          * @description A seat link opened in a browser with a player: whether the seat is that player's.
          */
@@ -3714,7 +3727,7 @@ export interface components {
          * @description Each message the server sends on a game's websocket (`/ws/games/{id}`), one JSON
          *     object per frame, told apart by `type`.
          */
-        ServerMessage: components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"] | components["schemas"]["ChatDeleted"];
+        ServerMessage: components["schemas"]["StateMessage"] | components["schemas"]["WsAck"] | components["schemas"]["WsError"] | components["schemas"]["Extensions"] | components["schemas"]["Preview"] | components["schemas"]["ChatBroadcast"] | components["schemas"]["ChatDeleted"] | components["schemas"]["ChatMutesChanged"];
         /** SetListed */
         SetListed: {
             /** Listed */

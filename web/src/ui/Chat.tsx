@@ -76,13 +76,26 @@ function Line({ m, onDelete }: { m: ChatMessage; onDelete?: (id: number) => void
   );
 }
 
-/** The host's mutes: a box per seat and one for the spectators. */
-function Mutes({ id, host, seatNames }: { id: string; host: string; seatNames: (string | null)[] }): JSX.Element {
+/** The host's mutes: a box per seat and one for the spectators. They follow the socket's
+ * `chat_mutes` (a change made on another page, or by the server's admin), and are read again
+ * after each answered hello (a change made while the socket was away). */
+function Mutes({ id, host, seatNames, socket }: {
+  id: string; host: string; seatNames: (string | null)[]; socket: GameSocket;
+}): JSX.Element {
   const [muted, setMuted] = useState<ChatMutes | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.chat(id).then((h) => setMuted(h.muted)).catch((e) => setError(e.message));
-  }, [id]);
+    const read = () => api.chat(id).then((h) => setMuted(h.muted)).catch((e) => setError(e.message));
+    read();
+    const off = socket.subscribe((m) => {
+      if (m.type === "chat_mutes") setMuted(m.muted);
+    });
+    const greeted = socket.onGreeted(read);
+    return () => {
+      off();
+      greeted();
+    };
+  }, [id, socket]);
   const toggle = (seat: number | null, on: boolean) =>
     api.muteChat(id, host, seat, on).then(setMuted).catch((e) => setError(e.message));
   if (!muted) return <></>;
@@ -150,7 +163,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
         )}
       </div>
       {modError && <div class="message bad">{modError}</div>}
-      {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} />}
+      {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
       {socket && !closed && (
         <form class="chat-form" onSubmit={send}>
