@@ -111,6 +111,7 @@ def figures(games_running: int, rate: Rate) -> Figures:
                         found.get("brass_errors_total", []) if v},
         memory_bytes=None if memory is None else int(memory),
         open_files=None if files is None else int(files),
-        worker_queue=int(total("brass_worker_queue_depth")),
+        worker_queue=int(sum(v for labels, v in found.get("brass_worker_queue_depth", [])
+                             if labels.get("pool") != "push")),
         analysed_moves=int(total("brass_analysed_moves_total")),
         uptime_seconds=None if started is None else round(time.time() - started, 1))

@@ -38,7 +38,12 @@ LEGAL_SECONDS = Histogram(
     "brass_legal_moves_seconds", "Time to compute a seat's legal moves with their prices",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
 WORKER_QUEUE = Gauge("brass_worker_queue_depth",
-                     "Engine computations waiting for or running in a worker process")
+                     "Computations waiting for or running in a worker process, by pool: bots "
+                     "(engine work: bot moves, previews, replay frames), analyses, push "
+                     "(batches of notices)", ["pool"])
+POOLS = ("bots", "analyses", "push")
+for _pool in POOLS:
+    WORKER_QUEUE.labels(_pool)  # each shown from the start, at 0
 GC_SECONDS = Histogram(
     "brass_gc_seconds", "Pauses of the garbage collector (collector.py): young, every 0.1 s; "
     "full, every BRASS_GC_FULL_EVERY seconds", ["kind"],

@@ -115,7 +115,7 @@ class Pusher:
         self.private_key = keys["private"]
         self.private_endpoints = private_endpoints
         # a process of its own at the analyses' lowest priority; never the server's own
-        self.sender = Workers(1, nice=ANALYSIS_NICE, inline=False)
+        self.sender = Workers(1, nice=ANALYSIS_NICE, inline=False, pool="push")
         self._waiting: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self._pump: asyncio.Task[None] | None = None
         self.sent = 0  # notices the push services accepted (tests, the benchmark)

@@ -39,8 +39,10 @@ class Workers:
     process when it cannot in a worker (closing, or the pool broke): a move must be made. An
     analyses' pool (`inline=False`) never does: it waits for a worker, or fails."""
 
-    def __init__(self, count: int, nice: int = BOT_NICE, inline: bool = True) -> None:
+    def __init__(self, count: int, nice: int = BOT_NICE, inline: bool = True,
+                 pool: str = "bots") -> None:
         self.count = count
+        self.queued = metrics.WORKER_QUEUE.labels(pool)  # `pool`: one of metrics.POOLS
         self.nice = nice
         self.inline = inline
         self._pool: ProcessPoolExecutor | None = None
@@ -80,7 +82,7 @@ class Workers:
                                              initializer=_worker_init,
                                              initargs=(os.getpid(), self.nice))
         try:
-            with metrics.WORKER_QUEUE.track_inprogress():
+            with self.queued.track_inprogress():
                 return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
         except BrokenProcessPool:
             if self._closed:

@@ -111,7 +111,9 @@ def test_metrics_count_moves_legal_time_errors_games_and_sockets(
     assert metric(http, "brass_legal_moves_seconds_count") >= legal_count + 1
     assert metric(http, "brass_errors_total", code="not_found") >= not_found + 1
     assert metric(http, "brass_live_games") >= 1
-    assert "brass_worker_queue_depth" in http.get("/metrics", headers=METRICS).text
+    shown = http.get("/metrics", headers=METRICS).text
+    for pool in ("bots", "analyses", "push"):  # push batches are not "engine computations"
+        assert f'brass_worker_queue_depth{{pool="{pool}"}}' in shown, shown[:2000]
     young = metric(http, "brass_gc_seconds_count", kind="young")  # a step every 0.1 s
     deadline = time.monotonic() + 10
     while metric(http, "brass_gc_seconds_count", kind="young") <= young:
