@@ -39,7 +39,7 @@ class Analyses:
         self.storage, self._db, self._runtime, self._log = storage, db, runtime, log
         self.budget = budget  # CPU seconds per move
         self.pool = Workers(workers, nice=ANALYSIS_NICE, inline=False,
-                            pool="analyses")
+                            pool="analyses", idle=True)
         self.jobs = AnalysisJobs(storage, storage.instance or "local", JOB_TTL)
         self.server_cap, self.address_cap = server_cap, address_cap
         self.running: dict[str, asyncio.Task[None]] = {}

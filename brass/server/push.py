@@ -114,7 +114,8 @@ class Pusher:
         self.store, self.public_key, self.contact = store, keys["public"], contact
         self.private_key = keys["private"]
         self.private_endpoints = private_endpoints
-        # a process of its own at the analyses' lowest priority; never the server's own
+        # a process of its own at nice 19 (not SCHED_IDLE, as the analyses: a notice must
+        # leave a busy machine too: workers.py); never the server's own
         self.sender = Workers(1, nice=ANALYSIS_NICE, inline=False, pool="push")
         self._waiting: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self._pump: asyncio.Task[None] | None = None

@@ -1,6 +1,6 @@
 """The push sender's side (docs/REACH.md): runs in a process of its own at the lowest priority
-(workers.py's analyses' settings: nice 19, SCHED_IDLE, in the server's session), so a burst
-of notices never takes a CPU, the GIL or the event loop from a move.
+(nice 19, in the server's session: workers.py), so a burst of notices never takes the GIL
+or the event loop from a move, and a CPU only for short slices.
 push.py's `Pusher` hands it batches of (subscription, payload) and gets back the endpoints to
 forget: the encryption (RFC 8291, pywebpush), the VAPID signature (ES256) and the POST
 (aiohttp, through netguard.py's guard) all happen here. A batch's notices go out together,

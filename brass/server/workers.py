@@ -35,15 +35,16 @@ ANALYSIS_NICE = 19  # analyses' own pool: the lowest priority, below every bot m
 
 
 class Workers:
-    """A pool of `count` processes at `nice`. The bots' pool runs a computation in the server
-    process when it cannot in a worker (closing, or the pool broke): a move must be made. An
-    analyses' pool (`inline=False`) never does: it waits for a worker, or fails."""
+    """A pool of `count` processes at `nice` (and `idle`: at SCHED_IDLE too, `_idle_priority`).
+    The bots' pool runs a computation in the server process when it cannot in a worker
+    (closing, or the pool broke): a move must be made. An analyses' pool (`inline=False`)
+    never does: it waits for a worker, or fails."""
 
     def __init__(self, count: int, nice: int = BOT_NICE, inline: bool = True,
-                 pool: str = "bots") -> None:
+                 pool: str = "bots", idle: bool = False) -> None:
         self.count = count
         self.queued = metrics.WORKER_QUEUE.labels(pool)  # `pool`: one of metrics.POOLS
-        self.nice = nice
+        self.nice, self.idle = nice, idle
         self.inline = inline
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
@@ -80,7 +81,7 @@ class Workers:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.count, mp_context=get_context("spawn"),
                                              initializer=_worker_init,
-                                             initargs=(os.getpid(), self.nice))
+                                             initargs=(os.getpid(), self.nice, self.idle))
         try:
             with self.queued.track_inprogress():
                 return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
@@ -94,14 +95,14 @@ class Workers:
             return fn(*args)
 
 
-def _worker_init(parent: int, nice: int = BOT_NICE) -> None:
+def _worker_init(parent: int, nice: int = BOT_NICE, idle: bool = False) -> None:
     """In a worker process: yield the CPU to the server process (whose event loop carries
-    every commit and broadcast), an analysis's to the bots' too (`nice`), and exit as soon
-    as the server process is gone (even killed with SIGKILL, which gives the pool no chance
-    to stop its workers)."""
+    every commit and broadcast), an analysis's to the bots' too (`nice`, `idle`), and exit
+    as soon as the server process is gone (even killed with SIGKILL, which gives the pool no
+    chance to stop its workers)."""
     with contextlib.suppress(OSError):
         os.nice(nice)
-    if nice >= ANALYSIS_NICE:
+    if idle:
         _idle_priority()
     gc.set_threshold(20_000, 50, 100)  # the engine's caches make full collections slow
 
@@ -121,7 +122,11 @@ def _idle_priority() -> None:
     group as an equal at every wake-up, which SCHED_IDLE cannot overrule from inside it (a
     bot game under an analysis flood ran at 0.71-0.78 of its pace so, 0.87-0.94 without:
     `tests/server/test_analysis_jobs.py -k flood`; moves during a push burst p99 48 ms so,
-    12-15 ms without, 10-11 ms with no burst: `bench/push.py`)."""
+    12-15 ms without, 10-11 ms with no burst: `bench/push.py`). The price: on a CPU the
+    server's processes keep busy it gets about 1 % (weight 3 against nice 0's 1,024). Right
+    for analyses (resumable, and bots must keep their pace); the push sender stays at nice
+    19 only (weight 15: a few per cent, so a notice still leaves from a busy machine, and
+    moves' p99 during bursts is the same: 12-18 ms either way)."""
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
