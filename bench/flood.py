@@ -21,20 +21,17 @@ import itertools
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
-
-import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.conftest import auth  # noqa: E402
 from tests.server.test_analysis_jobs import (  # noqa: E402
     METRICS_TOKEN,
     analysis,
     bot_pace,
     finished_game,
+    flooded,
 )
 from tests.server.test_instances import Instance, cluster  # noqa: E402
 
@@ -43,38 +40,10 @@ def flooded_pace(a: Instance, b: Instance) -> tuple[float, str]:
     """The pace (the better of two runs) while a new finished game's analysis is flooded; and
     how far the analysis got."""
     game, host, _ = finished_game(a.http)
-    clients = [httpx.Client(base_url=inst.base, timeout=60) for inst in (a, b)]
-
-    def one(i: int) -> None:
-        clients[i % 2].post(f"/api/games/{game}/analysis",
-                            headers=auth(host) if i < 60 else {})
-
-    try:
-        flood = [threading.Thread(target=one, args=(i,)) for i in range(80)]
-        for t in flood:
-            t.start()
-        for t in flood:
-            t.join()
-        stop = threading.Event()
-
-        def trickle() -> None:
-            i = 0
-            while not stop.wait(0.1):
-                one(i % 60)
-                i += 1
-
-        more = threading.Thread(target=trickle)
-        more.start()
-        try:
-            pace = max(bot_pace(a), bot_pace(a))
-        finally:
-            stop.set()
-            more.join()
-        state = analysis(b.http, game)
-        return pace, f"{state['status']} {state['done']}/{state['total']}"
-    finally:
-        for client in clients:
-            client.close()
+    with flooded(a, b, game, host):
+        pace = max(bot_pace(a), bot_pace(a))
+    state = analysis(b.http, game)
+    return pace, f"{state['status']} {state['done']}/{state['total']}"
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,44 @@ def jobs_in_db(url: str) -> list[tuple[str, str]]:
         engine.dispose()
 
 
+@contextmanager
+def flooded(a: Instance, b: Instance, game: str, host: str) -> Iterator[list[int]]:
+    """The flood of `game`'s analysis: 60 starts (half through each instance, with the host's
+    token) and 20 without one, all at once; then, until the block ends, one more every 0.1 s.
+    Yields the replies' status codes as they come. One pooled client per instance: a client
+    made per request spends the machine's CPU on its own set-up (an SSL context each), which
+    an attacker spends elsewhere."""
+    replies: list[int] = []
+    own = [httpx.Client(base_url=inst.base, timeout=60) for inst in (a, b)]
+
+    def one(i: int) -> None:
+        replies.append(own[i % 2].post(f"/api/games/{game}/analysis",
+                                       headers=auth(host) if i < 60 else {}).status_code)
+
+    flood = [threading.Thread(target=one, args=(i,)) for i in range(80)]
+    for t in flood:
+        t.start()
+    for t in flood:
+        t.join()
+    stop = threading.Event()
+
+    def trickle() -> None:
+        i = 0
+        while not stop.wait(0.1):
+            one(i % 60)  # with the host's token
+            i += 1
+
+    more = threading.Thread(target=trickle)
+    more.start()
+    try:
+        yield replies
+    finally:
+        stop.set()
+        more.join()
+        for client in own:
+            client.close()
+
+
 def test_a_flood_through_two_instances_runs_one_job_and_bots_keep_their_pace(
         tmp_path: Path) -> None:
     # 0.5 s a move: the analysis (about 40 s of CPU) outlasts the measured stretch, which the
@@ -185,44 +224,13 @@ def test_a_flood_through_two_instances_runs_one_job_and_bots_keep_their_pace(
         game, host, _ = finished_game(a.http)
         # the best of two: the machine's other load makes any one run slow now and then
         before = max(bot_pace(a), bot_pace(a))  # no analysis: the control
-        replies: list[int] = []
-
-        # one pooled client per instance: a client made per request spends the machine's
-        # CPU on its own set-up (an SSL context each), which an attacker spends elsewhere
-        own = [httpx.Client(base_url=inst.base, timeout=60) for inst in (a, b)]
-
-        def one(i: int) -> None:
-            replies.append(own[i % 2].post(f"/api/games/{game}/analysis",
-                                           headers=auth(host) if i < 60 else {}).status_code)
-
-        # the flood: 60 starts (half through each instance, with the host's token) and 20
-        # without one, all at once; then, while a bot game is measured, one more every 0.1 s
-        flood = [threading.Thread(target=one, args=(i,)) for i in range(80)]
-        for t in flood:
-            t.start()
-        for t in flood:
-            t.join()
-        measuring = threading.Event()
-
-        def trickle() -> None:
-            i = 0
-            while not measuring.wait(0.1):
-                one(i % 60)  # with the host's token
-                i += 1
-
-        more = threading.Thread(target=trickle)
-        more.start()
-        at_start = analysis(b.http, game)
-        jobs = jobs_in_db(found.url)  # while it runs (a job's row goes once it is done)
-        try:
-            during = max(bot_pace(a), bot_pace(a))
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}\n{instance_logs(tmp_path)}") from None
-        finally:
-            measuring.set()
-            more.join()
-            for client in own:
-                client.close()
+        with flooded(a, b, game, host) as replies:
+            at_start = analysis(b.http, game)
+            jobs = jobs_in_db(found.url)  # while it runs (a job's row goes once it is done)
+            try:
+                during = max(bot_pace(a), bot_pace(a))
+            except AssertionError as exc:
+                raise AssertionError(f"{exc}\n{instance_logs(tmp_path)}") from None
         under_way = analysis(b.http, game)
         print(f"bot moves/s: {before:.2f} before, {during:.2f} under the flood; analysis "
               f"{under_way['done']}/{under_way['total']} at the end")
