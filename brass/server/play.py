@@ -4,6 +4,7 @@ request models give it already shaped: it is not parsed again), written, then pu
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from brass.engine import (
@@ -25,7 +26,7 @@ from .errors import ApiError
 from .movewrite import MoveWriter
 from .replays import Replays
 from .runtime import Runtime, ends_round, step
-from .storage import ActionRecord, DuplicateActionId, StaleVersion
+from .storage import ActionRecord, DuplicateActionId, StaleVersion, Timing
 from .undo import takes_back
 from .vocab import StandIn
 from .workers import bot_choice
@@ -52,13 +53,7 @@ class Play:
             earlier = await self._earlier(rt, action_id, expected_version)
             if earlier is not None:
                 return _retried(earlier, seat, action)
-            game = rt.running_game()
-            rt.player_plays(seat, stand_in)
-            if expected_version != rt.record.version:
-                raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
-                               f"not {expected_version}")
-            if game.current_seat != seat:
-                raise ApiError("not_your_turn", f"It is seat {game.current_seat}'s turn")
+            game = _movers_game(rt, seat, expected_version, stand_in)
             try:
                 after, events = play(game, action)  # the one check of the action
             except (IllegalAction, MalformedAction) as exc:
@@ -84,23 +79,35 @@ class Play:
                 await core.caught_up(rt)
                 raise ApiError("stale_version", "The game moved on; fetch the new state") from None
             rt.played(row, turn)
-            if snapshot is not None:
-                rt.snapshots.append(rt.count)
-            if ahead is not None:
-                rt.legal_cache = (row.seq, ahead[0], ahead[1])
-            if scores is not None:
-                rt.record.status, rt.record.scores = "finished", scores
-            if timing is not None:
-                rt.timed(timing)
-            sending = core.publish(rt)
-            if scores is not None:
-                core.reach.game_ended(rt)
-            elif len(turn) == 1 and after.current_seat != seat:
-                core.reach.turn_began(rt)  # the turn passed to another seat
+            sending = self._recorded(rt, seat, after, turn, snapshot is not None, ahead,
+                                     scores, timing)
             metrics.MOVES.labels(action.kind).inc()
         await core.publisher.sent(sending, rt, seat)
         core.evict_if_done(rt)
         return row.seq
+
+    def _recorded(self, rt: Runtime, seat: int, after: Game, turn: list[Game],
+                  snapshot: bool, ahead: tuple[int, asyncio.Future[str]] | None,
+                  scores: list[int] | None, timing: Timing | None) -> asyncio.Task[None] | None:
+        """What a written move changes beside its row (`Runtime.played` took that): the
+        snapshot's place, the legal moves computed meanwhile, the end of the game, the
+        clock; then publishing, and the notices of a turn passed or a game ended. The task
+        that sends the mover its legal moves, if any."""
+        core = self.core
+        if snapshot:
+            rt.snapshots.append(rt.count)
+        if ahead is not None:
+            rt.legal_cache = (rt.record.version, ahead[0], ahead[1])
+        if scores is not None:
+            rt.record.status, rt.record.scores = "finished", scores
+        if timing is not None:
+            rt.timed(timing)
+        sending = core.publish(rt)
+        if scores is not None:
+            core.reach.game_ended(rt)
+        elif len(turn) == 1 and after.current_seat != seat:
+            core.reach.turn_began(rt)  # the turn passed to another seat
+        return sending
 
     async def _earlier(self, rt: Runtime, action_id: str,
                        expected_version: int) -> ActionRecord | None:
@@ -204,11 +211,13 @@ def _retried(earlier: ActionRecord, seat: int, action: Action) -> int:
     return earlier.seq
 
 
-def _movers_game(rt: Runtime, seat: int, version: int | None) -> Game:
+def _movers_game(rt: Runtime, seat: int, version: int | None,
+                 stand_in: StandIn | None = None) -> Game:
     """The running game, if `seat` is to move in it at `version` (None: any); a typed
-    refusal otherwise (extensions and previews are for the seat to move, at its version)."""
+    refusal otherwise (moves, extensions and previews are for the seat to move, at its
+    version; `stand_in`: a bot moves for the seat's player, else not while one does)."""
     game = rt.running_game()
-    rt.player_plays(seat, None)  # not while a bot plays the seat for its player
+    rt.player_plays(seat, stand_in)
     if version is not None and version != rt.record.version:
         raise ApiError("stale_version", f"The game is at version {rt.record.version}, "
                        f"not {version}")

@@ -238,36 +238,19 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
-            conn.seat = await hello_seat(service, rt, msg.token)
-            if msg.token is None and player is not None:  # the player's own seat
-                conn.seat = players_seat(rt, player, None if msg.seat is None else str(msg.seat))
+            await _hello(service, rt, conn, msg, player)
             said_hello = True
-            await service.core.subscribe(rt, conn)
         elif not said_hello:
             raise ApiError("unauthorized", "Send hello first")
-        elif isinstance(msg, WsSync):
-            conn.send(await service.core.publisher.state_text(rt, conn.seat))
-        elif isinstance(msg, WsVisible):
-            conn.visible = msg.visible
-            await _shown(service, rt, conn)  # recorded before the next message is read
-        elif isinstance(msg, WsChat):
-            await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
+        elif isinstance(msg, WsSync | WsVisible | WsChat):
+            await _watchers(service, rt, conn, msg)
         elif conn.seat is None:
             raise ApiError("unauthorized", "Spectators cannot act")
-        elif isinstance(msg, WsAction):
-            action_id = msg.action_id
-            version = await service.play.submit_as(rt, conn.seat, msg.action,
-                                              msg.expected_version, msg.action_id)
-            conn.send_json(outbound.ws_ack(msg.action_id, version))
-        elif isinstance(msg, WsUndo):
-            version = await service.play.undo_as(rt, conn.seat, msg.expected_version)
-            conn.send_json(outbound.ws_ack(None, version))
-        elif isinstance(msg, WsExtend):
-            asked = rt.record.version if msg.version is None else msg.version
-            conn.send(await service.play.extensions(rt, conn.seat, msg.action, msg.version))
-        elif isinstance(msg, WsPreview):
-            asked = rt.record.version if msg.version is None else msg.version
-            conn.send(await service.play.preview(rt, conn.seat, msg.action, msg.version))
+        else:
+            action_id = msg.action_id if isinstance(msg, WsAction) else None
+            asked = (rt.record.version if msg.version is None else msg.version) if isinstance(
+                msg, WsExtend | WsPreview) else None
+            await _seats(service, rt, conn, conn.seat, msg)
     except ApiError as exc:
         conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
                                          exc.params, asked))
@@ -275,3 +258,40 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
         log.exception("unexpected error on the websocket of game %s", rt.id)
         conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))
     return said_hello
+
+
+async def _hello(service: GameService, rt: Runtime, conn: Connection, msg: WsHello,
+                 player: Player | None) -> None:
+    """The socket's seat (a token's, else the player cookie's own), then the current state."""
+    conn.seat = await hello_seat(service, rt, msg.token)
+    if msg.token is None and player is not None:  # the player's own seat
+        conn.seat = players_seat(rt, player, None if msg.seat is None else str(msg.seat))
+    await service.core.subscribe(rt, conn)
+
+
+async def _watchers(service: GameService, rt: Runtime, conn: Connection,
+                    msg: WsSync | WsVisible | WsChat) -> None:
+    """What any socket may say once it said hello, a spectator's too."""
+    if isinstance(msg, WsSync):
+        conn.send(await service.core.publisher.state_text(rt, conn.seat))
+    elif isinstance(msg, WsVisible):
+        conn.visible = msg.visible
+        await _shown(service, rt, conn)  # recorded before the next message is read
+    else:
+        await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
+
+
+async def _seats(service: GameService, rt: Runtime, conn: Connection, seat: int,
+                 msg: WsAction | WsUndo | WsExtend | WsPreview) -> None:
+    """What only a seat's socket may say: moves, undo, extensions and previews."""
+    if isinstance(msg, WsAction):
+        version = await service.play.submit_as(rt, seat, msg.action, msg.expected_version,
+                                               msg.action_id)
+        conn.send_json(outbound.ws_ack(msg.action_id, version))
+    elif isinstance(msg, WsUndo):
+        version = await service.play.undo_as(rt, seat, msg.expected_version)
+        conn.send_json(outbound.ws_ack(None, version))
+    elif isinstance(msg, WsExtend):
+        conn.send(await service.play.extensions(rt, seat, msg.action, msg.version))
+    else:
+        conn.send(await service.play.preview(rt, seat, msg.action, msg.version))

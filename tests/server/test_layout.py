@@ -1,6 +1,7 @@
 """The server's shape (docs/SERVER.md): no import cycle inside `brass.server`, not even one
 made only for type checking, and no module over `MOST_LINES` lines but the declarative ones
-(the API's models). A newcomer reads a room without reading the whole house."""
+(the API's models), and no function above rank C (cyclomatic complexity over 20, by radon,
+the issue's measure). A newcomer reads a room without reading the whole house."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import ast
 import graphlib
 from pathlib import Path
 
+from radon.complexity import cc_rank, cc_visit
+
 SERVER = Path(__file__).resolve().parents[2] / "brass" / "server"
 MOST_LINES = 450
+MOST_COMPLEX = "C"  # radon's rank: A 1-5, B 6-10, C 11-20, D 21-30...
 DECLARATIVE = {"schemas.py"}  # the API's models: long, but one declaration after another
 # metrics.py types `observe(service)` with GameService under TYPE_CHECKING (issue 22: metrics.py
 # is another branch's; it takes the games held, or a Protocol, and this edge goes)
@@ -66,3 +70,10 @@ def test_no_server_module_is_too_long_to_read() -> None:
     long = {p.name: n for p in SERVER.glob("*.py") if p.name not in DECLARATIVE
             and (n := len(p.read_text().splitlines())) > MOST_LINES}
     assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def test_no_server_function_is_too_tangled_to_change() -> None:
+    tangled = {f"{p.name}:{b.lineno} {b.fullname}": b.complexity
+               for p in sorted(SERVER.glob("*.py")) for b in cc_visit(p.read_text())
+               if cc_rank(b.complexity) > MOST_COMPLEX}
+    assert not tangled, f"functions ranked above {MOST_COMPLEX} by radon: {tangled}"
