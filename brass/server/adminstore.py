@@ -91,7 +91,8 @@ class AdminStore:
         with self.base._tx() as conn:
             done = conn.execute(
                 update(games).where(games.c.id == game_id, status_is("waiting", "running"))
-                .values(status="cancelled", deadline=None, updated_at=now())).rowcount == 1
+                .values(status="cancelled", called_off_by="admin", deadline=None,
+                        updated_at=now())).rowcount == 1
             if done:
                 self.base._notify(conn, game_id, None)
             return done

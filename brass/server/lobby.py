@@ -178,7 +178,7 @@ class Lobby:
             if rt.record.status != "waiting" or not await self.core.db(
                     self.core.storage.cancel_game, rt.id):
                 raise ApiError("game_not_running", "The game has started")
-            rt.record.status = "cancelled"
+            rt.record.status, rt.record.called_off_by = "cancelled", "host"
             self.core.publish(rt)
 
     async def add_bot(self, rt: Runtime, seat: int | None, level: LevelName = "medium") -> int:

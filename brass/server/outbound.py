@@ -167,7 +167,8 @@ def game_info(record: GameRecord, game: Game | None) -> GameInfo:
         seats=seats(record), scores=record.scores if record.status == "finished" else None,
         engine_version=record.engine_version,
         older_engine=record.older_engine, listed=record.listed,
-        clock=clock(record), shared_screen=record.shared_screen)
+        clock=clock(record), shared_screen=record.shared_screen,
+        called_off_by=record.called_off_by)
 
 
 def log_entry(a: ActionRecord) -> str:

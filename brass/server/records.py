@@ -80,6 +80,7 @@ class GameRecord:
     invite_hash: str | None = None
     deadline: dt.datetime | None = None
     turn_started_at: dt.datetime | None = None
+    called_off_by: vocab.CalledOffBy | None = None  # a cancelled game's: its host or the admin
 
     # the clock read from `settings` (set once, at creation), with the settings it was read
     # from: every state message reads it, for each seat
@@ -204,6 +205,7 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         scores=row.scores, listed=row.listed, settings=row.settings,
         invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
         turn_started_at=_maybe_utc(row.turn_started_at),
+        called_off_by=vocab.called_off_by(row.called_off_by),
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
                           reserve=s.reserve, stand_in=vocab.stand_in(s.stand_in),
                           browser_hash=s.browser_hash, bot_level=_level(s.bot_level),

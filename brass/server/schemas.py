@@ -19,7 +19,7 @@ from brass.engine import effects as _effects
 
 from .clocks import MAX_SECONDS, ClockKind
 from .errors import HTTP_STATUS, ErrorCode
-from .vocab import GameStatus, StandIn
+from .vocab import CalledOffBy, GameStatus, StandIn
 
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -328,6 +328,10 @@ class GameInfo(BaseModel):
     listed: bool
     clock: ClockView
     shared_screen: bool = Field(description="one browser may take several seats")
+    called_off_by: CalledOffBy | None = Field(
+        None, description="who made a cancelled game so: its host (while it waited) or the "
+                          "server's admin; null otherwise, and for games cancelled before the "
+                          "server kept it")
 
 
 class GameList(BaseModel):

@@ -286,7 +286,8 @@ class Storage(MoveLog, ChatLog):
         with self._tx() as conn:
             done = conn.execute(
                 update(games).where(games.c.id == game_id, status_is("waiting"))
-                .values(status="cancelled", updated_at=now())).rowcount == 1
+                .values(status="cancelled", called_off_by="host",
+                        updated_at=now())).rowcount == 1
             if done:
                 self._notify(conn, game_id, None)
             return done

@@ -61,6 +61,9 @@ games = Table(
     # 0008: the seat to move (None: not running, or not known: a game from before 0008),
     # written with the turn's times; the desk sorts "your turn" first by it
     Column("to_move", SmallInteger, nullable=True),
+    # 0017: who called a cancelled game off, "host" or "admin" (None: not cancelled, or
+    # cancelled before 0017)
+    Column("called_off_by", String(8), nullable=True),
     Index("ix_games_listing", "listed", "created_at", "id"),
     Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
     Index("ix_games_updated", "listed", "updated_at"),

@@ -3,7 +3,7 @@
 errors.ErrorCode): the stored values, the API models and so the generated client types use
 them, and mypy (strict_equality) refuses a comparison with a word that is not one of them.
 What the database gives back is checked into them once, as it is read (`status`, `stand_in`,
-`seat_change`)."""
+`seat_change`, `called_off_by`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from typing import Literal, get_args
 GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 StandIn = Literal["timeout", "resigned", "handover"]  # why a bot plays for a seat's player
 SeatChangeKind = Literal[StandIn, "returned"]  # a bot stands in from then, or it came back
+CalledOffBy = Literal["host", "admin"]  # who made a game `cancelled`
 
 STATUSES: frozenset[str] = frozenset(get_args(GameStatus))
 STAND_INS: frozenset[str] = frozenset(get_args(StandIn))
+CALLERS: frozenset[str] = frozenset(get_args(CalledOffBy))
 SEAT_CHANGES: frozenset[str] = frozenset((*STAND_INS, "returned"))
 
 
@@ -36,4 +38,12 @@ def seat_change(text: str) -> SeatChangeKind:
     """A seat change's kind, as read from the database."""
     if text not in SEAT_CHANGES:
         raise ValueError(f"unknown seat change {text!r}")
+    return text  # type: ignore[return-value]
+
+
+def called_off_by(text: str | None) -> CalledOffBy | None:
+    """Who called a cancelled game off, as read from the database (None: not cancelled, or
+    cancelled before the server kept it)."""
+    if text is not None and text not in CALLERS:
+        raise ValueError(f"unknown caller {text!r}")
     return text  # type: ignore[return-value]

@@ -1,7 +1,7 @@
 """The admin page in chromium (issue 25): a player the server made an admin finds it in the
 account menu (others do not, and the page refuses them); ending a game there is seen at once by
 a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
-after a reload); deleting a chat line there takes it off a spectator's page; muting a seat
+after a reload), and a waiting game's lobby says the admin called it off, not its host; deleting a chat line there takes it off a spectator's page; muting a seat
 there silences it until "Allow to speak" lets it chat again (the host's mute boxes
 follow both); a banner set there shows on
 another browser's page; the invite policy chosen there makes a code a new creator is asked
@@ -9,6 +9,7 @@ for; the backup and figures cards show what the server says. Screenshots at 1280
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,29 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     row.locator("[data-testid=delete-game]").click()
     expect(row).to_have_count(0)
     for p in (watcher, admin, *pages.values()):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+
+
+def test_an_admin_ends_a_waiting_game_its_lobby_names_the_admin(
+        browser: Browser, server: str, server_db: str) -> None:
+    host = open_page(browser, server + "/")
+    host.fill("input[name=game-name]", "Waiting ended by admin")
+    host.select_option("select[name=players]", "3")
+    host.click("[data-testid=create]")
+    expect(host.locator("[data-testid=lobby]")).to_be_visible()
+    found = re.search(r"#/game/([^/?&]+)", host.url)
+    assert found, host.url
+    admin = make_admin(browser, server, server_db)
+    accept_confirms(admin, [])
+    admin.fill("[data-testid=filter-name]", "Waiting ended by admin")
+    row = admin.locator(f"tr[data-game='{found.group(1)}']")
+    expect(row.locator("[data-testid=game-status]")).to_have_text("waiting")
+    row.locator("[data-testid=end-game]").click()
+    expect(row.locator("[data-testid=game-status]")).to_have_text("cancelled")
+    closed = host.locator("[data-testid=closed]")
+    expect(closed).to_have_text("The server's admin called this game off.")
+    expect(host.locator("[data-testid=cancel-game]")).to_have_count(0)
+    for p in (host, admin):
         assert p.errors == [], p.errors  # type: ignore[attr-defined]
 
 

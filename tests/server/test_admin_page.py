@@ -23,7 +23,7 @@ from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 from brass.server.tables import chat, games, seats
 
-from .conftest import LiveServer, act, auth, legal, make_game
+from .conftest import LiveServer, act, auth, info, legal, make_game
 from .databases import fresh_postgres
 from .test_api import error_of
 from .test_chat_moderation import next_other, say, texts
@@ -126,6 +126,20 @@ def test_ending_a_game_is_heard_by_its_spectators(server: LiveServer, http: http
     error_of(moved, 409, "game_not_running")
     error_of(admin.post(f"/api/admin/games/{table.id}/end"), 409, "game_not_running")
     error_of(admin.post("/api/admin/games/no-such-game/end"), 404, "not_found")
+    assert info(http, table)["called_off_by"] == "admin"
+
+
+def test_a_waiting_game_the_admin_ends_says_so(http: httpx.Client,
+                                               admin: httpx.Client) -> None:
+    """Its lobby names the admin, not its host (called_off_by), and it stays so."""
+    table = make_game(http, players=3, humans=1)
+    assert info(http, table)["called_off_by"] is None
+    ended = admin.post(f"/api/admin/games/{table.id}/end")
+    assert ended.status_code == 200 and ended.json()["status"] == "cancelled", ended.text
+    after = info(http, table)
+    assert (after["status"], after["called_off_by"]) == ("cancelled", "admin"), after
+    error_of(http.post(table.url("/cancel"), headers=auth(table.host)), 409, "game_not_running")
+    assert info(http, table)["called_off_by"] == "admin"
 
 
 def test_deleting_a_game_removes_its_rows(server: LiveServer, http: httpx.Client,

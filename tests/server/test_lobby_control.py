@@ -45,6 +45,7 @@ def test_a_cancelled_game_takes_no_one(http: httpx.Client) -> None:
              "unauthorized")
     cancelled = http.post(table.url("/cancel"), headers=auth(table.host))
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert cancelled.json()["called_off_by"] == "host"
     error_of(http.post(table.url("/join"), json={"name": "late", "invite": table.invite}),
              409, "game_not_running")
     error_of(http.post(table.url("/bots"), headers=auth(table.host), json={}), 409,
@@ -54,3 +55,4 @@ def test_a_cancelled_game_takes_no_one(http: httpx.Client) -> None:
     http.post(table.url("/listed"), json={"listed": True}, headers=auth(table.host))
     assert table.id not in {g["id"] for g in http.get("/api/games?limit=100").json()["games"]}
     assert info(http, table)["status"] == "cancelled"  # still reachable by its link
+    assert info(http, table)["called_off_by"] == "host"

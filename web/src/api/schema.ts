@@ -2445,6 +2445,11 @@ export interface components {
         };
         /** GameInfo */
         GameInfo: {
+            /**
+             * Called Off By
+             * @description who made a cancelled game so: its host (while it waited) or the server's admin; null otherwise, and for games cancelled before the server kept it
+             */
+            called_off_by?: ("host" | "admin") | null;
             clock: components["schemas"]["ClockView"];
             /** Current Seat */
             current_seat: number | null;

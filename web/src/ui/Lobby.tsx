@@ -21,6 +21,12 @@ export function inviteLink(id: string, invite: string | null): string {
     : `${location.origin}${location.pathname}#/game/${id}`;
 }
 
+/** Why a cancelled game is closed: its host or the server's admin called it off (null: a
+ * game cancelled before the server kept who). */
+function calledOff(by: GameInfo["called_off_by"]): string {
+  return by === "host" ? t("lobby.cancelled") : by === "admin" ? t("lobby.cancelled_by_admin") : t("lobby.called_off");
+}
+
 export function Lobby({ id, info, mine, conn, onJoined }: {
   id: string;
   info: GameInfo | null;
@@ -69,7 +75,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
       <a href="#/">{t("lobby.all_games")}</a>
       <h1><bdi>{info?.name ?? t("lobby.untitled")}</bdi></h1>
       {closed ? <p class="message bad" data-testid="closed">
-        {expired ? t("lobby.expired") : t("lobby.cancelled")}</p> : (
+        {expired ? t("lobby.expired") : calledOff(info?.called_off_by)}</p> : (
         <p>
           {t("lobby.waiting", { free })}
           {conn === "reconnecting" && <span class="conn"> {t("conn.reconnecting")}</span>}
