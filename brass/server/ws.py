@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Response, WebSocket
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from . import chat, jsontext, logs, metrics, outbound
 from .deps import hello_seat, players_seat
@@ -38,7 +38,7 @@ from .schemas import (
     WsVisible,
 )
 from .service import GameService
-from .socketproto import LeanQueue
+from .socketproto import LeanQueue, LeanWebSocketProtocol
 
 log = logging.getLogger("brass.server")
 MAX_MESSAGE = 64 * 1024
@@ -84,6 +84,10 @@ class Connection:
         # the proxy's forwarded address where trusted (a socket without a scope: unknown)
         client = getattr(ws, "scope", {}).get("client")
         self.address: str = client[0] if client else "unknown"  # chat limits (chatlog.py)
+        # uvicorn's protocol of the socket, where the ASGI `send` is its own (the socket
+        # enters before every middleware: app.BrassApp): several queued messages, one write
+        proto = getattr(getattr(ws, "_send", None), "__self__", None)
+        self.lean = proto if isinstance(proto, LeanWebSocketProtocol) else None
 
     def send(self, text: str) -> None:
         if self.dropped:
@@ -102,17 +106,37 @@ class Connection:
         self.pending.put_nowait(None)
 
     async def writer(self) -> None:
-        """Send what is queued, in order. The text sent is let go before the next wait: an
-        idle socket would keep its last message for as long as the game waits (the one to the
-        seat to move carries its legal moves: tens of KB mid-game)."""
+        """Send what is queued, in order, all that waits in one write (the mover's new state
+        and its acknowledgement are queued together). The texts sent are let go before the
+        next wait: an idle socket would keep its last message for as long as the game waits
+        (the one to the seat to move carries its legal moves: tens of KB mid-game)."""
         while True:
-            text = await self.pending.get()
-            if text is None:
+            queued = [await self.pending.get(), *self.pending.ready()]
+            stop = None in queued  # nothing queued after the end is sent
+            texts = [t for t in (queued[:queued.index(None)] if stop else queued)
+                     if t is not None]
+            if texts:
+                await self._write(texts)
+            del queued, texts
+            if stop:
                 break
-            await self.ws.send_text(text)
-            del text
         if self.dropped:
             await self.ws.close(code=1013)  # try again later
+
+    async def _write(self, texts: list[str]) -> None:
+        """`texts` as text frames, in one write where uvicorn's protocol is at hand and the
+        socket open, as Starlette's `send_text` each otherwise (and with its outcome: a socket
+        gone is `WebSocketDisconnect(1006)`)."""
+        if self.lean is None or len(texts) == 1 or (
+                self.ws.application_state != WebSocketState.CONNECTED):
+            for text in texts:
+                await self.ws.send_text(text)
+            return
+        try:
+            await self.lean.send_texts(texts)
+        except OSError:
+            self.ws.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
 
 
 def parse_message(text: str) -> Any:
