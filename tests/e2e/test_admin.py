@@ -1,11 +1,11 @@
-"""The admin page in chromium (issue 25): a player the server made an admin finds it in the
-account menu (others do not, and the page refuses them); ending a game there is seen at once by
-a browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
-after a reload), and a waiting game's lobby says the admin called it off, not its host; deleting a chat line there takes it off a spectator's page; muting a seat
-there silences it until "Allow to speak" lets it chat again (the host's mute boxes
-follow both); a banner set there shows on
-another browser's page; the invite policy chosen there makes a code a new creator is asked
-for; the backup and figures cards show what the server says. Screenshots at 1280×800 and 390×844."""
+"""The admin page in chromium (issue 25): a player the server made an admin finds it in the account
+menu (others do not, and the page refuses them); ending a game there is seen at once by a
+browser watching it and by its seats, as an ended game (nothing says whose turn it is, also
+after a reload), and a waiting game's lobby says the admin called it off, not its host; deleting
+a chat line there takes it off a spectator's page; muting a seat there silences it until "Allow
+to speak" lets it chat again (the host's mute boxes follow both); a banner set there shows on
+another browser's page; the invite policy chosen there makes a code a new creator is asked for;
+the backup and figures cards show what the server says. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
