@@ -70,7 +70,8 @@ def test_a_socket_showing_the_game_on_another_instance_holds_the_turn_notice(
             alice = player(b.base, push_service, "alice")
             bob = player(b.base, push_service, "bob")
             table, by_seat = start_game(alice, bob, "Across")
-            first = a.http.get(table.url()).json()["current_seat"]
+            # B started it (the joins went there); A may not have heard of the start yet
+            first = b.http.get(table.url()).json()["current_seat"]
             watcher = by_seat[1 - first]
             watcher_id = watcher.client.get("/api/me").json()["id"]
             heard(push_service, watcher, "started", table.id)  # the start's notice
@@ -186,7 +187,11 @@ def test_a_correspondence_turn_is_mailed_once_across_instances(
             ada, email = mail_player(a, box, "ada", turn=True)
             bob = guest(b)
             table, (ada_seat, _) = joined("Posted", ada, bob)
-            told = int(a.http.get(table.url()).json()["current_seat"] == ada_seat)
+            # the instance of the last join started the game (and told Ada if she is to
+            # move); the other one may not have heard of the start yet
+            started = bob.get(table.url()).json()
+            assert started["status"] == "running", started
+            told = int(started["current_seat"] == ada_seat)
             with connect(f"{a.ws}/ws/games/{table.id}", open_timeout=30) as on_a, \
                     connect(f"{b.ws}/ws/games/{table.id}", open_timeout=30) as on_b:
                 for ws in (on_a, on_b):  # spectators: both instances hold the game
