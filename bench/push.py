@@ -10,8 +10,8 @@ session opens), so the burst measures a running sender.
     python bench/push.py [--notices 1000] [--games 20] [--bursts 3] [--seconds 5]
 
 The push service is a stand-in on 127.0.0.1 in another process (it answers 201), whose CPU is
-not counted. The database is a temporary SQLite file (one indexed read per
-notice, in a thread, as on the server).
+not counted. The database is a temporary SQLite file (the sender's process reads a batch's
+subscriptions in one transaction, as on the server).
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ gives browsers its public half, `POST`/`DELETE /api/push/subscription` keep the 
 player's browser's subscription (pushstore.py writes them).
 
 A notice is queued after the move's commit and leaves off the server's process: the event
-loop only reads the subscriptions (a thread, one transaction a batch) and hands them with
-the payload to the sender's process (pushsend.py, at the lowest priority), which encrypts
-(RFC 8291), signs (VAPID) and posts, and answers with the subscriptions to delete (the push
-service's 404 or 410). Only the instance that committed the event tells the hub, so a
+loop only hands a batch of (player, kind, payload) to the sender's process (pushsend.py, at
+the lowest priority), which reads the players' subscriptions and switches (one transaction a
+batch), encrypts (RFC 8291), signs (VAPID) and posts, and answers with the subscriptions to
+delete (the push service's 404 or 410). Only the instance that committed the event tells the hub, so a
 notice is sent once however many instances serve the game. Endpoints are the browsers' push
 services, on the public internet: one at a private, loopback or link-local address (or not
 https) is refused, when subscribed and again when resolved to send (no request forgery into
@@ -33,7 +33,7 @@ from .errors import ApiError
 from .identity import CurrentPlayer
 from .netguard import public_host
 from .playerstore import PlayerStore
-from .pushsend import Job, deliver
+from .pushsend import Ask, deliver_asked
 from .pushstore import PushStore, Subscription
 from .schemas import ERRORS
 from .settings import Settings
@@ -105,9 +105,10 @@ class Pusher:
     game to the same player replaces a waiting one (keeping its place), and when the queue is
     full the oldest turn notice (else the oldest) is dropped (`dropped`), so a sender that
     cannot keep up costs memory that stays bounded. One batch at a time (`BATCH` at most)
-    goes from the queue to the sender: its players' subscriptions and switches are read in
-    one transaction (a thread), the sender's process seals and posts them, and the
-    subscriptions it found gone are deleted here (pushstore.py is the table's one writer)."""
+    goes from the queue to the sender's process, which reads its players' subscriptions and
+    switches in one transaction (its own connection: in a thread here, that read's Python
+    held the GIL against the moves), seals and posts them; the subscriptions it found gone
+    are deleted here (pushstore.py is the table's one writer)."""
 
     def __init__(self, store: PushStore, keys: dict[str, str], contact: str,
                  private_endpoints: bool = False) -> None:
@@ -177,14 +178,10 @@ class Pusher:
                 log.exception("%d push notices failed", len(batch))
 
     async def _send(self, batch: list[tuple[tuple[str, str], dict[str, Any]]]) -> None:
-        subs = await asyncio.to_thread(
-            self.store.wanting_all, [(player, payload["kind"]) for (player, _), payload in batch])
-        jobs = [Job(s.endpoint, s.p256dh, s.auth, payload, topic)
-                for ((_, topic), payload), found in zip(batch, subs, strict=True) for s in found]
-        if not jobs:
-            return
-        sent = await self.sender.compute(deliver, self.private_key, self.contact,
-                                         self.private_endpoints, jobs)
+        asks = [Ask(player, payload["kind"], payload, topic)
+                for (player, topic), payload in batch]
+        sent = await self.sender.compute(deliver_asked, self.store.base.url, self.private_key,
+                                         self.contact, self.private_endpoints, asks)
         self.sent += sent.accepted
         for failure in sent.failures:
             log.info("%s", failure)

@@ -1,9 +1,12 @@
 """The push sender's side (docs/REACH.md): runs in a process of its own at the lowest priority
 (nice 19, in the server's session: workers.py), so a burst of notices never takes the GIL
 or the event loop from a move, and a CPU only for short slices.
-push.py's `Pusher` hands it batches of (subscription, payload) and gets back the endpoints to
-forget: the encryption (RFC 8291, pywebpush), the VAPID signature (ES256) and the POST
-(aiohttp, through netguard.py's guard) all happen here. A batch's notices go out together,
+push.py's `Pusher` hands it batches of (player, kind, payload) and gets back the endpoints to
+forget: the read of those players' subscriptions and switches (one transaction on the
+process's own connection: in the server's process, that read's Python held the GIL against
+the moves), the encryption (RFC 8291, pywebpush), the VAPID signature (ES256) and the POST
+(aiohttp, through netguard.py's guard) all happen here; pushstore.py's deletes stay in the
+server's process (one writer of the table). A batch's notices go out together,
 `SENDING` at once, on an event loop and an HTTP session that the process keeps from batch to
 batch; the next batch waits for the slowest answer of this one (`TIMEOUT` at most)."""
 
@@ -21,6 +24,8 @@ from pywebpush import WebPusher
 
 from . import jsontext
 from .netguard import guarded_session, public_host
+from .pushstore import PushStore
+from .storebase import StoreBase
 
 TTL = 86_400  # seconds a push service keeps an undelivered notice (a correspondence turn)
 SENDING = 64  # notices in flight at once, at most
@@ -36,6 +41,17 @@ class Job:
     auth: str
     payload: dict[str, Any]
     topic: str  # `KIND-GAME`: a newer notice replaces one still undelivered
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One notice for one player's browsers (pickled to the sender's process, which reads
+    them and the player's switches)."""
+
+    player: str
+    kind: str  # the switch that must be on (pushstore.DEFAULTS)
+    payload: dict[str, Any]
+    topic: str
 
 
 @dataclass(frozen=True)
@@ -117,3 +133,24 @@ def deliver(private_key: str, contact: str, private_endpoints: bool,
             private_key, contact, private_endpoints):
         _sender = Sender(private_key, contact, private_endpoints)
     return _sender.loop.run_until_complete(_sender.batch(jobs))
+
+
+_store: PushStore | None = None  # the sender process's reader of the subscriptions
+
+
+def deliver_asked(url: str, private_key: str, contact: str, private_endpoints: bool,
+                  asks: list[Ask]) -> Sent:
+    """In the sender process: the asked players' browsers that want their notice, read in
+    one transaction (the process keeps its connection to the database at `url`), then
+    `deliver`ed."""
+    global _store
+    if _store is None or _store.base.url != url:
+        if _store is not None:
+            _store.base.close()
+        _store = PushStore(StoreBase(url))
+    found = _store.wanting_all([(a.player, a.kind) for a in asks])
+    jobs = [Job(s.endpoint, s.p256dh, s.auth, a.payload, a.topic)
+            for a, subs in zip(asks, found, strict=True) for s in subs]
+    if not jobs:
+        return Sent([], 0, [])
+    return deliver(private_key, contact, private_endpoints, jobs)
