@@ -1,19 +1,19 @@
-"""Web Push (docs/REACH.md): a player's browsers are told "your turn" when a game's turn passes
-to their seat, with the tab closed. The server's VAPID key pair is made once and kept in
-`server_settings` (a new one would silently kill every subscription); `GET /api/push/key`
-gives browsers its public half, `POST`/`DELETE /api/push/subscription` keep the signed-in
-player's browser's subscription (pushstore.py writes them).
+"""Web Push (docs/REACH.md): a player's browsers are told "your turn" when a game's turn passes to
+their seat, with the tab closed. The server's VAPID key pair is made once and kept in
+`server_settings` (a new one would silently kill every subscription); `GET /api/push/key` gives
+browsers its public half, `POST`/`DELETE /api/push/subscription` keep the signed-in player's
+browser's subscription (pushstore.py writes them).
 
-A notice is queued after the move's commit and leaves off the server's process: the event
-loop only hands a batch of (player, kind, payload) to the sender's process (pushsend.py, at
-the lowest priority), which reads the players' subscriptions and switches (one transaction a
+A notice is queued after the move's commit and leaves off the server's process: the event loop
+only hands a batch of (player, kind, payload) to the sender's process (pushsend.py, at the
+lowest priority), which reads the players' subscriptions and switches (one transaction a
 batch), encrypts (RFC 8291), signs (VAPID) and posts, and answers with the subscriptions to
-delete (the push service's 404 or 410). Only the instance that committed the event tells the hub, so a
-notice is sent once however many instances serve the game. Endpoints are the browsers' push
-services, on the public internet: one at a private, loopback or link-local address (or not
-https) is refused, when subscribed and again when resolved to send (no request forgery into
-the host's network), unless the `push_private_endpoints` setting allows them (tests, a push
-service stand-in on loopback): netguard.py, which the game webhooks share."""
+delete (the push service's 404 or 410). Only the instance that committed the event tells the
+hub, so a notice is sent once however many instances serve the game. Endpoints are the
+browsers' push services, on the public internet: one at a private, loopback or link-local
+address (or not https) is refused, when subscribed and again when resolved to send (no request
+forgery into the host's network), unless the `push_private_endpoints` setting allows them
+(tests, a push service stand-in on loopback): netguard.py, which the game webhooks share."""
 
 from __future__ import annotations
 

@@ -56,13 +56,15 @@ class Received:
     sender: int | None = None  # the process whose socket posted it (this one's or a child's)
 
 
-def socket_owner(port: int) -> int | None:
-    """The process, this one or a child of it, holding the loopback TCP socket whose local
-    port is `port` (/proc/net/tcp gives the socket's inode, a process's fds name it)."""
+def socket_owner(port: int, to: int) -> int | None:
+    """The process, this one or a child of it, holding the loopback TCP socket from local
+    port `port` to port `to` (/proc/net/tcp gives the socket's inode, a process's fds name
+    it). Both ports: the kernel may give one local port to several sockets that connect to
+    different places (this process's own connections to Postgres, say)."""
     inodes = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
-        if fields[1].endswith(f":{port:04X}"):
+        if fields[1].endswith(f":{port:04X}") and fields[2].endswith(f":{to:04X}"):
             inodes.add(f"socket:[{fields[9]}]")
     me, children = os.getpid(), []
     for listed in Path(f"/proc/{me}/task").glob("*/children"):
@@ -117,7 +119,8 @@ def push_service() -> Iterator[PushService]:
             body = self.rfile.read(int(self.headers.get("content-length", "0")))
             service.got.put(Received(self.path, {k.lower(): v for k, v in
                                                  self.headers.items()}, body,
-                                     socket_owner(self.client_address[1])))
+                                     socket_owner(self.client_address[1],
+                                                  int(service.origin.rpartition(":")[2]))))
             self.send_response(service.answers.get(self.path, 201))
             self.send_header("content-length", "0")
             self.end_headers()
