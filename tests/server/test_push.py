@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import create_engine, select
 
-from brass.server import Settings
+from brass.server import Settings, push, pushsend
 from brass.server.tables import push_subscriptions
 
 from .conftest import LiveServer, Table, auth, legal
@@ -329,3 +329,30 @@ def test_unsubscribing_and_bad_subscriptions(server: LiveServer, push_server: Li
     with httpx.Client(base_url=server.base) as anonymous:
         assert anonymous.post("/api/push/subscription",
                               json=alice.subscription()).status_code == 401
+
+
+def test_one_signature_serves_a_push_service_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sender signs for each push service (its origin) once every `REUSED` seconds, and
+    each signature checks for that service alone; past `REUSED`, a new one is made."""
+    keys = push.new_keys()
+    sender = pushsend.Sender(keys["private"], "mailto:host@example.org", True)
+    try:
+        def said(audience: str) -> Received:
+            return Received("/", {**{k.lower(): v for k, v in
+                                     sender.authorization(audience).items()}, "ttl": "1"}, b"")
+
+        first, again = said("https://push.one.example"), said("https://push.one.example")
+        other = said("https://push.two.example:8443")
+        for got, audience in ((first, "https://push.one.example"),
+                              (again, "https://push.one.example"),
+                              (other, "https://push.two.example:8443")):
+            check_vapid(got, keys["public"], audience)
+        assert first.headers == again.headers, "signed again within REUSED"
+        assert other.headers["authorization"] != first.headers["authorization"]
+        monkeypatch.setattr(pushsend, "REUSED", 0.0)
+        renewed = said("https://push.one.example")
+        check_vapid(renewed, keys["public"], "https://push.one.example")
+        assert renewed.headers["authorization"] != first.headers["authorization"]
+    finally:
+        sender.loop.close()
