@@ -158,7 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fanout = None
         if storage.postgres:  # several instances may share it: hear each other's changes
             fanout = Fanout(settings.database_url, storage.instance, service.changed,
-                            service.resync, service.chatted, service.core.listening)
+                            service.resync, service.chatted, service.listening)
             for game_id in service.core.games:
                 fanout.hear(game_id)
             service.core.hearing = fanout

@@ -25,12 +25,13 @@ if TYPE_CHECKING:
     from .core import GameCore
     from .runtime import Runtime
 
-__all__ = ["BURST", "HISTORY", "MAX_CHARS", "WINDOW", "broadcast", "delete", "messages",
-           "mute", "post"]
+__all__ = ["BURST", "HISTORY", "MAX_CHARS", "MISSED", "WINDOW", "broadcast", "delete",
+           "heard_late", "messages", "mute", "post"]
 
 MAX_CHARS = 300
 HISTORY = 100  # messages per page of GET /chat, at most
 OPEN = ("waiting", "running")  # a game whose chat takes messages
+MISSED = 30.0  # seconds of lines sent again when an instance begins to listen to a game
 
 
 def sender_name(rt: Runtime, seat: int | None, name: str | None) -> str:
@@ -50,6 +51,9 @@ def broadcast(rt: Runtime, message: dict[str, Any]) -> None:
         text = outbound.dumps({"type": "chat_deleted", "id": message["id"]})
     else:
         text = outbound.dumps({"type": "chat", "message": message})
+        if rt.chat_told is None or len(rt.chat_told) >= HISTORY:
+            rt.chat_told = set()  # the latest lines only (one sent again: the client
+        rt.chat_told.add(message["id"])  # keeps each line once, by its id)
     for sub in list(rt.subscribers):
         sub.send(text)
 
@@ -64,6 +68,16 @@ async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, 
                             text, rt.count, address)
     broadcast(rt, message)
     core.reach.chat_to(rt, seat, text)  # a line @-mentioning a seat (notices.py)
+
+
+async def heard_late(core: GameCore, rt: Runtime) -> None:
+    """This instance's clients of the game get the lines of the last `MISSED` seconds again:
+    the fan-out began to listen to the game a moment after the game was loaded here, and a
+    line another instance sent meanwhile was heard by none of them (a client keeps each line
+    once, by its id); not those they were sent already (`Runtime.chat_told`)."""
+    for message in await core.db(core.storage.chat_recent, rt.id, MISSED, HISTORY):
+        if rt.chat_told is None or message["id"] not in rt.chat_told:
+            broadcast(rt, message)
 
 
 async def delete(core: GameCore, rt: Runtime, message_id: int) -> None:

@@ -113,6 +113,17 @@ class ChatLog(StoreBase):
         return [_chat_message(r) for r in reversed(rows)]
 
 
+    def chat_recent(self, game_id: str, seconds: float, latest: int) -> list[dict[str, Any]]:
+        """The game's messages of the last `seconds` (by the database's clock), the latest
+        `latest` at most, oldest first; deleted ones are left out."""
+        with self._tx() as conn:
+            since = _db_now(conn) - dt.timedelta(seconds=seconds)
+            rows = conn.execute(select(chat).where(
+                chat.c.game_id == game_id, chat.c.deleted.is_(False), chat.c.created_at > since)
+                .order_by(chat.c.id.desc()).limit(latest)).all()
+        return [_chat_message(r) for r in reversed(rows)]
+
+
 def _check(conn: Connection, where: Any, limit: int, t: dt.datetime, what: str) -> None:
     """`rate_limited` (with the seconds until the oldest counted message leaves the window)
     when `limit` messages match `where`."""

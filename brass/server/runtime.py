@@ -67,6 +67,9 @@ class Runtime:
     parts: tuple[str, str] | None = None  # outbound.state_parts, until the next publish
     # the legal moves of the seat to move at a version, computed once (a worker's future)
     legal_cache: tuple[int, int, asyncio.Future[str]] | None = None
+    # the ids of the latest chat lines sent to this instance's clients (None: none yet): when
+    # the fan-out begins to listen to the game, chat.heard_late sends the others again
+    chat_told: set[int] | None = None
 
     @property
     def id(self) -> str:

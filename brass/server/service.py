@@ -13,6 +13,7 @@ See docs/SERVER.md for the rooms and the path of a move."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from . import chat, memory
@@ -28,6 +29,8 @@ from .seats import Seats
 from .steward import Steward
 from .storage import Storage
 from .workers import Workers
+
+log = logging.getLogger("brass.server")
 
 
 class GameService:
@@ -54,6 +57,7 @@ class GameService:
                                  analysis_per_address)
         self.steward = core.tending = Steward(core, self.play, self.seats, bot_delay)
         self._background: list[asyncio.Task[None]] = []
+        self._late: set[asyncio.Task[None]] = set()  # chat lines sent again (`listening`)
 
     @property
     def games(self) -> dict[str, Runtime]:
@@ -76,9 +80,9 @@ class GameService:
 
     async def close(self) -> None:
         await self.steward.close()
-        for task in self._background:
+        for task in [*self._background, *self._late]:
             task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        await asyncio.gather(*self._background, *self._late, return_exceptions=True)
         await self.core.stop()
         await self.analyses.close()
         if self.play.writer is not None:
@@ -93,6 +97,26 @@ class GameService:
 
     def resync(self) -> None:
         self.core.resync()
+
+    def listening(self, game_ids: list[str]) -> None:
+        """The fan-out listens to these games' channels now: what other instances changed
+        before it did was not heard. The moves are read from the log (`GameCore.listening`);
+        the recent chat lines are sent again to this instance's clients of each game
+        (`chat.heard_late`)."""
+        self.core.listening(game_ids)
+        for game_id in game_ids:
+            rt = self.core.games.get(game_id)
+            if rt is None or not rt.subscribers:
+                continue  # nobody here to have missed a line
+            task = asyncio.create_task(self._heard_late(rt), name=f"chat-late-{game_id}")
+            self._late.add(task)
+            task.add_done_callback(self._late.discard)
+
+    async def _heard_late(self, rt: Runtime) -> None:
+        try:
+            await chat.heard_late(self.core, rt)
+        except Exception as exc:  # the database out of reach: the lines wait for a reload
+            log.warning("game %s: the chat's latest lines not read again (%r)", rt.id, exc)
 
     def chatted(self, game_id: str, sender: str, message: dict[str, Any]) -> None:
         """A chat message sent through another instance: to this instance's clients too."""
