@@ -112,7 +112,6 @@ class ChatLog(StoreBase):
             rows = conn.execute(query.order_by(chat.c.id.desc()).limit(latest)).all()
         return [_chat_message(r) for r in reversed(rows)]
 
-
     def chat_recent(self, game_id: str, seconds: float, latest: int) -> list[dict[str, Any]]:
         """The game's messages of the last `seconds` (by the database's clock), the latest
         `latest` at most, oldest first; deleted ones are left out."""
