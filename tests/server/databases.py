@@ -38,3 +38,13 @@ def fresh_database(kind: str, folder: Path) -> Iterator[str]:
         return
     with fresh_postgres() as url:
         yield url
+
+
+@contextmanager
+def fresh_like(db_url: str, folder: Path) -> Iterator[str]:
+    """A new empty database of `db_url`'s kind, for a module's server of its own: the shared
+    test database holds bot games that earlier tests' servers left running, which the
+    module's steward would play beside its own games."""
+    with fresh_database("postgres" if db_url.startswith("postgresql") else "sqlite",
+                        folder) as url:
+        yield url

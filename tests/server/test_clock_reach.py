@@ -23,7 +23,7 @@ from brass.server import Settings, clocks
 from brass.server.tables import clock_reminders, vacations
 
 from .conftest import LiveServer, Table, auth
-from .databases import fresh_database
+from .databases import fresh_like
 from .test_push import (  # noqa: F401  (push_service: the fixture)
     Browser,
     PushService,
@@ -70,8 +70,7 @@ def test_reminders_come_at_a_quarter_and_at_an_hour_left_when_meaningful() -> No
 @pytest.fixture(scope="module")
 def reach_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
              db_url: str) -> Iterator[str]:
-    kind = "postgres" if db_url.startswith("postgresql") else "sqlite"
-    with fresh_database(kind, tmp_path_factory.mktemp("reach")) as url:
+    with fresh_like(db_url, tmp_path_factory.mktemp("reach")) as url:
         yield url
 
 

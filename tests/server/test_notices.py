@@ -21,7 +21,7 @@ from brass.server import Settings
 from brass.server.push import Pusher
 
 from .conftest import LiveServer, Table, auth, legal
-from .databases import fresh_database, fresh_postgres
+from .databases import fresh_like, fresh_postgres
 from .test_push import Browser, PushService, Received, push_service, start_game, subscribed
 from .test_ratings import wait_for
 
@@ -78,8 +78,7 @@ def notices_server(db_url: str,
     that earlier tests' servers left running, which this server's steward would play beside
     this module's bot game, starving the push sender (nice 19) of the CPU (a clean-clone CI
     run waited 30 s in vain for the game-ended notice)."""
-    kind = "postgres" if db_url.startswith("postgresql") else "sqlite"
-    with fresh_database(kind, tmp_path_factory.mktemp("notices")) as url, \
+    with fresh_like(db_url, tmp_path_factory.mktemp("notices")) as url, \
             LiveServer(settings(url)) as live:
         yield live
 

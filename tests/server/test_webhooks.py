@@ -26,7 +26,7 @@ from brass.server.netguard import PublicOnly
 from brass.server.webhooks import GAP, body_for
 
 from .conftest import LiveServer, Table, act, auth, legal, make_game
-from .databases import fresh_database
+from .databases import fresh_like
 from .test_ratings import wait_for
 
 SITE = "https://brass.test"
@@ -124,8 +124,7 @@ def hooked(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Li
     """A server on a database of its own (of db_url's kind): the shared one holds bot games
     that earlier tests' servers left running, which this server's steward would play beside
     this module's bot game (a clean-clone CI run saw that game make two turns in 240 s)."""
-    kind = "postgres" if db_url.startswith("postgresql") else "sqlite"
-    with fresh_database(kind, tmp_path_factory.mktemp("hooked")) as url, \
+    with fresh_like(db_url, tmp_path_factory.mktemp("hooked")) as url, \
             LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0,
                                 public_url=SITE, webhook_private_addresses=True)) as live:
         yield live
