@@ -8,6 +8,12 @@ burst. One notice is sent and waited for first (the sender's process starts, the
 session opens), so the burst measures a running sender.
 
     python bench/push.py [--notices 1000] [--games 20] [--bursts 3] [--seconds 5]
+    python bench/push.py --bursts 10 --elsewhere   # then the control, below
+
+With `--elsewhere`, a control follows: the same moves while another process (its own hub,
+sender and subscriptions, spawned) makes the same bursts, 0.3 s apart. Beside the moves during
+this process's bursts it tells how much of their rise the server's own handling of the
+notices adds, and how much is the machine's CPUs shared with the sending.
 
 The push service is a stand-in on 127.0.0.1 in another process (it answers 201), whose CPU is
 not counted. The database is a temporary SQLite file (the sender's process reads a batch's
@@ -151,8 +157,9 @@ def pct(values: list[float], p: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
 
 
-async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
-                seconds: float, stand_in_pid: int | None) -> None:
+async def subscribed(notices: int, folder: Path, port: int
+                     ) -> tuple[StoreBase, Pusher, Notices, list[Runtime]]:
+    """`notices` players, each with one subscription at the stand-in, their hub and games."""
     base = StoreBase(f"sqlite:///{folder / 'push.db'}")
     metadata.create_all(base.engine)
     store = PushStore(base)
@@ -170,6 +177,42 @@ async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
     pusher = Pusher(store, new_keys(), "mailto:bench@localhost", private_endpoints=True)
     hub = Notices([pusher])
     turns = waiting_turns(notices)
+    hub.turn_began(turns[0])  # the sender warmed up
+    await pusher.idle()
+    return base, pusher, hub, turns
+
+
+async def burst(hub: Notices, turns: list[Runtime]) -> None:
+    """Every game's turn changes. On a server each game's turn changes in the task of its
+    own move, so other work runs between them: one loop over all 1,000 would stall every
+    other game at once for the whole burst (about 70 ms), which no server does."""
+    for rt in turns:
+        rt.count += 1  # a new turn of each game: the hub tells it once
+        hub.turn_began(rt)
+        await asyncio.sleep(0)
+
+
+def elsewhere(notices: int, port: int, bursts: int, ready: Any) -> None:
+    """The control (`--elsewhere`): the same bursts, made by another process (its own hub,
+    sender and subscriptions), 0.3 s apart."""
+    async def run(folder: Path) -> None:
+        base, pusher, hub, turns = await subscribed(notices, folder, port)
+        ready.set()
+        for _ in range(bursts):
+            await burst(hub, turns)
+            await pusher.idle()
+            await asyncio.sleep(0.3)
+        await pusher.close()
+        base.close()
+
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(Path(folder)))
+
+
+async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
+                seconds: float, stand_in_pid: int | None, control: bool) -> None:
+    base, pusher, hub, turns = await subscribed(notices, folder, port)
+    warm = pusher.sent
     stalls: list[float] = []
     done = asyncio.Event()
 
@@ -179,21 +222,9 @@ async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
             await asyncio.sleep(0.001)
             stalls.append(time.perf_counter() - before - 0.001)
 
-    async def burst() -> None:
-        # on a server each game's turn changes in the task of its own move, so other work
-        # runs between them: one loop over all 1,000 would stall every other game at once
-        # for the whole burst (about 70 ms), which no server does
-        for rt in turns:
-            rt.count += 1  # a new turn of each game: the hub tells it once
-            hub.turn_began(rt)
-            await asyncio.sleep(0)
-
-    hub.turn_began(turns[0])  # the sender warmed up
-    await pusher.idle()
-    warm = pusher.sent
     ticking = asyncio.create_task(ticker())
     cpu, own, start = cpu_seconds(stand_in_pid), time.process_time(), time.perf_counter()
-    await burst()
+    await burst(hub, turns)
     await pusher.idle()
     wall, used = time.perf_counter() - start, cpu_seconds(stand_in_pid) - cpu
     own = time.process_time() - own
@@ -219,7 +250,7 @@ async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
         left = asyncio.Event()
         moving = asyncio.create_task(mover.until(left))
         start = time.perf_counter()
-        await burst()
+        await burst(hub, turns)
         await pusher.idle()
         lasted.append(time.perf_counter() - start)
         left.set()
@@ -231,6 +262,19 @@ async def bench(notices: int, folder: Path, port: int, games: int, bursts: int,
           f"(each left in {', '.join(f'{w:.2f}' for w in lasted)} s) p50 "
           f"{pct(during, 0.5):.1f} ms, p99 {pct(during, 0.99):.1f} ms ({len(during)} moves); "
           f"load {os.getloadavg()[0]:.1f}")
+    if control:
+        spawn = multiprocessing.get_context("spawn")  # not a fork of this event loop
+        ready = spawn.Event()
+        other = spawn.Process(target=elsewhere, args=(notices, port, bursts, ready))
+        other.start()
+        await asyncio.to_thread(ready.wait, 120)
+        left = asyncio.Event()
+        moving = asyncio.create_task(mover.until(left))
+        await asyncio.to_thread(other.join)
+        left.set()
+        there = await moving
+        print(f"control: the same {bursts} bursts made by another process meanwhile: p50 "
+              f"{pct(there, 0.5):.1f} ms, p99 {pct(there, 0.99):.1f} ms ({len(there)} moves)")
     await service.close()
     await pusher.close()
     base.close()
@@ -247,6 +291,9 @@ def main() -> None:
                         help="the push service stand-in's niceness (it shares the CPUs)")
     parser.add_argument("--stand-in-idle", action="store_true",
                         help="the stand-in at SCHED_IDLE: its CPU taken from nothing else")
+    parser.add_argument("--elsewhere", action="store_true",
+                        help="then the control: the moves while another process makes the "
+                             "same bursts (the machine's share of the rise)")
     args = parser.parse_args()
     port = free_port()
     server = multiprocessing.Process(target=stand_in, args=(port, args.stand_in_nice,
@@ -264,7 +311,7 @@ def main() -> None:
                 time.sleep(0.05)
         with tempfile.TemporaryDirectory() as folder:
             asyncio.run(bench(args.notices, Path(folder), port, args.games, args.bursts,
-                              args.seconds, server.pid))
+                              args.seconds, server.pid, args.elsewhere))
     finally:
         server.terminate()
 
