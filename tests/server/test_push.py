@@ -35,6 +35,7 @@ from brass.server import Settings, push, pushsend
 from brass.server.tables import push_subscriptions
 
 from .conftest import LiveServer, Table, auth, legal
+from .databases import fresh_like
 from .test_players import browser
 
 WAIT = 30.0  # seconds a test waits for a notice before it says what it saw
@@ -137,9 +138,12 @@ def push_service() -> Iterator[PushService]:
 
 
 @pytest.fixture(scope="module")
-def push_server(db_url: str) -> Iterator[LiveServer]:
-    with LiveServer(Settings(database_url=db_url, bot_delay=0.0, join_limit=0,
-                             push_private_endpoints=True)) as live:
+def push_server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """On a database of its own (databases.fresh_like): its steward plays no bot game that
+    earlier tests left running, which would starve the push sender (nice 19) beside it."""
+    with fresh_like(db_url, tmp_path_factory.mktemp("push")) as url, \
+            LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0,
+                                push_private_endpoints=True)) as live:
         yield live
 
 
@@ -290,11 +294,11 @@ def test_a_notice_leaves_from_a_process_of_its_own_at_the_lowest_priority(
         assert os.getsid(got.sender) == os.getsid(0), "in a session group of its own"
 
 
-def test_the_key_pair_is_made_once_and_kept_across_restarts(
-        push_server: LiveServer, db_url: str) -> None:
+def test_the_key_pair_is_made_once_and_kept_across_restarts(push_server: LiveServer) -> None:
     with httpx.Client(base_url=push_server.base) as http:
         key = http.get("/api/push/key").json()["key"]
-    with LiveServer(Settings(database_url=db_url, bot_delay=0.0)) as again, \
+    with LiveServer(Settings(database_url=push_server.settings.database_url,
+                             bot_delay=0.0)) as again, \
             httpx.Client(base_url=again.base) as http:
         assert http.get("/api/push/key").json()["key"] == key
 

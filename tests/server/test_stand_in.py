@@ -17,15 +17,18 @@ from websockets.sync.client import ClientConnection
 from brass.server import Settings
 
 from .conftest import LiveServer, Table, act, auth
+from .databases import fresh_like
 from .test_clocks import new_table
 from .test_websocket import hello, open_socket, receive
 
 
 @pytest.fixture(scope="module")
-def handing(db_url: str) -> Iterator[LiveServer]:
-    # the bot waits a while before it moves for the seat: the stand-in's own turn lasts
-    with LiveServer(Settings(database_url=db_url, bot_delay=0.5, join_limit=0,
-                             clock_minimum=1.0)) as live:
+def handing(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # the bot waits a while before it moves for the seat: the stand-in's own turn lasts;
+    # a database of its own (databases.fresh_like): no bot game earlier tests left running
+    with fresh_like(db_url, tmp_path_factory.mktemp("handing")) as url, \
+            LiveServer(Settings(database_url=url, bot_delay=0.5, join_limit=0,
+                                clock_minimum=1.0)) as live:
         yield live
 
 
