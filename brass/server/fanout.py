@@ -5,9 +5,11 @@ at commit, in commit order) with "game_id version instance" (and the move, when 
 instance keeps one dedicated connection that listens to the channels of the games it holds
 (`hear`, `forget`: the core tells it), and hands each notification to `GameCore.changed` (a
 game held here applies the move carried, or catches up from the log's new rows, and publishes
-to its sockets). A channel is listened to a moment after its game is held (the connection
-takes a new LISTEN between two waits of `POLL` seconds): what was sent before is read from the
-database then (`heard`: `GameCore.listening`). The connection is checked every few
+to its sockets). The event loop reads the connection's socket whenever it has data (a reader
+of its own: one wake-up for all the notifications waiting, and none while nothing comes).
+A channel is listened to a moment after its game is held (the LISTEN is a round trip of the
+connection, taken as soon as it is free): what was sent before is read from the database then
+(`heard`: `GameCore.listening`). The connection is checked when it has been quiet for a few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
 then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
@@ -18,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
@@ -30,7 +32,6 @@ from .notice import Carried, Notice, channel, sender_of
 
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
-POLL = 0.05  # seconds between two looks at the channels to listen to
 START = 10.0  # seconds the start waits for the first listening connection
 
 
@@ -50,6 +51,8 @@ class Fanout:
         self._wanted: dict[str, str] = {}  # channel -> game id: the games held here
         self._listening: set[str] = set()  # the channels the connection listens to
         self.connected = asyncio.Event()
+        self._changes = asyncio.Event()  # the games held changed: LISTEN or UNLISTEN
+        self._heard_at = 0.0  # when the connection last said something (monotonic)
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -63,11 +66,13 @@ class Fanout:
         waiting.cancel()
 
     def hear(self, game_id: str) -> None:
-        """Listen to the game's channel (from the next `POLL`)."""
+        """Listen to the game's channel (as soon as the connection is free)."""
         self._wanted[channel(game_id)] = game_id
+        self._changes.set()
 
     def forget(self, game_id: str) -> None:
         self._wanted.pop(channel(game_id), None)
+        self._changes.set()
 
     async def close(self) -> None:
         if self._task is not None:
@@ -92,22 +97,70 @@ class Fanout:
                 self.url, autocommit=True, application_name=f"brass-fanout {self.instance}"[:63],
                 keepalives=1, keepalives_idle=10, keepalives_interval=5,
                 keepalives_count=3) as conn:
+            # what arrives while a command of ours runs (LISTEN, the check) comes through
+            # psycopg's handler; what arrives between them, through the reader (`_readable`)
+            conn.add_notify_handler(lambda note: self._deliver(note.payload))
             self._listening = set()
             await self._channels(conn, announce=False)
             self.connected.set()
             if not first:
                 log.info("fan-out: listening again; checking every game held here")
                 self.resync()
-            checked = time.monotonic()
-            while True:
-                async for note in conn.notifies(timeout=POLL):
-                    self._deliver(note.payload)
-                    checked = time.monotonic()
-                if self._wanted.keys() != self._listening:
-                    await self._channels(conn, announce=True)
-                elif time.monotonic() - checked > CHECK:  # quiet: is the connection alive?
-                    await conn.execute("SELECT 1")
-                    checked = time.monotonic()
+            loop, fd = asyncio.get_running_loop(), conn.pgconn.socket
+            broken: asyncio.Future[None] = loop.create_future()
+            self._heard_at = time.monotonic()
+            loop.add_reader(fd, self._readable, conn, fd, broken)
+            try:
+                while True:
+                    self._changes.clear()
+                    if self._wanted.keys() != self._listening:
+                        await self._between(conn, fd, broken, self._channels(conn, True))
+                        continue
+                    waiting: asyncio.Future[Any] = asyncio.ensure_future(self._changes.wait())
+                    await asyncio.wait((waiting, broken), timeout=CHECK,
+                                       return_when=asyncio.FIRST_COMPLETED)
+                    waiting.cancel()
+                    if broken.done():
+                        broken.result()  # raises what broke the connection
+                    if time.monotonic() - self._heard_at > CHECK:  # quiet: alive?
+                        await self._between(conn, fd, broken, conn.execute("SELECT 1"))
+                        self._heard_at = time.monotonic()
+            finally:
+                loop.remove_reader(fd)
+                if broken.done():
+                    broken.exception()  # retrieved, whatever ended the loop
+
+    def _readable(self, conn: psycopg.AsyncConnection[Any], fd: int,
+                  broken: asyncio.Future[None]) -> None:
+        """The listening socket has data: every notification it holds, delivered (one
+        wake-up of the event loop for all of them, where psycopg's `notifies()` sets up a
+        wait per notification and one every time it is asked again)."""
+        pgconn = conn.pgconn
+        try:
+            pgconn.consume_input()
+        except psycopg.Error as exc:  # the connection is gone: `_listen` reconnects
+            asyncio.get_running_loop().remove_reader(fd)
+            if not broken.done():
+                broken.set_exception(exc)
+            return
+        encoding = conn.info.encoding
+        while (note := pgconn.notifies()) is not None:
+            self._heard_at = time.monotonic()
+            self._deliver(note.extra.decode(encoding))
+
+    async def _between(self, conn: psycopg.AsyncConnection[Any], fd: int,
+                       broken: asyncio.Future[None], command: Awaitable[Any]) -> None:
+        """Run one of our commands on the listening connection: psycopg waits on its socket
+        itself meanwhile, so the reader steps aside (notifications that arrive come through
+        the handler) and comes back after."""
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(fd)
+        try:
+            await command
+        finally:
+            if not conn.closed:
+                loop.add_reader(fd, self._readable, conn, fd, broken)
+        self._readable(conn, fd, broken)  # what came after psycopg's last read
 
     async def _channels(self, conn: psycopg.AsyncConnection[Any], announce: bool) -> None:
         """LISTEN to the channels of the games held now, UNLISTEN the others; with

@@ -1,5 +1,5 @@
 """A chat line another instance stored while this one held the game but did not yet listen to
-its channel (fanout.py takes a LISTEN one poll after the game is loaded) reaches this
+its channel (fanout.py takes a LISTEN a round trip after the game is loaded) reaches this
 instance's clients once it listens: `GameService.listening` sends the game's recent lines
 again (`chat.heard_late`; docs/OWNERSHIP.md). A real server on a fresh Postgres, in this
 process: the line is stored as an instance stores it, but under this instance's own name, so
