@@ -40,7 +40,12 @@ game is over):
   is the cost of fan-out), split into the server process's user and system time and its
   workers'; beside it, Postgres's CPU per action and the CPU this load generator spends per
   action on the same cores (its 5 sockets per game stand for five browsers elsewhere: it
-  reads only the head of a state message, and the whole of it only when it is to move).
+  reads only the head of a state message, and the whole of it only when it is to move);
+  and the server's CPU per action over the load generator's: the load generator does the
+  same work per action whichever checkout serves, on the same cores at the same moment, so
+  the machine's speed of the moment cancels out of this quotient. On a busy 2-CPU machine
+  the load generator's own CPU per action moves by a third from run to run, the server's
+  with it: with `--baseline`, the ratio of these quotients is the steadier comparison.
 """
 
 from __future__ import annotations
@@ -281,18 +286,25 @@ def postgres_cpu() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+LISTING = "listing"  # `gc_pauses`' entry for the legal moves' listings
+
+
 async def gc_pauses(http: httpx.AsyncClient, ports: list[int]) -> dict[str, tuple[float, float]]:
     """The servers' garbage collection pauses so far (`brass_gc_seconds` at /metrics), by kind:
-    how many and their seconds in all."""
+    how many and their seconds in all; and under `LISTING` the same of the legal moves' listings
+    (`brass_legal_moves_seconds`: the time of each on the event loop, where it is measured in
+    the server as it runs, beside everything else a move does)."""
     found: dict[str, list[float]] = {}
     for port in ports:
         page = (await http.get(f"http://127.0.0.1:{port}/metrics", headers={
             "Authorization": f"Bearer {METRICS_TOKEN}"})).text
         for family in text_string_to_metric_families(page):
             for sample in family.samples:
-                part = sample.name.removeprefix("brass_gc_seconds_")
-                if family.name == "brass_gc_seconds" and part in ("count", "sum"):
-                    totals = found.setdefault(sample.labels["kind"], [0.0, 0.0])
+                kind = (sample.labels.get("kind") if family.name == "brass_gc_seconds"
+                        else LISTING if family.name == "brass_legal_moves_seconds" else None)
+                part = sample.name.removeprefix(f"{family.name}_")
+                if kind is not None and part in ("count", "sum"):
+                    totals = found.setdefault(kind, [0.0, 0.0])
                     totals[part == "sum"] += sample.value
     return {kind: (n, total) for kind, (n, total) in found.items()}
 
@@ -423,14 +435,15 @@ def main() -> int:
             options = {"BRASS_SYNCHRONOUS_COMMIT": args.synchronous_commit}
             if args.gc_full_every is not None:
                 options["BRASS_GC_FULL_EVERY"] = str(args.gc_full_every)
-            figures: dict[Path, list[tuple[float, float]]] = {root: [] for root in roots}
+            figures: dict[Path, list[tuple[float, ...]]] = {root: [] for root in roots}
             for _ in range(rounds):
                 for root in roots:
                     bench = bench_once(games, args.seconds, args.think, args.warmup, root,
                                        instances, options, args.placement == "sticky")
                     report(bench, games, args.think, args.warmup, root, instances,
                            {**options, "placement": args.placement})
-                    figures[root].append((per_action_ms(bench), opening_ms(bench, games)))
+                    figures[root].append((per_action_ms(bench), opening_ms(bench, games),
+                                          per_generator_ms(bench), listing_ms(bench)))
             if args.baseline is not None:
                 compare(figures, roots, games, instances)
     return 0
@@ -442,21 +455,41 @@ def per_action_ms(bench: Bench) -> float:
     return (all1 - all0) * 1000 / max(len(bench.latencies), 1)
 
 
+def per_generator_ms(bench: Bench) -> float:
+    """Server CPU per action over this load generator's CPU per action. The load generator
+    does the same work per action for either checkout (it reads the same messages), on the
+    same cores at the same time as the server: the machine's speed of the moment (other
+    tenants, clock rate) moves both alike and cancels out of the quotient, where it moves
+    the server's CPU per action by a quarter from run to run on a busy machine."""
+    own = bench.own_cpu[1] - bench.own_cpu[0]
+    (all0, _, _), (all1, _, _) = bench.cpu
+    return (all1 - all0) / own if own > 0 else float("nan")
+
+
+def listing_ms(bench: Bench) -> float:
+    """The mean time of one listing of legal moves in the servers while measuring, ms."""
+    (n0, total0), (n1, total1) = (p.get(LISTING, (0, 0)) for p in bench.pauses)
+    return (total1 - total0) * 1000 / (n1 - n0) if n1 > n0 else float("nan")
+
+
 def opening_ms(bench: Bench, games: int) -> float:
     """Server CPU to open one game (create, 4 joins, 5 hellos answered), ms."""
     return (bench.opening[1] - bench.opening[0]) * 1000 / games
 
 
-def compare(figures: dict[Path, list[tuple[float, float]]], roots: list[Path], games: int,
+def compare(figures: dict[Path, list[tuple[float, ...]]], roots: list[Path], games: int,
             instances: int) -> None:
     """The medians of each checkout's runs, and this one's over the baseline's."""
     mine, base = (figures[r] for r in roots)
     print(f"== {games} games, {instances} instance(s): {roots[0]} against {roots[1]}, "
           f"{len(mine)} runs each, alternating")
-    for i, what in enumerate(("server CPU per action", "server CPU to open a game")):
+    for i, what in enumerate(("server CPU per action (ms)", "server CPU to open a game (ms)",
+                              "server CPU per action over the load generator's (the steadier "
+                              "figure: per_generator_ms)",
+                              "one listing of legal moves in the server (ms)")):
         a = statistics.median(f[i] for f in mine)
         b = statistics.median(f[i] for f in base)
-        print(f"{what} (ms, median): {a:.2f} against {b:.2f}: ratio {a / b:.2f} "
+        print(f"{what}, median: {a:.2f} against {b:.2f}: ratio {a / b:.2f} "
               f"(runs: {' '.join(f'{f[i]:.2f}' for f in mine)} / "
               f"{' '.join(f'{f[i]:.2f}' for f in base)})")
     print(flush=True)
@@ -535,7 +568,8 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
           f"{opening_ms(bench, games):.1f} ms")
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); CPU per action: server "
           f"{server_ms:.2f} ms, Postgres {db_ms:.2f} ms, this load generator (on the same "
-          f"cores) {own_ms:.2f} ms")
+          f"cores) {own_ms:.2f} ms; the server's over the load generator's "
+          f"{per_generator_ms(bench):.2f}")
     print(f"server CPU per action by part: server process user {(user1 - user0) * per_action:.2f} "
           f"ms, system {(sys1 - sys0) * per_action:.2f} ms; its workers "
           f"{(all1 - all0 - user1 + user0 - sys1 + sys0) * per_action:.2f} ms")
@@ -544,7 +578,11 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
         print(f"{what} (ms): median {statistics.median(values):.1f}  "
               f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
               f"max {max(values):.1f}")
-    before, after = bench.pauses
+    before, after = ({k: v for k, v in p.items() if k != LISTING} for p in bench.pauses)
+    listed = bench.pauses[1].get(LISTING, (0, 0))[0] - bench.pauses[0].get(LISTING, (0, 0))[0]
+    if listed:
+        print(f"legal moves listed while measuring: {listed:.0f}, {listing_ms(bench):.3f} ms "
+              "each on average")
     pauses = []
     for kind, (n, total) in sorted(after.items()):
         n0, total0 = before.get(kind, (0, 0))

@@ -78,7 +78,7 @@ from .links import add_link, finish_network, start_network
 from .resources import SLOT_LOCATION, SLOTS_OF
 from .rules import _loan, carry_out
 from .sell import choose_merchant_tile, for_sale, sell_one
-from .state import Game, constructor
+from .state import Game, PlayerState, constructor
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,18 @@ _NETWORKS = _PerCard(lambda card, links: _network(
 _DEVELOPS = _PerCard(lambda card, industries: _develop(card, industries, "develop"))
 _SIMPLE = _PerCard(lambda card, kind: _loan_action(card, "loan") if kind == "loan"
                    else _pass(card, "pass"))
+_SELLS = _PerCard(lambda card, sale: _sell(card, (sale,), "sell"))  # one-sale Sells, by Sale
+# Each sale, by (slot index, merchant location index, industry developed or None).
+_SALES: dict[tuple[int, int, str | None], Sale] = {}
+
+
+def _sale_of(slot: int, merchant: int, develop: str | None) -> Sale:
+    sale = _SALES.get((slot, merchant, develop))
+    if sale is None:
+        _, _, location, number, _ = _SLOTS[slot]
+        sale = _SALES[(slot, merchant, develop)] = _sale(
+            location, number, DATA.locations[merchant].id, develop)
+    return sale
 
 
 def _build_actions(cards: tuple[str, ...], industry: Industry, slot: int,
@@ -445,11 +457,27 @@ def _develops(game: Game, board: Board, cards: tuple[str, ...],
                 prices[n] = None if d is None else d.quote()
     if not prices:
         return
-    free = [developable(board.me, k) for k in range(len(INDUSTRIES))]
-    for industries, needs in _DEVELOP_OPTIONS:
+    for industries in _develop_choices(board.me):
         n = len(industries)
-        if n in prices and all(free[k] >= count for k, count in needs):
+        if n in prices:
             yield prices[n], _develop_actions(cards, industries)
+
+
+def _develop_choices(player: PlayerState) -> tuple[tuple[str, ...], ...]:
+    """The choices of `_DEVELOP_OPTIONS` the player's mat allows, in listing order: decided
+    once per mat (a handful of mats recur in every game)."""
+    choices = _CHOICES.get(player.mat)
+    if choices is None:
+        if len(_CHOICES) >= _MEMO:
+            _CHOICES.clear()
+        free = [developable(player, k) for k in range(len(INDUSTRIES))]
+        choices = _CHOICES[player.mat] = tuple(
+            industries for industries, needs in _DEVELOP_OPTIONS
+            if all(free[k] >= count for k, count in needs))
+    return choices
+
+
+_CHOICES: dict[tuple[int, ...], tuple[tuple[str, ...], ...]] = {}  # by the mat
 
 
 def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
@@ -463,7 +491,6 @@ def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
     component = d.graph().component
     own_beer, beer_at = _beer_by_area(d)
     for slot, tile in goods:
-        location = DATA.locations[slot.location].id
         area = component[slot.location]
         beer = tile.spec.beer
         for merchant in DATA.merchant_locations:
@@ -476,8 +503,7 @@ def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
             barrel = bool(beer) and tile_there is not None and tile_there.beer
             if beer - barrel > own_beer + beer_at.get(area, 0):
                 continue
-            merchant_id = DATA.locations[merchant].id
-            base = _sale(location, slot.number, merchant_id, None)
+            base = _sale_of(slot.index, merchant, None)
             after = _carried(d.copy(), sell_one, base)
             if after is None:
                 continue
@@ -486,7 +512,7 @@ def _sales_after(d: Draft) -> Iterator[tuple[Sale, Draft]]:
                 for k, industry in enumerate(INDUSTRIES):
                     if not developable(d.me, k):
                         continue
-                    sale = _sale(location, slot.number, merchant_id, industry)
+                    sale = _sale_of(slot.index, merchant, industry)
                     after = _carried(d.copy(), sell_one, sale)
                     if after is not None:
                         yield sale, after
@@ -514,7 +540,8 @@ def _sells(game: Game, cards: tuple[str, ...], bounded: bool) -> Iterator[Group]
     options = list(_sales_after(Draft(game)))  # a sale in a set is never easier than alone
     if bounded:
         for sale, d in options:
-            yield d.quote(), [_sell(card, (sale,), "sell") for card in cards]
+            by_card = _SELLS[sale]
+            yield d.quote(), [by_card[card] for card in cards]
         return
     tiles = [(sale.location, sale.slot) for sale, _ in options]
     found: dict[frozenset[int], tuple[tuple[int, ...], Draft]] = {}

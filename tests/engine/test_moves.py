@@ -227,3 +227,20 @@ def test_the_checks_catch_a_missing_extension(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(test_moves, "extensions", lambda g, a: honest(g, a)[:-1])
     with pytest.raises((AssertionError, pytest.fail.Exception)):
         check_moves(game, legal_actions(game), full=False, rng=random.Random(1))
+
+
+def test_listings_share_their_actions_sales_included() -> None:
+    """Each action is made once and every listing shares it (legal.py), one-sale Sells
+    included: the server keeps each action's JSON text by identity, so a listing that made
+    its actions anew would make their texts anew at every move."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = new_game(4, seed)
+        while not game.is_over:
+            moves = legal_moves(game)
+            if any(isinstance(m.action, Sell) for m in moves):
+                again = legal_moves(game)
+                assert all(m.action is n.action for m, n in zip(moves, again, strict=True))
+                return
+            game = apply_action(game, choose(rng, legal_actions(game), "rich"))
+    raise AssertionError("no game reached a sale")
