@@ -31,12 +31,16 @@ from brass.server.storage import (
 )
 
 from .conftest import LiveServer, act, info, legal, make_game, run_in_own_loop
+from .databases import fresh_postgres
 
 
 @pytest.fixture(scope="module")
-def postgres_server(postgres_url: str) -> Iterator[LiveServer]:
-    """A server on Postgres only (the writer is Postgres's; SQLite writes in a thread)."""
-    with LiveServer(Settings(database_url=postgres_url, bot_delay=0.0, join_limit=0)) as live:
+def postgres_server() -> Iterator[LiveServer]:
+    """A server on Postgres only (the writer is Postgres's; SQLite writes in a thread), on a
+    database of its own: the shared one holds bot games earlier tests left running, which its
+    steward (bots at once) would play beside this module's moves."""
+    with fresh_postgres() as url, \
+            LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0)) as live:
         yield live
 
 
@@ -102,9 +106,10 @@ def test_moves_may_be_committed_without_waiting_for_the_flush(postgres_url: str)
         return seen
 
     assert run_in_own_loop(settings_seen()) == ["on", "off"]
-    settings = Settings(database_url=postgres_url, bot_delay=0.0, join_limit=0,
-                        synchronous_commit=False)
-    with LiveServer(settings) as live, httpx.Client(base_url=live.base, timeout=60) as http:
+    with fresh_postgres() as url, \
+            LiveServer(Settings(database_url=url, bot_delay=0.0, join_limit=0,
+                                synchronous_commit=False)) as live, \
+            httpx.Client(base_url=live.base, timeout=60) as http:
         table = make_game(http, players=2, humans=2)
         for version in range(4):
             seat = info(http, table)["current_seat"]

@@ -18,14 +18,17 @@ import pytest
 from brass.server import Settings
 
 from .conftest import LiveServer, Table, auth
+from .databases import fresh_like
 from .test_clocks import new_table
 
 
 @pytest.fixture(scope="module")
-def patient(db_url: str) -> Iterator[httpx.Client]:
-    # bots wait long before they move: what a seat may do stays put while it is checked
-    with LiveServer(Settings(database_url=db_url, bot_delay=60, join_limit=0,
-                             clock_minimum=1.0)) as live, \
+def patient(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    # bots wait long before they move: what a seat may do stays put while it is checked; on a
+    # database of its own (databases.fresh_like), where no earlier test's games run
+    with fresh_like(db_url, tmp_path_factory.mktemp("permissions")) as url, \
+            LiveServer(Settings(database_url=url, bot_delay=60, join_limit=0,
+                                clock_minimum=1.0)) as live, \
             httpx.Client(base_url=live.base, timeout=60) as http:
         yield http
 
