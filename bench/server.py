@@ -466,10 +466,16 @@ def per_generator_ms(bench: Bench) -> float:
     return (all1 - all0) / own if own > 0 else float("nan")
 
 
-def listing_ms(bench: Bench) -> float:
-    """The mean time of one listing of legal moves in the servers while measuring, ms."""
+def listings(bench: Bench) -> tuple[int, float]:
+    """The listings of legal moves in the servers while measuring: how many, and the mean
+    time of one (ms; nan if none)."""
     (n0, total0), (n1, total1) = (p.get(LISTING, (0, 0)) for p in bench.pauses)
-    return (total1 - total0) * 1000 / (n1 - n0) if n1 > n0 else float("nan")
+    n = int(n1 - n0)
+    return n, (total1 - total0) * 1000 / n if n > 0 else float("nan")
+
+
+def listing_ms(bench: Bench) -> float:
+    return listings(bench)[1]
 
 
 def opening_ms(bench: Bench, games: int) -> float:
@@ -551,11 +557,11 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
           + "; ".join(f"{k}={v}" for k, v in (options or {}).items()))
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")
-    (own0, all0), (own1, all1) = bench.memory
+    (own0, with0), (own1, with1) = bench.memory
     print(f"memory per live game ({bench.live} live at the end, {bench.moves:.0f} moves into "
           f"their game on average; a 4-seat game has about 120): server process "
-          f"{(own1 - own0) / games:.0f} KB, with its workers {(all1 - all0) / games:.0f} KB "
-          f"(server {own1 // 1024} MB, with workers {all1 // 1024} MB)")
+          f"{(own1 - own0) / games:.0f} KB, with its workers {(with1 - with0) / games:.0f} KB "
+          f"(server {own1 // 1024} MB, with workers {with1 // 1024} MB)")
     if not lat or not legal:
         print("no action completed")
         return
@@ -579,10 +585,9 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
               f"p90 {percentile(values, 90):.1f}  p99 {percentile(values, 99):.1f}  "
               f"max {max(values):.1f}")
     before, after = ({k: v for k, v in p.items() if k != LISTING} for p in bench.pauses)
-    listed = bench.pauses[1].get(LISTING, (0, 0))[0] - bench.pauses[0].get(LISTING, (0, 0))[0]
+    listed, mean = listings(bench)
     if listed:
-        print(f"legal moves listed while measuring: {listed:.0f}, {listing_ms(bench):.3f} ms "
-              "each on average")
+        print(f"legal moves listed while measuring: {listed}, {mean:.3f} ms each on average")
     pauses = []
     for kind, (n, total) in sorted(after.items()):
         n0, total0 = before.get(kind, (0, 0))
