@@ -34,7 +34,8 @@ game is over):
   moves into their game they are (a live game keeps its log: storage.ActionRecord);
 - CPU to open a game: the CPU time of every server process and its workers from the first
   lobby call until every socket of every game holds its first state (create, 4 joins,
-  5 hellos a game, the first mover's legal moves included), divided by the games;
+  5 hellos a game, the first mover's legal moves included), divided by the games, and
+  split into its three steps (each batch of 20 games is created, then joined, then greeted);
 - server CPU per action: the CPU time of every server process and its workers while
   measuring, divided by the actions (with several instances, the difference to one instance
   is the cost of fan-out), split into the server process's user and system time and its
@@ -113,6 +114,8 @@ class Bench:
     # the same
     opening: list[float] = field(default_factory=list)  # the servers' cpu_seconds before the
     # first game is created and once every socket holds its first state
+    opening_parts: list[float] = field(default_factory=list)  # of it, CPU seconds to create,
+    # to join and to greet (open_games)
     live: int = 0
     hello_refused: int = 0  # hellos answered "Unknown seat token" (then said again)
     moves: float = 0.0  # mean moves played by the live games at the end
@@ -211,25 +214,35 @@ async def seat_loop(ws: ClientConnection, seat: int | None, base: str, clock: Ga
                                     "action_id": secrets.token_hex(8)}).decode())
 
 
-async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench: Bench,
-                    think: float, sticky: bool = False
-                    ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
+async def create(http: httpx.AsyncClient, ports: list[int], index: int,
+                 sticky: bool) -> tuple[str, str, str]:
+    """A new 4-seat game: (the base of its URLs, its id, its invite)."""
     home = f"http://127.0.0.1:{ports[index % len(ports)]}" if sticky else ""
     reply = await http.post(f"{home}/api/games", json={"players": 4, "name": "bench"})
     if reply.status_code != 201:
         raise SystemExit(f"creating game {index} failed: {reply.status_code} {reply.text[:300]}")
     created = reply.json()
-    game_id, invite = created["id"], created["invite"]
-    base = f"{home}/api/games/{game_id}"
-    clock = GameClock(sockets=5)
-    sockets: list[ClientConnection] = []
-    seats: list[tuple[int | None, str | None]] = [(None, None)]
+    return f"{home}/api/games/{created['id']}", created["id"], created["invite"]
+
+
+async def join(http: httpx.AsyncClient, base: str, invite: str) -> list[tuple[int, str]]:
+    """Its four seats taken one after the other, as four players would: (seat, token)."""
+    seats = []
     for i in range(4):
         joined = (await http.post(f"{base}/join", json={"name": f"p{i}",
                                                          "invite": invite})).json()
         seats.append((joined["seat"], joined["token"]))
+    return seats
+
+
+async def greet(ports: list[int], index: int, game_id: str, base: str,
+                seats: list[tuple[int, str]], bench: Bench, think: float, sticky: bool = False
+                ) -> tuple[list[ClientConnection], list[asyncio.Task[None]], GameClock]:
+    """A socket for the spectator and each seat, each saying hello, each played by a task."""
+    clock = GameClock(sockets=5)
+    sockets: list[ClientConnection] = []
     tasks = []
-    for i, (seat, token) in enumerate(seats):
+    for i, (seat, token) in enumerate([(None, None), *seats]):
         # sticky: the game's sockets on its instance; spread: over every instance
         port = ports[(index + (0 if sticky else i)) % len(ports)]
         # as a browser: no compression, no pings of its own (it answers the server's)
@@ -240,6 +253,36 @@ async def open_game(http: httpx.AsyncClient, ports: list[int], index: int, bench
         tasks.append(asyncio.create_task(
             seat_loop(ws, seat, base, clock, bench, think, token)))
     return sockets, tasks, clock
+
+
+async def open_games(http: httpx.AsyncClient, ports: list[int], games: int, bench: Bench,
+                     think: float, server_pids: list[int], sticky: bool = False
+                     ) -> list[tuple[list[ClientConnection], list[asyncio.Task[None]],
+                                     GameClock]]:
+    """Every game opened, in batches of 20 (to keep the lobby calls polite), each batch in
+    three steps whose server CPU is summed apart in `bench.opening_parts`: create, join (4
+    seats each), greet (5 sockets each, until every one holds its first state)."""
+    opened = []
+    bench.opening.append(cpu_seconds(server_pids)[0])
+    parts = [0.0, 0.0, 0.0]
+    for start in range(0, games, 20):
+        batch = range(start, min(games, start + 20))
+        before = cpu_seconds(server_pids)[0]
+        made = await asyncio.gather(*[create(http, ports, i, sticky) for i in batch])
+        created = cpu_seconds(server_pids)[0]
+        seats = await asyncio.gather(*[join(http, base, invite) for base, _, invite in made])
+        joined = cpu_seconds(server_pids)[0]
+        greeted = await asyncio.gather(*[
+            greet(ports, i, game_id, base, taken, bench, think, sticky)
+            for i, (base, game_id, _), taken in zip(batch, made, seats, strict=True)])
+        await asyncio.gather(*[clock.ready.wait() for _, _, clock in greeted])
+        after = cpu_seconds(server_pids)[0]
+        for k, (a, b) in enumerate([(before, created), (created, joined), (joined, after)]):
+            parts[k] += b - a
+        opened += greeted
+    bench.opening.append(cpu_seconds(server_pids)[0])
+    bench.opening_parts = parts
+    return opened
 
 
 def kids_of(pid: int) -> list[int]:
@@ -338,13 +381,7 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120,
                                  limits=limits) as http:
-        opened = []
-        bench.opening.append(cpu_seconds(server_pids)[0])
-        for start in range(0, games, 20):  # open in batches to keep the lobby calls polite
-            opened += await asyncio.gather(*[open_game(http, ports, i, bench, think, sticky)
-                                             for i in range(start, min(games, start + 20))])
-        await asyncio.gather(*[game[2].ready.wait() for game in opened])
-        bench.opening.append(cpu_seconds(server_pids)[0])
+        opened = await open_games(http, ports, games, bench, think, server_pids, sticky)
         # the load generator's own collector pauses (hundreds of ms with 1000 sockets) must
         # not be measured as server latency: no collections in this bounded run
         gc.freeze()
@@ -570,8 +607,10 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     server_ms = (all1 - all0) * per_action
     own_ms = (bench.own_cpu[1] - bench.own_cpu[0]) * per_action
     db_ms = (bench.db_cpu[1] - bench.db_cpu[0]) * per_action
+    create_s, join_s, greet_s = (1000 * part / games for part in bench.opening_parts)
     print(f"CPU to open a game (create, 4 joins, 5 hellos): server "
-          f"{opening_ms(bench, games):.1f} ms")
+          f"{opening_ms(bench, games):.1f} ms (create {create_s:.1f}, 4 joins {join_s:.1f}, "
+          f"5 hellos and first states {greet_s:.1f})")
     print(f"actions: {len(lat)} ({len(lat) / max(played, 1):.1f}/s); CPU per action: server "
           f"{server_ms:.2f} ms, Postgres {db_ms:.2f} ms, this load generator (on the same "
           f"cores) {own_ms:.2f} ms; the server's over the load generator's "

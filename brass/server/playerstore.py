@@ -215,8 +215,9 @@ class PlayerStore:
 
     # -- server settings ------------------------------------------------------------------------
     def setting(self, key: str) -> Any:
-        """A setting kept in the database (None: never set)."""
-        with self.base._tx() as conn:
+        """A setting kept in the database (None: never set). One statement, so no transaction
+        around it (each create reads the create policy: policy.py)."""
+        with self.base._read() as conn:
             return conn.execute(select(server_settings.c.value).where(
                 server_settings.c.key == key)).scalar()
 
