@@ -6,12 +6,14 @@ import {
   cardOptions,
   chosen,
   type Choice,
+  complete,
   EMPTY,
   kinds,
   minus,
   pickOptions,
   picksOf,
   salesByTile,
+  withSlot,
 } from "./choose";
 import fixtures from "./fixtures/positions.json";
 
@@ -37,6 +39,22 @@ describe("narrowing the legal actions", () => {
   it("offers only kinds that have a legal action", () => {
     expect(kinds(start)).toEqual(["build", "network", "develop", "loan", "scout", "pass"]);
     expect(kinds(later)).toContain("sell");
+  });
+
+  it("a build's industry chosen before its slot is kept when the slot is chosen", () => {
+    // Tamworth's slots take a coal mine or a cotton mill
+    let c: Choice = { ...EMPTY, kind: "build", picks: ["industry:cotton"] };
+    const slots = [...pickOptions(start, c)].filter((p) => p.startsWith("slot:"));
+    expect(slots).toContain("slot:tamworth:0");
+    c = withSlot(start, c, "tamworth", 0);
+    expect(c.picks).toEqual(["slot:tamworth:0", "industry:cotton"]);
+    expect(complete(start, c).every((e) => e.action.kind === "build" && e.action.industry === "cotton")).toBe(true);
+    // another slot then: the industry stays where it can be built, else it is dropped
+    expect(withSlot(start, c, "tamworth", 1).picks).toEqual(["slot:tamworth:1", "industry:cotton"]);
+    const brewery = withSlot(start, { ...EMPTY, kind: "build", picks: ["industry:brewery"] }, "tamworth", 0);
+    expect(brewery.picks).toEqual(["slot:tamworth:0"]); // Tamworth has no brewery: choose again
+    // without an industry chosen, a slot with two leaves the choice open
+    expect(withSlot(start, { ...EMPTY, kind: "build" }, "tamworth", 0).picks).toEqual(["slot:tamworth:0"]);
   });
 
   it("a build: card, then only that card's slots, then the price", () => {

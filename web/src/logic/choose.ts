@@ -125,6 +125,16 @@ export function autoChoose(entries: LegalEntry[], c: Choice): Choice {
   return next;
 }
 
+/** A Build's slot chosen (on the board or in the list): it replaces any slot chosen before,
+ * and keeps the industry already chosen when a listed move builds it there (the industry may be
+ * picked first: its buttons show before a slot is). */
+export function withSlot(entries: LegalEntry[], c: Choice, location: string, slot: number): Choice {
+  const only = { ...c, picks: [slotPick(location, slot)] };
+  const industry = c.picks.filter((p) => p.startsWith("industry:"));
+  const both = { ...only, picks: [...only.picks, ...industry] };
+  return autoChoose(entries, industry.length && candidates(entries, both).length ? both : only);
+}
+
 /** Group sale picks by the tile sold: "loc:slot" -> picks. */
 export function salesByTile(picks: Iterable<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { LegalEntry } from "../api/types";
 import type { Targets } from "../board/Board";
 import { t } from "../i18n";
-import { autoChoose, cardOptions, type Choice, EMPTY, parseSale, pickOptions, salesByTile } from "../logic/choose";
+import { autoChoose, cardOptions, type Choice, EMPTY, parseSale, pickOptions, salesByTile, withSlot } from "../logic/choose";
 
 /** Board targets for the current choice. */
 export function boardTargets(entries: LegalEntry[], c: Choice, pendingTile: string | null): { targets: Targets; selected: Targets } {
@@ -89,7 +89,7 @@ export function useChoosing(
 
   const onSlot = (location: string, slot: number) => {
     const k = `${location}:${slot}`;
-    if (choice.kind === "build") setChoice(autoChoose(legal, { ...choice, picks: [`slot:${k}`] }));
+    if (choice.kind === "build") setChoice(withSlot(legal, choice, location, slot));
     else if (choice.kind === "sell") setPendingTile(pendingTile === k ? null : k);
   };
   const onLink = (lid: string) => setChoice(autoChoose(legal, { ...choice, picks: [...choice.picks, `link:${lid}`] }));
