@@ -86,3 +86,37 @@ def test_a_seat_link_takes_the_seat_back_in_another_browser(
     for page in (phone, desk):
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_share_menu_closes_as_a_menu_does(browser: Browser, server: str) -> None:
+    """Open over the table, the "Share and links" menu closes on a press outside it and on
+    Escape (which then does not also step the table's choice back); a press inside it, as on
+    "Copy my seat link", leaves it open."""
+    created = post(server, "/api/games", {"players": 2, "name": "Share menu game"})
+    game = created["id"]
+    joined = post(server, f"/api/games/{game}/join", {"name": "Alice", "invite": created["invite"]})
+    post(server, f"/api/games/{game}/bots", {}, created["host_token"])
+    page = open_page(browser, f"{server}/#/game/{game}/seat/{joined['token']}")
+    expect(page.locator("[data-testid=game]")).to_have_attribute(
+        "data-current", str(joined["seat"]), timeout=15000)
+    menu = page.locator("[data-testid=seat-links]")
+
+    page.click("[data-testid=share-menu]")
+    expect(menu).to_have_attribute("open", "")
+    page.click("[data-testid=copy-seat-link]")  # inside: stays open, the link shown
+    expect(page.locator("[data-testid=seat-link]")).to_be_visible()
+    expect(menu).to_have_attribute("open", "")
+    page.click("[data-testid=hand]")  # outside
+    expect(menu).not_to_have_attribute("open", "")
+
+    page.click("[data-kind=loan]")  # a choice begun, which Escape would step back
+    expect(page.locator("[data-kind=loan].selected")).to_be_visible()
+    page.click("[data-testid=share-menu]")
+    expect(menu).to_have_attribute("open", "")
+    page.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    expect(page.locator("[data-testid=share-menu]")).to_be_focused()
+    expect(page.locator("[data-kind=loan].selected")).to_be_visible()  # the choice stands
+    page.keyboard.press("Escape")  # the menu closed: Escape is the table's again
+    expect(page.locator("[data-kind=loan].selected")).to_have_count(0)
+    assert not page.errors  # type: ignore[attr-defined]

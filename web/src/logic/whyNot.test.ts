@@ -29,10 +29,14 @@ describe("why an action is not offered", () => {
     expect(whyNot("network", view({ links_left: 0 }), 0, rules)).toBe("You have no link tiles left");
     expect(whyNot("network", view({ money: 4 }, { era: "rail" }), 0, rules)).toBe("A railway costs £5, and you have only £4");
   });
-  it("a sale with nothing to sell; otherwise it says the rules allow none here", () => {
+  it("a sale with nothing to sell, or none that can sell (what a sale needs); else the rules allow none here", () => {
     expect(whyNot("sell", view({}), 0, rules)).toBe("You have no unsold cotton mill, manufacturer or pottery on the board");
     const goods = [{ owner: 0, flipped: false, industry: "pottery", location: "stone", slot: 0 }];
-    expect(whyNot("sell", view({}, { industries: goods }), 0, rules)).toBe("The rules allow no “Sell” action in this position");
+    expect(whyNot("sell", view({}, { industries: goods }), 0, rules)).toBe(
+      "None of your unsold cotton mills, manufacturers and potteries can sell now: each needs a connection to a merchant that buys it, and the beer printed on it",
+    );
+    const theirs = [{ ...goods[0], owner: 1 }];
+    expect(whyNot("sell", view({}, { industries: theirs }), 0, rules)).toBe("You have no unsold cotton mill, manufacturer or pottery on the board");
     expect(whyNot("build", view({}), 0, rules)).toBe("The rules allow no “Build” action in this position");
   });
 });

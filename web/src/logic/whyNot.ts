@@ -2,7 +2,8 @@
 // engine's own rules as the view shows them (brass/engine/feasible.py): the loan's income floor,
 // the scout's wild cards and hand, the link tiles and a link's price, an unsold goods tile. The
 // engine's refusal codes word them (i18n/refusals.ts); where the view cannot tell which rule
-// forbids it (a build, a develop, a sale not connected), the words say so plainly.
+// forbids it (a build, a develop), the words say so plainly; a sale's words name both things
+// it needs (a merchant reached and beer), as the view cannot tell which one is missing.
 import type { ActionKind, Rules, View } from "../api/types";
 import { errorText } from "../i18n/refusals";
 import { t } from "../i18n";
@@ -37,7 +38,7 @@ export function whyNot(kind: ActionKind, view: View, seat: number, rules: Rules)
     }
     case "sell":
       if (!view.industries.some((x) => x.owner === seat && !x.flipped && GOODS.has(x.industry))) return t("why.sell_nothing");
-      break;
+      return t("why.sell_unconnected"); // which of the two the view cannot tell
   }
   return t("why.none", { action: t(`action.${kind}`) });
 }

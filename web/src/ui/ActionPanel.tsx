@@ -106,11 +106,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const saleDevelopOpts = p.pendingTile
     ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`))
     : [];
-  // the total of the preview, once it is shown, above the Confirm bar
+  // the preview's money, once it is shown, above the Confirm bar: its total and, under it,
+  // the money the player will have
   const panel = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    const total = panel.current?.querySelector("[data-testid=preview-total]");
-    if (total) keepAbove(total, panel.current!.querySelector(".confirm-bar"));
+    const after = panel.current?.querySelector("[data-testid=preview-after]");
+    if (after) keepAbove(after, panel.current!.querySelector(".confirm-bar"));
   }, [p.preview]);
 
   return (

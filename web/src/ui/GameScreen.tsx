@@ -32,6 +32,9 @@ import { useGameState } from "./useGameState";
 import { useMoveAnimation } from "./useMoveAnimation";
 import { useLegal } from "./useLegal";
 
+/** The phone layout of styles.css (board above the panels, the action panel a bottom sheet). */
+const PHONE = "(max-width: 800px)";
+
 export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
   return Array.from({ length: n }, (_, i) => (info?.seats[i] ? seatName(info.seats[i]) : null));
 }
@@ -80,6 +83,13 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const [card, setCard] = useState<{ what: Info; pinned: boolean } | null>(null);
   const [town, setTown] = useState<string | null>(null);
   useEffect(() => setTown(null), [version, choiceState.choice.kind]);
+  // On a phone the header takes a third of the screen and the bottom sheet half of it: choosing
+  // an action brings the board up to the top, so that the places to pick show above the sheet.
+  const choosingKind = myTurn && choiceState.choice.kind !== null;
+  useEffect(() => {
+    if (choosingKind && matchMedia(PHONE).matches)
+      document.querySelector(".game .board-wrap")?.scrollIntoView({ block: "start" });
+  }, [choosingKind]);
   const onInfo = (what: Info | null, pinned: boolean) =>
     setCard((old) => (what ? (pinned || !old?.pinned ? { what, pinned } : old) : pinned || !old?.pinned ? null : old));
   // Escape goes back one step: the town open in the picker, the last pick, the card, the kind.

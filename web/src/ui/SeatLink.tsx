@@ -2,10 +2,11 @@
 // (and the host link), or renew it (the old link stops working at once). Opening a link in any
 // browser takes the seat back (App.tsx).
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, type SeatToken, seats } from "../api/client";
 import { seatLink, type LinkRole } from "../logic/links";
 import { t } from "../i18n";
+import { useDismiss } from "./useDismiss";
 import { Webhook } from "./Webhook";
 
 function link(game: string, role: LinkRole, token: string): string {
@@ -26,6 +27,8 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
   const [copied, setCopied] = useState<LinkRole | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
+  useDismiss(menu);
   if (!mine && !host) return null;
 
   async function copy(role: LinkRole, token: string) {
@@ -47,7 +50,7 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
     }
   }
   return (
-    <details class="share-menu" data-testid="seat-links">
+    <details class="share-menu" data-testid="seat-links" ref={menu}>
       <summary data-testid="share-menu">{t("links.menu")}</summary>
       <div class="share-items">
         {mine && <>

@@ -1,5 +1,5 @@
-// Keep what the player must read before confirming in view: the preview's total above the
-// Confirm bar, which sticks to the bottom of the panel's scrolling box (the side column on a
+// Keep what the player must read before confirming in view: the preview's money (its total and
+// the money left after it) above the Confirm bar, which sticks to the bottom of the panel's scrolling box (the side column on a
 // laptop, the bottom sheet on a phone) and would otherwise cover it.
 
 /** The nearest ancestor of `el` that scrolls vertically, or null. */
