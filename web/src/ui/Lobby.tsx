@@ -112,14 +112,15 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         </form>
       )}
       {held && <p>{t("lobby.seated", { colour: PLAYER_NAMES[held.seat], name: held.name })}</p>}
-      {host && free > 0 && !closed && (
+      {host && !closed && <div class="host-controls">
+      {free > 0 && (
         <label class="listed">
           <input type="checkbox" checked={info?.listed ?? false} disabled={busy} data-testid="listed"
             onChange={(e) => setListed((e.target as HTMLInputElement).checked)} />{" "}
           {t("lobby.listed")}
         </label>
       )}
-      {host && free > 0 && !closed && (
+      {free > 0 && (
         <span class="add-bot">
           <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">{t("lobby.add_bot")}</button>{" "}
           <label>{t("lobby.level")} <select value={level} disabled={busy} data-testid="bot-level"
@@ -128,10 +129,9 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
           </select></label>
         </span>
       )}
-      {host && !closed && (
-        <button type="button" disabled={busy} data-testid="cancel-game"
-          onClick={() => confirm(t("lobby.confirm_cancel")) && hostDo(() => api.cancel(id, host))}>{t("lobby.cancel")}</button>
-      )}
+      <button type="button" disabled={busy} data-testid="cancel-game"
+        onClick={() => confirm(t("lobby.confirm_cancel")) && hostDo(() => api.cancel(id, host))}>{t("lobby.cancel")}</button>
+      </div>}
       {error && <div class="message bad">{error}</div>}
     </div>
   );
