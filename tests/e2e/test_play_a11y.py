@@ -115,6 +115,17 @@ def check_dialogs(page: Page) -> None:
     assert not problems, "rules: " + "\n".join(problems)
     page.click("[aria-label='Close the rules']")
     expect(page.locator("[data-testid=rules]")).to_have_count(0)
+    # a modal dialog: Tab and Shift+Tab stay in it, Escape closes it and focus goes back
+    page.click("[data-testid=help]")
+    close = page.locator("[aria-label='Close the rules']")
+    expect(close).to_be_focused()
+    for key in ("Shift+Tab", "Shift+Tab", "Tab", "Tab", "Tab"):
+        page.keyboard.press(key)
+        focused = page.evaluate("document.activeElement.closest('[data-testid=rules]') !== null")
+        assert focused, f"{key} took the focus out of the rules dialog"
+    page.keyboard.press("Escape")
+    expect(page.locator("[data-testid=rules]")).to_have_count(0)
+    expect(page.locator("[data-testid=help]")).to_be_focused()
     page.click("[data-testid=share-menu]")
     expect(page.locator("[data-testid=copy-seat-link]")).to_be_visible()
     problems = axe_problems(page)

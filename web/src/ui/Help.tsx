@@ -48,9 +48,34 @@ function rules(n: Rules): [string, string[]][] {
 
 export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element {
   const close = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const [numbers, setNumbers] = useState<Rules | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => close.current?.focus(), []);
+  // a modal dialog: Escape closes it (and only it: not also the table's step back), and Tab
+  // goes round its own controls, never to the page behind it
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        onClose();
+        return;
+      }
+      const dialog = box.current;
+      if (e.key !== "Tab" || !dialog) return;
+      const items = [...dialog.querySelectorAll<HTMLElement>("button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])")];
+      if (!items.length) return;
+      const [first, last] = [items[0], items[items.length - 1]];
+      const at = document.activeElement;
+      if (!dialog.contains(at) || at === (e.shiftKey ? first : last)) {
+        e.preventDefault();
+        (e.shiftKey ? last : first).focus();
+      }
+    };
+    addEventListener("keydown", on, true);
+    return () => removeEventListener("keydown", on, true);
+  }, [onClose]);
   useEffect(() => {
     let open = true;
     ruleNumbers()
@@ -63,7 +88,7 @@ export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element 
   return (
     <div class="help-backdrop" onClick={onClose}>
       <div class="help panel" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="rules"
-        onClick={(e) => e.stopPropagation()}>
+        ref={box} onClick={(e) => e.stopPropagation()}>
         <div class="details-head">
           <h2 id="help-title">{t("help.title")}</h2>
           <button type="button" class="close" ref={close} aria-label={t("help.close")} onClick={onClose}><Icon name="close" /></button>
@@ -83,10 +108,15 @@ export function RulesSummary({ onClose }: { onClose: () => void }): JSX.Element 
 
 export function HelpButton(): JSX.Element {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus(); // back where the dialog was opened from
+  };
   return (
     <>
-      <button type="button" class="help-button" data-testid="help" onClick={() => setOpen(true)}>{t("help.button")}</button>
-      {open && <RulesSummary onClose={() => setOpen(false)} />}
+      <button type="button" class="help-button" data-testid="help" ref={button} onClick={() => setOpen(true)}>{t("help.button")}</button>
+      {open && <RulesSummary onClose={close} />}
     </>
   );
 }

@@ -124,11 +124,11 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
         <TurnBar view={exploring ?? view} names={names} />
       </header>
       <div class="replay-controls panel" data-testid="replay-controls">
-        <button type="button" onClick={() => setN(0)} disabled={n === 0} title={t("replay.start")}>|◀</button>
-        <button type="button" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title={t("replay.step_back")}>◀</button>
+        <button type="button" class="arrow" onClick={() => setN(0)} disabled={n === 0} title={t("replay.start")}>|◀</button>
+        <button type="button" class="arrow" data-testid="step-back" onClick={() => setN(Math.max(0, n - 1))} disabled={n === 0} title={t("replay.step_back")}>◀</button>
         <button type="button" data-testid="play" onClick={() => setPlaying(!playing)} title={playing ? t("replay.pause") : t("replay.play")}>{playing ? t("replay.pause") : t("replay.play")}</button>
-        <button type="button" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
-        <button type="button" onClick={() => setN(total)} disabled={n >= total} title={t("replay.end")}>▶|</button>
+        <button type="button" class="arrow" data-testid="step-forward" onClick={() => setN(Math.min(total, n + 1))} disabled={n >= total} title={t("replay.step_forward")}>▶</button>
+        <button type="button" class="arrow" onClick={() => setN(total)} disabled={n >= total} title={t("replay.end")}>▶|</button>
         <input type="range" min={0} max={total} value={n} data-testid="scrub" aria-label={t("replay.scrub")}
           onInput={(e) => setN(Number((e.target as HTMLInputElement).value))} />
         <span data-testid="position">{t("replay.position", { n, total })}</span>
