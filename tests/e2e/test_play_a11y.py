@@ -83,6 +83,9 @@ def keyboard_action(page: Page, action: dict[str, Any]) -> None:
     card = action.get("card")
     if card and offered(page, f'[data-choose-card="{card}"]', targets[0]):
         pick(page, f'[data-choose-card="{card}"]')
+        # the card's button gave way to the chosen card: the focus stays in the panel (on
+        # the next step), not back at the top of the page
+        expect(page.locator("[data-testid=action-panel] :focus")).to_have_count(1)
     if kind == "build":
         pick(page, targets[0])
         industry = f'[data-industry="{action["industry"]}"]'

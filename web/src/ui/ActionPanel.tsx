@@ -12,6 +12,7 @@ import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names"
 import { quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
 import { keepAbove } from "./inView";
+import { useKeepFocus } from "./useKeepFocus";
 import { type Target, TargetPicker } from "./TargetPicker";
 
 /** The actions' names as the rule text in the player's language has them. */
@@ -109,6 +110,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   // the preview's money, once it is shown, above the Confirm bar: its total and, under it,
   // the money the player will have
   const panel = useRef<HTMLDivElement>(null);
+  useKeepFocus(panel);
   useLayoutEffect(() => {
     const after = panel.current?.querySelector("[data-testid=preview-after]");
     if (after) keepAbove(after, panel.current!.querySelector(".confirm-bar"));
