@@ -112,10 +112,9 @@ class Bench:
     db_cpu: list[float] = field(default_factory=list)  # Postgres's, the same
     pauses: list[dict[str, tuple[float, float]]] = field(default_factory=list)  # gc_pauses:
     # the same
-    opening: list[float] = field(default_factory=list)  # the servers' cpu_seconds before the
-    # first game is created and once every socket holds its first state
-    opening_parts: list[float] = field(default_factory=list)  # of it, CPU seconds to create,
-    # to join and to greet (open_games)
+    opening_parts: list[float] = field(default_factory=list)  # the servers' CPU seconds to
+    # create, to join and to greet every game (open_games), until every socket holds its first
+    # state
     live: int = 0
     hello_refused: int = 0  # hellos answered "Unknown seat token" (then said again)
     moves: float = 0.0  # mean moves played by the live games at the end
@@ -263,7 +262,6 @@ async def open_games(http: httpx.AsyncClient, ports: list[int], games: int, benc
     three steps whose server CPU is summed apart in `bench.opening_parts`: create, join (4
     seats each), greet (5 sockets each, until every one holds its first state)."""
     opened = []
-    bench.opening.append(cpu_seconds(server_pids)[0])
     parts = [0.0, 0.0, 0.0]
     for start in range(0, games, 20):
         batch = range(start, min(games, start + 20))
@@ -280,7 +278,6 @@ async def open_games(http: httpx.AsyncClient, ports: list[int], games: int, benc
         for k, (a, b) in enumerate([(before, created), (created, joined), (joined, after)]):
             parts[k] += b - a
         opened += greeted
-    bench.opening.append(cpu_seconds(server_pids)[0])
     bench.opening_parts = parts
     return opened
 
@@ -517,7 +514,7 @@ def listing_ms(bench: Bench) -> float:
 
 def opening_ms(bench: Bench, games: int) -> float:
     """Server CPU to open one game (create, 4 joins, 5 hellos answered), ms."""
-    return (bench.opening[1] - bench.opening[0]) * 1000 / games
+    return sum(bench.opening_parts) * 1000 / games
 
 
 def compare(figures: dict[Path, list[tuple[float, ...]]], roots: list[Path], games: int,
