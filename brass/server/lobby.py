@@ -8,6 +8,7 @@ import dataclasses
 import datetime as dt
 import logging
 import secrets
+from collections.abc import Callable
 
 from brass.bots import LevelName
 from brass.engine import ENGINE_VERSION, Game, new_game
@@ -18,8 +19,9 @@ from .clocks import Clock
 from .core import GameCore
 from .errors import ApiError
 from .leases import needs_work
+from .movewrite import MoveWriter
 from .runtime import Runtime
-from .storage import BrowserSeated, GameRecord, ListQuery, SeatRecord, now
+from .storage import BrowserSeated, Claimed, GameRecord, ListQuery, SeatRecord, now
 
 log = logging.getLogger("brass.server")
 
@@ -33,9 +35,10 @@ def new_game_id() -> str:
 
 
 class Lobby:
-    def __init__(self, core: GameCore, clock_minimum: float = 30.0,
-                 finished_listed: float = 0.0) -> None:
+    def __init__(self, core: GameCore, writer: MoveWriter | None = None,
+                 clock_minimum: float = 30.0, finished_listed: float = 0.0) -> None:
         self.core = core
+        self.writer = writer  # creating a game and taking a seat on the event loop (Postgres)
         self.clock_minimum = clock_minimum  # seconds: the shortest turn, reserve or hand-over
         self.finished_listed = finished_listed  # seconds; 0: finished games stay listed
 
@@ -99,7 +102,11 @@ class Lobby:
             seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],
             listed=listed, invite_hash=token_hash(invite),
             settings={"clock": clock.to_json(), "shared_screen": shared_screen})
-        await self.core.db(self.core.storage.create_game, record)
+        quick = None if self.writer is None else self.core.storage.plan_create(record)
+        if quick is None or self.writer is None:
+            await self.core.db(self.core.storage.create_game, record)
+        else:
+            await self.writer.create(quick)
         self.core.hold(Runtime(record=record))
         return record.id, host_token, invite
 
@@ -198,13 +205,14 @@ class Lobby:
                 made: list[Game] = []
 
                 def first(record: GameRecord = record, made: list[Game] = made) -> Game:
-                    made.append(new_game(record.players, record.seed, record.setup))
+                    if not made:
+                        made.append(new_game(record.players, record.seed, record.setup))
                     return made[0]
 
                 try:
-                    claimed = await self.core.db(
-                        self.core.storage.claim_seat, rt.id, seat, name, hashed, bot, first,
-                        browser, not record.shared_screen, bot_level, player_id)
+                    claimed = await self._claimed(rt, first, seat, name, hashed, bot, browser,
+                                                  not record.shared_screen, bot_level,
+                                                  player_id)
                 except BrowserSeated:
                     raise ApiError("one_seat_per_browser", "This browser already holds a seat "
                                    "in this game, and the host did not allow a shared screen"
@@ -224,6 +232,24 @@ class Lobby:
             self.core.reach.game_started(rt)
             self.core.reach.turn_began(rt)
         return claimed.seat
+
+    async def _claimed(self, rt: Runtime, first: Callable[[], Game], seat: int | None,
+                       name: str | None, hashed: str | None, bot: bool, browser: str | None,
+                       one_per_browser: bool, bot_level: LevelName | None,
+                       player_id: str | None) -> Claimed | None:
+        """The claim's write: on the event loop where it has a plan (quicklobby.py), else in
+        a database thread. The plan of a claim of the seat `rt` has as the last free one
+        carries the first state; one that would fill the game without it is refused (and
+        caught up)."""
+        storage = self.core.storage
+        last = sum(not s.taken for s in rt.record.seats) == 1
+        quick = None if self.writer is None else storage.plan_claim(
+            rt.record, seat, name, hashed, bot, first() if last else None, browser,
+            one_per_browser, bot_level, player_id)
+        if quick is None or self.writer is None:
+            return await self.core.db(storage.claim_seat, rt.id, seat, name, hashed, bot,
+                                      first, browser, one_per_browser, bot_level, player_id)
+        return await self.writer.claim(quick)
 
 
 def _claimable(record: GameRecord, seat: int | None) -> None:

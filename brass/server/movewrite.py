@@ -1,19 +1,28 @@
 """A move's one-statement write (`Storage.plan_append`) on Postgres, run on the event loop
 over a few connections of its own, so the commonest write pays no thread hop and no
-SQLAlchemy layers (they were about a tenth of the server process's CPU per move). Any other
-write, and every write on SQLite, goes through `Storage` in a database thread."""
+SQLAlchemy layers (they were about a tenth of the server process's CPU per move); and so the
+lobby's two common writes, creating a game and taking a seat (quicklobby.py: they were about
+a third of the CPU to open a game). Any other write, and every write on SQLite, goes through
+`Storage` in a database thread."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import psycopg
+from psycopg.rows import namedtuple_row
 
 from . import outage
 from .fanout import libpq_url
-from .storage import ActionRecord, QuickAppend, StaleVersion, Storage, Timing
+from .quicklobby import QuickClaim, QuickWrite
+from .storage import ActionRecord, Claimed, QuickAppend, StaleVersion, Storage, Timing
+
+T = TypeVar("T")
+Conn = psycopg.AsyncConnection[Any]
 
 log = logging.getLogger("brass.server")
 CONNECTIONS = 4  # at most, opened as needed and kept
@@ -32,6 +41,8 @@ class MoveWriter:
                  synchronous: bool = True, notify_after_commit: bool = False) -> None:
         self.storage, self.url = storage, libpq_url(storage.url)
         self.options = "" if synchronous else "-c synchronous_commit=off"
+        # what opens a lobby write's transaction: it waits for the flush even when moves don't
+        self._begin = "BEGIN" if synchronous else "BEGIN; SET LOCAL synchronous_commit TO on"
         self._idle: list[psycopg.AsyncConnection[object]] = []
         self._slots = asyncio.Semaphore(size)
         self._closing: set[asyncio.Task[None]] = set()
@@ -73,6 +84,66 @@ class MoveWriter:
                     raise await asyncio.to_thread(self.storage.refused, game_id,
                                                   quick.record.action_id)
                 raise StaleVersion(game_id)
+        raise AssertionError("unreachable")
+
+    async def create(self, quick: QuickWrite) -> None:
+        """A new game's write (`Storage.plan_create`), in its own transaction."""
+        async def write(conn: Conn) -> bool:
+            await conn.execute(quick.sql, quick.params)
+            return True
+        await self._run("create_game", write, begin=None)
+
+    async def claim(self, quick: QuickClaim) -> Claimed | None:
+        """A seat's claim (`Storage.plan_claim`); None if it was refused (nothing written)."""
+        async def write(conn: Conn) -> Claimed | None:
+            cur = conn.cursor(row_factory=namedtuple_row)
+            game_row = await (await cur.execute(quick.lock_sql, quick.params)).fetchone()
+            if game_row is None:
+                return None
+            rows = await (await cur.execute(quick.claim_sql, quick.params)).fetchall()
+            return quick.outcome(game_row, rows)
+        return await self._run("claim_seat", write)
+
+    async def _run(self, what: str, write: Callable[[Conn], Awaitable[T | None]],
+                   begin: str | None = "") -> T | None:
+        """`write` in a transaction of its own (rolled back if it returns None or raises;
+        `begin` None: `write` is one statement, in autocommit). A kept connection found
+        broken at the transaction's start (Postgres restarted) is dropped and a new one tried;
+        a break later may have committed, so it is not tried again (`unavailable`, as a
+        database thread's write)."""
+        tx = begin is not None
+        async with self._slots:
+            for attempt in (1, 2):
+                reused = bool(self._idle)
+                conn = self._idle.pop() if reused else await self._connect()
+                try:
+                    await conn.execute(self._begin if tx else "SELECT 1")
+                except psycopg.OperationalError as exc:
+                    self._drop(conn)
+                    if reused and attempt == 1:
+                        continue
+                    raise outage.unavailable(exc, what) from None
+                try:
+                    done = await write(conn)
+                    if tx:
+                        await conn.execute("COMMIT" if done is not None else "ROLLBACK")
+                except psycopg.OperationalError as exc:
+                    self._drop(conn)
+                    raise outage.unavailable(exc, what) from None
+                except Exception:
+                    try:
+                        if tx:
+                            await conn.execute("ROLLBACK")
+                    except psycopg.Error:
+                        self._drop(conn)
+                        raise
+                    self._idle.append(conn)
+                    raise
+                except BaseException:  # cancelled mid-statement: its state is unknown
+                    self._drop(conn)
+                    raise
+                self._idle.append(conn)
+                return done
         raise AssertionError("unreachable")
 
     async def _connect(self) -> psycopg.AsyncConnection[object]:

@@ -45,11 +45,11 @@ class GameService:
         self.waiting_expiry = waiting_expiry  # seconds; 0: waiting games never expire
         self.workers = Workers(workers)
         self.core = core = GameCore(storage, self.workers)
-        self.lobby = Lobby(core, clock_minimum, finished_listed)
-        self.replays = Replays(core)
         writer = (MoveWriter(storage, synchronous=synchronous_commit,
                              notify_after_commit=notify_after_commit)
                   if storage.postgres else None)
+        self.lobby = Lobby(core, writer, clock_minimum, finished_listed)
+        self.replays = Replays(core)
         self.play = Play(core, self.replays, writer, bot_budget)
         self.seats = Seats(core)
         self.analyses = Analyses(storage, core.db, core.runtime, analysis_budget,

@@ -48,6 +48,7 @@ from .chatlog import ChatLog
 from .clocks import Clock, turn_deadline
 from .leases import Leases, _needs_work
 from .movelog import MoveLog, _insert_snapshot
+from .quicklobby import QuickLobby
 from .records import (
     ActionRecord,
     BrowserSeated,
@@ -106,7 +107,7 @@ _TAKE_SEAT = (update(seats).where(seats.c.game_id == bindparam("g"),
                       player_id=bindparam("player")).returning(*seats.c))
 
 
-class Storage(MoveLog, ChatLog):
+class Storage(MoveLog, ChatLog, QuickLobby):
     """Games, seats and action logs in one SQL database. On Postgres every write notifies
     the game's channel (`notice.channel`) in its own transaction (delivered at commit, in
     commit order), so that the other instances catch up (fanout.py); `instance` tells them
