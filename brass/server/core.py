@@ -62,11 +62,16 @@ class Hearing(Protocol):
 
     def hear(self, game_id: str) -> None: ...
 
+    async def hear_new(self, game_id: str) -> None: ...
+
     def forget(self, game_id: str) -> None: ...
 
 
 class _Deaf:  # one process (SQLite), or before the fan-out starts
     def hear(self, game_id: str) -> None:
+        pass
+
+    async def hear_new(self, game_id: str) -> None:
         pass
 
     def forget(self, game_id: str) -> None:
@@ -138,6 +143,12 @@ class GameCore:
         """Keep the game in memory, and hear of other instances' changes of it from now."""
         self.games[rt.id] = rt
         self.hearing.hear(rt.id)
+
+    async def hold_new(self, rt: Runtime) -> None:
+        """A game this instance has just made, kept in memory; returns once its changes are
+        heard from other instances (before anyone could make one: its id is not out yet)."""
+        self.games[rt.id] = rt
+        await self.hearing.hear_new(rt.id)
 
     def listening(self, game_ids: list[str]) -> None:
         """The fan-out listens to these games' channels now: a change made before it did

@@ -9,7 +9,9 @@ to its sockets). The event loop reads the connection's socket whenever it has da
 of its own: one wake-up for all the notifications waiting, and none while nothing comes).
 A channel is listened to a moment after its game is held (the LISTEN is a round trip of the
 connection, taken as soon as it is free): what was sent before is read from the database then
-(`heard`: `GameCore.listening`). The connection is checked when it has been quiet for a few
+(`heard`: `GameCore.listening`), except for a game this instance has just made: its creation
+waits for its LISTEN (`hear_new`) before anyone is told its id, so nothing was sent before.
+The connection is checked when it has been quiet for a few
 seconds; when it drops, notifications may be lost: it reconnects (with a growing pause) and
 then `GameCore.resync` checks every game held here against the database. SQLite is one
 process: no fan-out.
@@ -33,6 +35,7 @@ from .notice import Carried, Notice, channel, sender_of
 log = logging.getLogger("brass.server")
 CHECK = 5.0  # seconds without a notification before the connection is checked
 START = 10.0  # seconds the start waits for the first listening connection
+NEW_WAIT = 1.0  # seconds a new game's creation waits for its LISTEN (then: read, as others)
 
 
 def libpq_url(url: str) -> str:
@@ -50,6 +53,7 @@ class Fanout:
         self.changed, self.resync, self.chatted, self.heard = changed, resync, chatted, heard
         self._wanted: dict[str, str] = {}  # channel -> game id: the games held here
         self._listening: set[str] = set()  # the channels the connection listens to
+        self._new: dict[str, asyncio.Future[None]] = {}  # channels of new games: LISTENed
         self.connected = asyncio.Event()
         self._changes = asyncio.Event()  # the games held changed: LISTEN or UNLISTEN
         self._heard_at = 0.0  # when the connection last said something (monotonic)
@@ -69,6 +73,22 @@ class Fanout:
         """Listen to the game's channel (as soon as the connection is free)."""
         self._wanted[channel(game_id)] = game_id
         self._changes.set()
+
+    async def hear_new(self, game_id: str) -> None:
+        """Listen to the channel of a game this instance has just made, before its id goes
+        out: returns once it is listened to (nobody else could have changed the game before:
+        it is not read again), or after `NEW_WAIT` seconds (the fan-out is reconnecting: it
+        is read once listened to, as any other game)."""
+        to = channel(game_id)
+        listened = self._new[to] = asyncio.get_running_loop().create_future()
+        self.hear(game_id)
+        try:
+            await asyncio.wait_for(asyncio.shield(listened), NEW_WAIT)
+        except TimeoutError:
+            pass
+        finally:
+            if self._new.get(to) is listened:
+                del self._new[to]
 
     def forget(self, game_id: str) -> None:
         self._wanted.pop(channel(game_id), None)
@@ -174,6 +194,10 @@ class Fanout:
                 [sql.SQL("LISTEN {}").format(sql.Identifier(c)) for c in new]
                 + [sql.SQL("UNLISTEN {}").format(sql.Identifier(c)) for c in gone]))
         self._listening = set(wanted)
+        fresh = [c for c in new if c in self._new]
+        for c in fresh:
+            self._new.pop(c).set_result(None)
+        new = [c for c in new if c not in fresh]
         if announce and new and self.heard is not None:
             self.heard([wanted[c] for c in new])
 

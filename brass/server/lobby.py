@@ -107,7 +107,7 @@ class Lobby:
             await self.core.db(self.core.storage.create_game, record)
         else:
             await self.writer.create(quick)
-        self.core.hold(Runtime(record=record))
+        await self.core.hold_new(Runtime(record=record))
         return record.id, host_token, invite
 
     async def join(self, game_id: str, name: str, invite: str | None = None,

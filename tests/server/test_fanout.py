@@ -71,3 +71,34 @@ def test_each_notification_once_in_order_while_listens_come_and_go(postgres_url:
     assert not missing, f"{len(missing)} never handed over, first {missing[:5]}"
     assert heard == sent, f"handed over {len(heard)}, sent {len(sent)}: not once each in order"
     assert any(windows), f"no notification arrived during a LISTEN: {windows}"
+
+
+def test_a_new_game_is_listened_to_before_its_creation_returns(postgres_url: str) -> None:
+    """`hear_new` (a game this instance has just made) returns once its channel is listened
+    to: a notification sent right after is handed over, and the game is not announced to be
+    read from the database (nobody could change it before); a game held the usual way is."""
+    heard: list[tuple[str, int]] = []
+    announced: list[str] = []
+
+    async def run() -> None:
+        fan = Fanout(postgres_url, "here", lambda g, v, s, c: heard.append((g, v)),
+                     lambda: None, heard=announced.extend)
+        await fan.start()
+        assert fan.connected.is_set(), "the fan-out did not connect"
+        try:
+            async with await psycopg.AsyncConnection.connect(libpq_url(postgres_url),
+                                                             autocommit=True) as conn:
+                for i in range(5):
+                    await fan.hear_new(f"new{i}")
+                    await conn.execute("SELECT pg_notify(%s, %s)",
+                                       (channel(f"new{i}"), f"new{i} {i + 1} there"))
+                fan.hear("held")
+                give_up = time.monotonic() + WITHIN
+                while (len(heard) < 5 or not announced) and time.monotonic() < give_up:
+                    await asyncio.sleep(0.02)
+        finally:
+            await fan.close()
+
+    run_in_own_loop(run())
+    assert heard == [(f"new{i}", i + 1) for i in range(5)], heard
+    assert announced == ["held"], announced
