@@ -27,6 +27,7 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import make_url
 
 from . import logs, metrics, outage
@@ -39,8 +40,15 @@ NEW_WAIT = 1.0  # seconds a new game's creation waits for its LISTEN (then: read
 
 
 def libpq_url(url: str) -> str:
-    """The SQLAlchemy URL (postgresql+psycopg://...) as psycopg takes it."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    """The SQLAlchemy URL (postgresql+psycopg://...) as psycopg takes it: a conninfo string
+    of its parts (a URL rendered again keeps a space of the password as it is, which psycopg
+    refuses: tests/server/test_db_settings.py gives one)."""
+    parsed = make_url(url)
+    parts: dict[str, Any] = {
+        "host": parsed.host, "port": parsed.port, "user": parsed.username,
+        "password": parsed.password, "dbname": parsed.database,
+        **{k: v for k, v in parsed.query.items() if isinstance(v, str)}}
+    return make_conninfo(**{k: v for k, v in parts.items() if v is not None})
 
 
 class Fanout:

@@ -108,6 +108,8 @@ def test_serve_with_the_database_in_parts(postgres_url: str, tmp_path: Path) -> 
             ready = http.get("/ready")
         assert ready.status_code == 200, ready.text
         assert not (tmp_path / "var").exists()  # not the SQLite default
+        # the event loop's own connections (the fan-out's, the move writer's) too
+        assert "unreachable" not in log.read_text(), log.read_text()[-2000:]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
