@@ -20,11 +20,12 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from brass.engine import ENGINE_VERSION, Game
 
 from . import jsontext, logs, metrics, outage
+from .corepeers import Deaf, Hearing, Nobody, Tending
 from .errors import ApiError
 from .notice import Carried
 from .notices import Notices
@@ -40,52 +41,14 @@ FOLLOW_HERE = 8  # another instance's new log rows followed on the event loop, a
 _RECORD_FIELDS = frozenset(f.name for f in dataclasses.fields(GameRecord))
 
 
-class Tending(Protocol):
-    """Who runs the games' background work (steward.py): the core asks, never imports it."""
-
-    def owns(self, game_id: str) -> bool: ...
-
-    def poke(self, game_id: str) -> None: ...
-
-
-class _Nobody:
-    def owns(self, game_id: str) -> bool:
-        return False
-
-    def poke(self, game_id: str) -> None:
-        pass
-
-
-class Hearing(Protocol):
-    """Who listens to other instances' notifications (fanout.py): told which games are held
-    here, it listens to their channels only."""
-
-    def hear(self, game_id: str) -> None: ...
-
-    async def hear_new(self, game_id: str) -> None: ...
-
-    def forget(self, game_id: str) -> None: ...
-
-
-class _Deaf:  # one process (SQLite), or before the fan-out starts
-    def hear(self, game_id: str) -> None:
-        pass
-
-    async def hear_new(self, game_id: str) -> None:
-        pass
-
-    def forget(self, game_id: str) -> None:
-        pass
-
-
 class GameCore:
     def __init__(self, storage: Storage, workers: Workers) -> None:
         self.storage = storage
         self.workers = workers
         self.games: dict[str, Runtime] = {}
         self.publisher = Publisher()
-        self.tending: Tending = _Nobody()  # the steward, once it is made
-        self.hearing: Hearing = _Deaf()  # the fan-out, once it is made (Postgres)
+        self.tending: Tending = Nobody()  # the steward, once it is made
+        self.hearing: Hearing = Deaf()  # the fan-out, once it is made (Postgres)
         # the notices hub (notices.py): called after a commit of this instance's only, so
         # each notice is sent once across instances; the app gives it its channels (push)
         self.reach = Notices()
