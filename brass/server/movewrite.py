@@ -87,37 +87,41 @@ class MoveWriter:
         raise AssertionError("unreachable")
 
     async def create(self, quick: QuickWrite) -> None:
-        """A new game's write (`Storage.plan_create`), in its own transaction."""
-        async def write(conn: Conn) -> bool:
+        """A new game's write (`Storage.plan_create`): one statement."""
+        async def write(conn: Conn) -> None:
             await conn.execute(quick.sql, quick.params)
-            return True
-        await self._run("create_game", write, begin=None)
+        await self._run("create_game", write, transaction=False)
 
     async def claim(self, quick: QuickClaim) -> Claimed | None:
-        """A seat's claim (`Storage.plan_claim`); None if it was refused (nothing written)."""
+        """A seat's claim (`Storage.plan_claim`); None if it was refused (it wrote nothing).
+        The lock, the claim and the commit go in one round trip (a pipeline): the claim
+        statement runs after the lock is taken, and writes nothing if the lock found no
+        waiting game."""
         async def write(conn: Conn) -> Claimed | None:
-            cur = conn.cursor(row_factory=namedtuple_row)
-            game_row = await (await cur.execute(quick.lock_sql, quick.params)).fetchone()
-            if game_row is None:
-                return None
-            rows = await (await cur.execute(quick.claim_sql, quick.params)).fetchall()
-            return quick.outcome(game_row, rows)
-        return await self._run("claim_seat", write)
+            lock = conn.cursor(row_factory=namedtuple_row)
+            claim = conn.cursor(row_factory=namedtuple_row)
+            async with conn.pipeline():
+                await lock.execute(quick.lock_sql, quick.params)
+                await claim.execute(quick.claim_sql, quick.params)
+                await conn.execute("COMMIT")
+            game_row = await lock.fetchone()
+            rows = await claim.fetchall()
+            return None if game_row is None else quick.outcome(game_row, rows)
+        return await self._run("claim_seat", write, transaction=True)
 
-    async def _run(self, what: str, write: Callable[[Conn], Awaitable[T | None]],
-                   begin: str | None = "") -> T | None:
-        """`write` in a transaction of its own (rolled back if it returns None or raises;
-        `begin` None: `write` is one statement, in autocommit). A kept connection found
-        broken at the transaction's start (Postgres restarted) is dropped and a new one tried;
-        a break later may have committed, so it is not tried again (`unavailable`, as a
-        database thread's write)."""
-        tx = begin is not None
+    async def _run(self, what: str, write: Callable[[Conn], Awaitable[T]],
+                   transaction: bool) -> T:
+        """`write` on a kept connection: with `transaction`, in one it opens here and
+        `write` commits (rolled back here if `write` raises); else `write` is one statement
+        in autocommit. A kept connection found broken before `write` (Postgres restarted) is
+        dropped and a new one tried; a break during `write` may have committed, so it is not
+        tried again (`unavailable`, as a database thread's write)."""
         async with self._slots:
             for attempt in (1, 2):
                 reused = bool(self._idle)
                 conn = self._idle.pop() if reused else await self._connect()
                 try:
-                    await conn.execute(self._begin if tx else "SELECT 1")
+                    await conn.execute(self._begin if transaction else "SELECT 1")
                 except psycopg.OperationalError as exc:
                     self._drop(conn)
                     if reused and attempt == 1:
@@ -125,14 +129,12 @@ class MoveWriter:
                     raise outage.unavailable(exc, what) from None
                 try:
                     done = await write(conn)
-                    if tx:
-                        await conn.execute("COMMIT" if done is not None else "ROLLBACK")
                 except psycopg.OperationalError as exc:
                     self._drop(conn)
                     raise outage.unavailable(exc, what) from None
                 except Exception:
                     try:
-                        if tx:
+                        if transaction:
                             await conn.execute("ROLLBACK")
                     except psycopg.Error:
                         self._drop(conn)

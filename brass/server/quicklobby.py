@@ -1,7 +1,8 @@
 """The lobby's two common writes on Postgres as plans for movewrite.py to run on the event
-loop: creating a game (one statement) and taking a seat (two, in one transaction). Through
-SQLAlchemy in a database thread they cost most of the server's CPU to open a game (the thread
-hop and the layers above psycopg, not Postgres): bench/server.py, "CPU to open a game".
+loop: creating a game (one statement) and taking a seat (the game's lock and one statement,
+in one transaction, sent with its commit in one round trip). Through SQLAlchemy in a database
+thread they cost most of the server's CPU to open a game (the thread hop and the layers above
+psycopg, not Postgres): bench/server.py, "CPU to open a game".
 
 Each plan is the same write as `Storage.create_game` / `Storage.claim_seat` (which SQLite,
 and every case a plan leaves out, still use), and keeps their order of locks: the game's row
@@ -40,21 +41,24 @@ _CREATE = (
     "%(reserves)s::float8[], %(levels)s::text[]) AS u(seat, name, token_hash, bot, reserve, "
     "bot_level)")
 
-# the lock, and the game as it is (the claim's own statement reads the seats after it)
-_LOCK = (f"UPDATE games SET updated_at = %(at)s WHERE id = %(g)s AND status = 'waiting' "
-         f"RETURNING {_GAME_COLUMNS}")
+# the lock, and the game as it is (the claim's own statement reads the seats after it); it
+# writes nothing, so a claim refused commits nothing
+_LOCK = (f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %(g)s AND status = 'waiting' "
+         "FOR UPDATE")
 
 # `free` and `clash` as the database holds them once the lock is ours; a seat is taken only
-# if it does not leave the game full unless this claim starts it (`start_seat`: the one seat
-# the claimer saw free, with the first state and its mover); the started game's first
-# snapshot and the notification in the same statement. Returns every seat, this one taken.
+# if the game still waits (the lock found it), and if it does not leave the game full unless
+# this claim starts it (`start_seat`: the one seat the claimer saw free, with the first state
+# and its mover); the game's row, the started game's first snapshot and the notification in
+# the same statement. Returns every seat, this one taken.
 _CLAIM = (
     "WITH free AS (SELECT seat FROM seats WHERE game_id = %(g)s AND token_hash IS NULL "
     "AND NOT bot), "
     "clash AS (SELECT 1 FROM seats WHERE game_id = %(g)s AND %(one_per_browser)s "
     "AND browser_hash = %(browser)s), "
     "pick AS (SELECT min(seat) AS seat FROM free WHERE %(seat)s::smallint IS NULL "
-    "OR seat = %(seat)s::smallint HAVING NOT EXISTS (SELECT 1 FROM clash) AND "
+    "OR seat = %(seat)s::smallint HAVING NOT EXISTS (SELECT 1 FROM clash) AND EXISTS "
+    "(SELECT 1 FROM games WHERE id = %(g)s AND status = 'waiting') AND "
     "((SELECT count(*) FROM free) > 1 OR (SELECT min(seat) FROM free) = "
     "%(start_seat)s::smallint)), "
     "took AS (UPDATE seats SET name = coalesce(%(name)s, 'Bot ' || (pick.seat + 1)), "
@@ -62,11 +66,16 @@ _CLAIM = (
     "joined_at = %(at)s, browser_hash = %(browser)s, bot_level = %(level)s, "
     "player_id = %(player)s FROM pick WHERE seats.game_id = %(g)s AND seats.seat = pick.seat "
     f"RETURNING {', '.join(f'seats.{c.name}' for c in seats.c)}), "
-    "started AS (UPDATE games SET status = 'running', deadline = NULL, "
-    "turn_started_at = %(at)s, to_move = %(mover)s::smallint WHERE id = %(g)s "
-    "AND (SELECT count(*) FROM free) = 1 AND EXISTS (SELECT 1 FROM took) RETURNING id), "
+    "starts AS (SELECT (SELECT count(*) FROM free) = 1 AS yes), "
+    "game AS (UPDATE games SET updated_at = %(at)s, "
+    "status = CASE WHEN starts.yes THEN 'running' ELSE status END, "
+    "deadline = CASE WHEN starts.yes THEN NULL ELSE deadline END, "
+    "turn_started_at = CASE WHEN starts.yes THEN %(at)s ELSE turn_started_at END, "
+    "to_move = CASE WHEN starts.yes THEN %(mover)s::smallint ELSE to_move END "
+    "FROM starts WHERE id = %(g)s AND EXISTS (SELECT 1 FROM took) RETURNING status), "
     "kept AS (INSERT INTO snapshots (game_id, seq, actions, state, created_at) "
-    "SELECT id, 0, 0, %(state)s::jsonb, %(at)s FROM started RETURNING game_id), "
+    "SELECT %(g)s, 0, 0, %(state)s::jsonb, %(at)s FROM game WHERE status = 'running' "
+    "RETURNING game_id), "
     "told AS (SELECT pg_notify(%(channel)s, %(payload)s) FROM took) "
     f"SELECT {_SEAT_COLUMNS}, (SELECT seat FROM took) AS took, "
     "(SELECT count(*) FROM kept) AS started, EXISTS (SELECT 1 FROM clash) AS clash, "
@@ -85,9 +94,9 @@ class QuickWrite:
 
 @dataclass(frozen=True)
 class QuickClaim:
-    """A seat claim as two statements in one transaction: the game's lock (None back: the
+    """A seat claim as two statements in one transaction: the game's lock (no row back: the
     game no longer waits), then the claim; `outcome(game_row, seat_rows)` says what it did
-    (None: refused, the transaction is rolled back; `BrowserSeated` raised likewise)."""
+    (None: refused; `BrowserSeated`: refused so; either way the claim wrote nothing)."""
 
     lock_sql: str
     claim_sql: str
@@ -148,6 +157,7 @@ class QuickLobby(StoreBase):
             if head.took is None:
                 return None
             claimed = _game_record(game_row, list(seat_rows))
+            claimed.updated_at = at
             if head.started:
                 claimed = dataclasses.replace(claimed, status="running",
                                               turn_started_at=_utc(at), deadline=None)
