@@ -97,17 +97,16 @@ class MoveWriter:
         The lock, the claim and the commit go in one round trip (a pipeline): the claim
         statement runs after the lock is taken, and writes nothing if the lock found no
         waiting game."""
-        async def write(conn: Conn) -> Claimed | None:
+        async def write(conn: Conn) -> tuple[Any, list[Any]]:
             lock = conn.cursor(row_factory=namedtuple_row)
             claim = conn.cursor(row_factory=namedtuple_row)
             async with conn.pipeline():
                 await lock.execute(quick.lock_sql, quick.params)
                 await claim.execute(quick.claim_sql, quick.params)
                 await conn.execute("COMMIT")
-            game_row = await lock.fetchone()
-            rows = await claim.fetchall()
-            return None if game_row is None else quick.outcome(game_row, rows)
-        return await self._run("claim_seat", write, transaction=True)
+            return await lock.fetchone(), await claim.fetchall()
+        game_row, rows = await self._run("claim_seat", write, transaction=True)
+        return None if game_row is None else quick.outcome(game_row, rows)
 
     async def _run(self, what: str, write: Callable[[Conn], Awaitable[T]],
                    transaction: bool) -> T:
