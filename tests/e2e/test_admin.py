@@ -21,7 +21,7 @@ from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 
 from .test_browser import PHONE, get, open_page, start_two
-from .test_play_chat import say
+from .test_play_chat import chat_seen, say
 
 
 def make_admin(browser: Browser, server: str, server_db: str,
@@ -141,7 +141,12 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
     say(pages[0], "a kind line")
     # both stored before the watcher opens: its page reads the history as its socket opens,
     # and a line stored between that read and the socket's hello reaches it by neither
-    expect(pages[0].locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(2)
+    try:
+        expect(pages[0].locator("[data-testid=chat-players] li[data-chat-id]")
+               ).to_have_count(2)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; seat 0 sees {chat_seen(pages[0])}; seat 1 sees "
+                             f"{chat_seen(pages[1])}") from None
     watcher = open_page(browser, f"{server}/#/game/{game_id}")
     lines = watcher.locator("[data-testid=chat-players] li[data-chat-id]")
     expect(lines).to_have_count(2)

@@ -14,8 +14,22 @@ from .test_browser import actions_done, open_page, start_two, wait_actions
 
 
 def say(page: Page, text: str) -> None:
+    """Send a chat line as a player would: once the page is connected (a line sent while the
+    socket reconnects stays in the box, unsent), and until the client took it (the box
+    empties)."""
+    expect(page.locator("[data-testid=conn]")).to_have_count(0)
     page.fill("input[name=chat-text]", text)
     page.click("[data-testid=chat-send]")
+    expect(page.locator("input[name=chat-text]")).to_have_value("")
+
+
+def chat_seen(page: Page) -> str:
+    """What a page's chat shows, for a failure's message: its players' and spectators' lines
+    and its connection's state."""
+    conn = page.locator("[data-testid=conn]")
+    return (f"players {page.locator('[data-testid=chat-players] li').all_inner_texts()}, "
+            f"spectators {page.locator('[data-testid=chat-spectators] li').all_inner_texts()}, "
+            f"connection {conn.inner_text() if conn.count() else 'open'}")
 
 
 def test_two_players_and_a_spectator_chat(browser: Browser, server: str,
