@@ -102,11 +102,11 @@ class Lobby:
             seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],
             listed=listed, invite_hash=token_hash(invite),
             settings={"clock": clock.to_json(), "shared_screen": shared_screen})
-        quick = None if self.writer is None else self.core.storage.plan_create(record)
-        if quick is None or self.writer is None:
-            await self.core.db(self.core.storage.create_game, record)
-        else:
+        storage = self.core.storage
+        if self.writer is not None and (quick := storage.plan_create(record)) is not None:
             await self.writer.create(quick)
+        else:
+            await self.core.db(storage.create_game, record)
         await self.core.hold_new(Runtime(record=record))
         return record.id, host_token, invite
 
@@ -243,13 +243,12 @@ class Lobby:
         caught up)."""
         storage = self.core.storage
         last = sum(not s.taken for s in rt.record.seats) == 1
-        quick = None if self.writer is None else storage.plan_claim(
-            rt.record, seat, name, hashed, bot, first() if last else None, browser,
-            one_per_browser, bot_level, player_id)
-        if quick is None or self.writer is None:
-            return await self.core.db(storage.claim_seat, rt.id, seat, name, hashed, bot,
-                                      first, browser, one_per_browser, bot_level, player_id)
-        return await self.writer.claim(quick)
+        if self.writer is not None and (quick := storage.plan_claim(
+                rt.record, seat, name, hashed, bot, first() if last else None, browser,
+                one_per_browser, bot_level, player_id)) is not None:
+            return await self.writer.claim(quick)
+        return await self.core.db(storage.claim_seat, rt.id, seat, name, hashed, bot, first,
+                                  browser, one_per_browser, bot_level, player_id)
 
 
 def _claimable(record: GameRecord, seat: int | None) -> None:
