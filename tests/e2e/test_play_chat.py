@@ -14,9 +14,9 @@ from .test_browser import actions_done, open_page, start_two, wait_actions
 
 
 def say(page: Page, text: str) -> None:
-    """Send a chat line as a player would: once the page is connected (a line sent while the
-    socket reconnects stays in the box, unsent), and until the client took it (the box
-    empties)."""
+    """Send a chat line as a player would, once the page is connected (a line said while the
+    socket reconnects waits to be sent: `test_a_line_said_while_reconnecting_is_sent_once_back`),
+    and wait until the client took it (the box empties)."""
     expect(page.locator("[data-testid=conn]")).to_have_count(0)
     page.fill("input[name=chat-text]", text)
     page.click("[data-testid=chat-send]")
@@ -113,3 +113,33 @@ def test_a_line_sent_before_the_hello_is_answered_still_shows(browser: Browser,
     expect(watcher.locator("[data-testid=chat-players] li[data-chat-id]")).to_contain_text(
         "Said while you were connecting")
     ctx.close()
+
+
+def test_a_line_said_while_reconnecting_is_sent_once_back(browser: Browser, server: str,
+                                                          shots_dir: Path) -> None:
+    """Alice's connection drops; what she says meanwhile is not lost nor silently kept in the
+    box: the page says it will go once the connection is back, and sends it then, in order."""
+    _, pages = start_two(browser, server, "Said offline")
+    alice, bob = pages[0], pages[1]
+    expect(alice.locator("[data-testid=conn]")).to_have_count(0)
+    alice.evaluate("window.__brass.drop(600000)")
+    expect(alice.locator("[data-testid=conn]")).to_have_text("Reconnecting…")
+    for line in ("First, offline", "Second, offline"):
+        alice.fill("input[name=chat-text]", line)
+        alice.click("[data-testid=chat-send]")
+        expect(alice.locator("input[name=chat-text]")).to_have_value("")
+    unsent = alice.locator("[data-testid=chat-unsent]")
+    expect(unsent).to_contain_text("Not connected")
+    expect(unsent.locator("li")).to_have_text(["First, offline", "Second, offline"])
+    expect(bob.locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(0)
+    alice.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat-unsent.png"))
+
+    alice.evaluate("window.__brass.resume()")
+    for p in (alice, bob):
+        lines = p.locator("[data-testid=chat-players] li[data-chat-id]")
+        expect(lines).to_have_count(2)
+        expect(lines.first).to_contain_text("First, offline")
+        expect(lines.last).to_contain_text("Second, offline")
+    expect(unsent).to_have_count(0)
+    for p in (alice, bob):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]

@@ -139,11 +139,26 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [shown.length]);
+  // lines said while the socket was not open: sent, in order, once its hello is answered
+  const [unsent, setUnsent] = useState<{ text: string; name?: string }[]>([]);
+  useEffect(() => {
+    if (!socket || unsent.length === 0) return;
+    const flush = () => {
+      let sent = 0;
+      while (sent < unsent.length && socket.chat(unsent[sent].text, unsent[sent].name)) sent++;
+      if (sent > 0) setUnsent(unsent.slice(sent));
+    };
+    flush(); // the socket may have opened since
+    return socket.onGreeted(flush);
+  }, [socket, unsent]);
   const send = (e: Event) => {
     e.preventDefault();
     const said = text.trim();
     if (!said || !socket) return;
-    if (socket.chat(said, spectator ? name.trim() || undefined : undefined)) setText("");
+    const line = { text: said, name: spectator ? name.trim() || undefined : undefined };
+    // behind a line still waiting, this one waits too (so they go in the order said)
+    if (unsent.length > 0 || !socket.chat(line.text, line.name)) setUnsent([...unsent, line]);
+    setText("");
   };
   return (
     <section class="chat panel" data-testid="chat" aria-label={t("chat.title")}>
@@ -165,6 +180,12 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
       {modError && <div class="message bad">{modError}</div>}
       {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
+      {socket && !closed && unsent.length > 0 && (
+        <div class="chat-unsent" data-testid="chat-unsent" role="status">
+          <p class="muted">{t("chat.unsent")}</p>
+          <ul>{unsent.map((line, i) => <li key={i}>{line.text}</li>)}</ul>
+        </div>
+      )}
       {socket && !closed && (
         <form class="chat-form" onSubmit={send}>
           {spectator && (
