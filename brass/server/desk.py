@@ -40,6 +40,7 @@ class DeskSeat(BaseModel):
     seat: int
     name: str | None
     bot: bool
+    taken: bool = Field(description="someone (or a bot) sits there: false while it is free")
     you: bool = Field(description="this seat is the player's")
 
 
@@ -122,7 +123,8 @@ def page_query() -> Select[Any]:
             .limit(bindparam("limit", type_=Integer)).cte("page"))
     p, s = page.c, seats.c
     return (select(page, s.seat.label("s_seat"), s.name.label("s_name"),
-                   s.bot.label("s_bot"), s.player_id.label("s_player"))
+                   s.bot.label("s_bot"), s.player_id.label("s_player"),
+                   s.joined_at.label("s_joined"))
             .join(seats, s.game_id == p.id)
             .order_by(*_order(p.rank, p.deadline, p.finished_at, p.updated_at, p.id,
                               p.my_seat), s.seat))
@@ -221,6 +223,7 @@ def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime,
     return DeskGame(
         id=r.id, name=r.name, section=sections[r.rank], seat=r.my_seat, players=r.players,
         seats=[DeskSeat(seat=s.s_seat, name=s.s_name, bot=s.s_bot,
+                        taken=s.s_bot or s.s_joined is not None,
                         you=s.s_player == player_id) for s in seat_rows],
         to_move=r.to_move if r.status == "running" else None,
         deadline=None if deadline is None else deadline.isoformat(),

@@ -45,8 +45,11 @@ def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server
     laptop.click("[data-testid=join]")
     expect(laptop.locator("[data-testid=seats]")).to_contain_text("Alice")
     laptop.goto(server + "/")
-    expect(desk.locator(f"[data-section=waiting][data-game='{waiting['id']}']")).to_be_visible(
-        timeout=15000)
+    waits = desk.locator(f"[data-section=waiting][data-game='{waiting['id']}']")
+    expect(waits).to_be_visible(timeout=15000)
+    expect(waits.locator("[data-testid=free-seats]")).to_have_text(" · 1 seat free")
+    expect(waits).not_to_contain_text("…")  # the free seat was once listed as a nameless player
+    expect(desk.locator(f"[data-game='{old['id']}']")).to_contain_text("with Bot 2")
     # the bot moved first or not: once it is Alice's turn, the old game is first, marked
     turn = desk.locator(f"[data-section=turn][data-game='{old['id']}']")
     expect(turn).to_be_visible(timeout=20000)

@@ -79,6 +79,10 @@ def test_the_desk_lists_the_players_games_their_turn_first(
     full = alice.get("/api/desk").json()
     sections = {g["id"]: g["section"] for g in full["games"]}
     assert sections.get(waiting.id) == "waiting" and sections.get(done.id) == "finished", full
+    waits = next(g for g in full["games"] if g["id"] == waiting.id)
+    assert [(s["taken"], s["you"]) for s in waits["seats"]] == [(True, True), (False, False)], \
+        waits  # Alice in the first seat, the second free
+    assert all(s["taken"] for s in first["seats"]), first
     assert called_off.id not in sections, "a game never played is not on the desk"
     order = [g["section"] for g in full["games"]]
     rank = ["turn", "running", "waiting", "finished"]

@@ -2083,6 +2083,11 @@ export interface components {
             /** Seat */
             seat: number;
             /**
+             * Taken
+             * @description someone (or a bot) sits there: false while it is free
+             */
+            taken: boolean;
+            /**
              * You
              * @description this seat is the player's
              */

@@ -9,6 +9,7 @@ import { api } from "../api/client";
 import { player } from "../api/player";
 import { disablePush, enablePush, leaveWords, pushOn, pushSupported } from "../api/push";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
+import { PLAYER_NAMES } from "../logic/names";
 import { duration } from "./Clocks";
 import { noticeWords, NoticeSwitches } from "./NoticeSwitches";
 import { Vacation } from "./Vacation";
@@ -26,7 +27,9 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
   const away = g.away_until;
   const left = g.time_left === null ? null
     : away !== null ? g.time_left : g.time_left - (Date.now() - received) / 1000;
-  const others = g.seats.filter((s) => !s.you).map((s) => s.name ?? "…");
+  // the others by name (by colour if they gave none); free seats counted
+  const others = g.seats.filter((s) => !s.you && s.taken).map((s) => s.name ?? PLAYER_NAMES[s.seat]);
+  const free = g.seats.filter((s) => !s.taken).length;
   return (
     <li data-game={g.id} data-section={g.section} class={g.section === "turn" ? "my-turn" : ""}>
       <a href={g.section === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
@@ -39,6 +42,7 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
       )}
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
+      {free > 0 && <span class="muted" data-testid="free-seats"> · {t("desk.free_seats", { count: free })}</span>}
     </li>
   );
 }
