@@ -187,7 +187,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
         </div>
       )}
       {socket && !closed && (
-        <form class="chat-form" onSubmit={send}>
+        <form class={spectator ? "chat-form spectator" : "chat-form"} onSubmit={send}>
           {spectator && (
             <input name="chat-name" aria-label={t("chat.your_name")} placeholder={t("chat.your_name")} maxLength={40} value={name}
               onInput={(e) => setName((e.target as HTMLInputElement).value)} />
