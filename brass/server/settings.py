@@ -37,8 +37,10 @@ SECRET: dict[str, Any] = {"secret": True}  # json_schema_extra: env or file only
 
 
 class Settings(BaseSettings):
+    # a variable set to "" is unset: compose passes each variable it forwards, "" when the
+    # host's .env leaves it out (docker-compose.yml)
     model_config = SettingsConfigDict(env_prefix="BRASS_", extra="ignore",
-                                      populate_by_name=True)
+                                      populate_by_name=True, env_ignore_empty=True)
 
     database_url: str = Field(
         default=DEFAULT_SQLITE,
@@ -226,11 +228,6 @@ class Settings(BaseSettings):
                 host=self.db_host, port=self.db_port, database=self.db_name,
             ).render_as_string(hide_password=False)
         return self
-
-    @field_validator("metrics_token", "smtp_password", mode="before")
-    @classmethod
-    def _empty_is_unset(cls, value: Any) -> Any:
-        return None if value == "" else value  # compose passes an unset variable as ""
 
     @field_validator("web_dist")
     @classmethod

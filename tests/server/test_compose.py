@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import yaml
 
+from brass.server.settings import Settings
+
 from .conftest import repo_root
 
 PASSWORD = "p@ss:w/rd%?#&"  # every character a database URL would trip on
@@ -158,6 +160,36 @@ def test_the_example_env_file_works(tmp_path: Path) -> None:
     services = yaml.safe_load(done.stdout)["services"]
     assert environment(services["proxy"])["BRASS_SITE"] == "games.example.com"
     assert any(published(p).startswith("127.0.0.1:8000") for p in services["proxy"]["ports"])
+
+
+def test_the_accounts_and_mail_settings_reach_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the README's accounts section and HOSTING's e-mail notices tell a host to set, in
+    .env, reaches the app (compose forwards only what it lists); left out, the app gets ""
+    for each, which it reads as unset (`Settings` ignores empty variables)."""
+    chosen = {"BRASS_PUBLIC_URL": "https://games.example.com", "BRASS_RP_ID": "example.com",
+              "BRASS_SMTP_HOST": "smtp.example.com", "BRASS_SMTP_PORT": "465",
+              "BRASS_SMTP_TLS": "tls", "BRASS_SMTP_USER": "brass",
+              "BRASS_SMTP_PASSWORD": PASSWORD, "BRASS_MAIL_FROM": "Brass <games@example.com>",
+              "BRASS_MAIL_DIGEST_HOUR": "6", "BRASS_PUSH_CONTACT": "mailto:me@example.com",
+              "BRASS_VACATION_DAYS": "10"}
+    done = compose_config(POSTGRES_PASSWORD=PASSWORD, **chosen)
+    assert done.returncode == 0, done.stderr
+    app = environment(yaml.safe_load(done.stdout)["services"]["app"])
+    assert {k: app.get(k) for k in chosen} == chosen
+    for key in chosen:
+        monkeypatch.setenv(key, app[key])
+    settings = Settings()
+    assert (settings.public_url, settings.smtp_port, settings.smtp_tls, settings.vacation_days) \
+        == ("https://games.example.com", 465, "tls", 10), settings
+
+    unset = environment(yaml.safe_load(compose_config(POSTGRES_PASSWORD=PASSWORD).stdout)
+                        ["services"]["app"])
+    assert {unset[k] for k in chosen} == {""}, unset
+    for key in chosen:
+        monkeypatch.setenv(key, unset[key])
+    defaults = Settings()
+    assert (defaults.public_url, defaults.smtp_host, defaults.smtp_port,
+            defaults.smtp_password, defaults.vacation_days) == (None, None, 587, None, 14)
 
 
 def published(port: str | dict[str, Any]) -> str:
