@@ -95,6 +95,7 @@ def export_cmd(args: argparse.Namespace) -> int:
 
 def import_cmd(args: argparse.Namespace) -> int:
     from brass.server import importcheck, transfer
+    from brass.server.operatordb import shown
 
     try:
         # one byte over the limit is enough to refuse it: a huge file is never read whole
@@ -114,18 +115,13 @@ def import_cmd(args: argparse.Namespace) -> int:
         print(f"brass import: {exc}", file=sys.stderr)
         return 2
     print(f"imported game {game_id} ({len(record['actions'])} actions, scores "
-          f"{record['scores']}) into {transfer.shown(url)}")
+          f"{record['scores']}) into {shown(url)}")
     return 0
 
 
 def settings_cmd(args: argparse.Namespace) -> int:
     from brass.server import policy
 
-    try:
-        args.database_url = database_url(args.database)
-    except ValueError as exc:
-        print(f"brass settings: {exc}", file=sys.stderr)
-        return 2
     return policy.settings_cmd(args)
 
 

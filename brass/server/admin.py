@@ -34,58 +34,42 @@ def add_parser(sub: Any) -> None:
     link.set_defaults(func=link_cmd)
 
 
-def _stores(given: str | None) -> Any:
-    from pydantic import ValidationError
-
-    from . import migrate
-    from .accountstore import AccountStore
-    from .playerstore import PlayerStore
-    from .settings import Settings, normalise_database_url
-    from .storebase import StoreBase
-
-    try:
-        url = normalise_database_url(given) if given else Settings().database_url
-    except ValidationError as exc:
-        raise ValueError(f"bad setting: {exc.errors()[0]['msg']}") from None
-    migrate.upgrade(url)
-    base = StoreBase(url)
-    return base, PlayerStore(base), AccountStore(base)
-
-
 def grant_cmd(args: argparse.Namespace) -> int:
+    from .operatordb import Refused, opened
+    from .playerstore import PlayerStore
+
+    wanted = args.player.strip()
     try:
-        base, players, _accounts = _stores(args.database)
-    except ValueError as exc:
+        with opened(args.database) as base:
+            players = PlayerStore(base)
+            player = (players.by_email(wanted.lower()) if "@" in wanted
+                      else players.get(wanted))
+            if player is not None:
+                players.set_role(player.id, "admin")
+    except Refused as exc:
         print(f"brass admin: {exc}", file=sys.stderr)
         return 2
-    try:
-        wanted = args.player.strip()
-        player = (players.by_email(wanted.lower()) if "@" in wanted else players.get(wanted))
-        if player is None:
-            print(f"brass admin: no player {wanted!r}", file=sys.stderr)
-            return 1
-        players.set_role(player.id, "admin")
-    finally:
-        base.close()
+    if player is None:
+        print(f"brass admin: no player {wanted!r}", file=sys.stderr)
+        return 1
     print(f"player {player.id} ({player.name or player.email or 'no name'}) is an admin")
     return 0
 
 
 def link_cmd(args: argparse.Namespace) -> int:
+    from .accountstore import AccountStore
     from .auth import new_token, token_hash
+    from .operatordb import opened
     from .settings import Settings
 
-    try:
-        base, _players, accounts = _stores(args.database)
-        site = args.url or Settings().public_url or "http://127.0.0.1:8000"
-    except ValueError as exc:
-        print(f"brass admin: {exc}", file=sys.stderr)
-        return 2
     token = new_token()
     try:
-        accounts.add_secret(token_hash(token), "admin", LINK_TTL)
-    finally:
-        base.close()
+        site = args.url or Settings().public_url or "http://127.0.0.1:8000"
+        with opened(args.database) as base:
+            AccountStore(base).add_secret(token_hash(token), "admin", LINK_TTL)
+    except ValueError as exc:  # Refused, or a bad setting
+        print(f"brass admin: {exc}", file=sys.stderr)
+        return 2
     minutes = int(LINK_TTL.total_seconds() // 60)
     print(f"{site.rstrip('/')}/#/signin/{token}")
     print(f"(open it once, within {minutes} minutes: that browser's player becomes an admin)",

@@ -52,26 +52,25 @@ async def check_create(store: PlayerStore, player: Player | None, code: str | No
 
 def settings_cmd(args: Any) -> int:
     """`brass settings create-policy [anyone|accounts|invite] [--code CODE]`: show or set who
-    may create games, in the server's database (migrated first, as the server does)."""
-    from . import migrate
-    from .storebase import StoreBase
+    may create games, in the server's database (`operatordb.opened`: migrated first, as the
+    server does)."""
+    from .operatordb import Refused, opened
 
-    url = args.database_url
-    migrate.upgrade(url)
-    base = StoreBase(url)
+    if args.code is not None and args.policy != "invite":
+        print("brass settings: --code goes with the invite policy", file=sys.stderr)
+        return 2
     try:
-        store = PlayerStore(base)
-        if args.policy is None:
-            policy, _ = current(store)
-            print(f"create policy: {policy}")
-            return 0
-        if args.code is not None and args.policy != "invite":
-            print("brass settings: --code goes with the invite policy", file=sys.stderr)
-            return 2
-        code = set_policy(store, args.policy, args.code)
-        print(f"create policy: {args.policy}")
-        if code is not None and args.code is None:
-            print(f"invite code (shown once, only its hash is kept): {code}")
-        return 0
-    finally:
-        base.close()
+        with opened(args.database) as base:
+            store = PlayerStore(base)
+            if args.policy is None:
+                shown, _ = current(store)
+                code = None
+            else:
+                shown, code = args.policy, set_policy(store, args.policy, args.code)
+    except Refused as exc:
+        print(f"brass settings: {exc}", file=sys.stderr)
+        return 2
+    print(f"create policy: {shown}")
+    if code is not None and args.code is None:
+        print(f"invite code (shown once, only its hash is kept): {code}")
+    return 0

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from brass.engine import (
@@ -43,6 +42,7 @@ from brass.engine import (
 from . import importcheck, migrate, outbound
 from .auth import new_token, token_hash
 from .lobby import new_game_id
+from .operatordb import failed, shown
 from .runtime import restore
 from .schemas import GameLog
 from .storage import Snapshot, Storage
@@ -65,17 +65,8 @@ class CheckedRecord:
     snapshots: list[Snapshot]  # the start and each round's end, as a game played here keeps
 
 
-def shown(url: str) -> str:
-    """A database URL fit for a message (no password)."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return "the database"
-
-
 def _db_error(url: str, exc: SQLAlchemyError) -> TransferError:
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-    return TransferError(f"{shown(url)}: {reason}")
+    return TransferError(failed(url, exc))
 
 
 # -- export --------------------------------------------------------------------------------------
