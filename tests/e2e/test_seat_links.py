@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, expect
 
-from .test_browser import actions_done, click_action, open_page, wait_actions
+from .test_browser import PHONE, actions_done, click_action, open_page, wait_actions
 
 
 def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
@@ -120,3 +120,30 @@ def test_the_share_menu_closes_as_a_menu_does(browser: Browser, server: str) -> 
     page.keyboard.press("Escape")  # the menu closed: Escape is the table's again
     expect(page.locator("[data-kind=loan].selected")).to_have_count(0)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_share_menu_stays_on_the_screen(browser: Browser, server: str) -> None:
+    """The menu opens towards the middle of the page: from the lobby's button (top left) and
+    from a phone's wrapped header it ran off the screen's left edge, its labels cut."""
+    def on_screen(page: Any) -> None:
+        page.click("[data-testid=share-menu]")
+        items = page.locator(".share-items")
+        expect(items).to_be_visible()
+        box = items.bounding_box()
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, \
+            (box, width)
+
+    created = post(server, "/api/games", {"players": 2, "name": "Share menu places"})
+    game = created["id"]
+    joined = post(server, f"/api/games/{game}/join", {"name": "Alice", "invite": created["invite"]})
+    lobby = open_page(browser, f"{server}/#/game/{game}/host/{created['host_token']}")
+    expect(lobby.locator("[data-testid=share-menu]")).to_be_visible(timeout=15000)
+    on_screen(lobby)
+    post(server, f"/api/games/{game}/bots", {}, created["host_token"])
+    phone = open_page(browser, f"{server}/#/game/{game}/seat/{joined['token']}", PHONE)
+    expect(phone.locator("[data-testid=game]")).to_be_visible(timeout=15000)
+    on_screen(phone)
+    for page in (lobby, phone):
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

@@ -28,6 +28,13 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const menu = useRef<HTMLDetailsElement>(null);
+  // the menu opens towards the middle of the page: from a button on the left (the lobby, a
+  // phone's wrapped header) it would run off the screen's left edge
+  const [side, setSide] = useState<"left" | "right">("right");
+  const aim = (e: MouseEvent) => {
+    const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    setSide(r.left + r.width / 2 < document.documentElement.clientWidth / 2 ? "left" : "right");
+  };
   useDismiss(menu);
   if (!mine && !host) return null;
 
@@ -51,8 +58,8 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
   }
   return (
     <details class="share-menu" data-testid="seat-links" ref={menu}>
-      <summary data-testid="share-menu">{t("links.menu")}</summary>
-      <div class="share-items">
+      <summary data-testid="share-menu" onClick={aim}>{t("links.menu")}</summary>
+      <div class={`share-items from-${side}`}>
         {mine && <>
           <button type="button" onClick={() => copy("seat", mine.token)} data-testid="copy-seat-link"
             title={t("links.seat_title")}>{copied === "seat" ? t("links.copied") : t("links.copy_seat")}</button>
