@@ -8,6 +8,7 @@ create form asks for it once refused."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 from playwright.sync_api import Browser, expect
@@ -106,3 +107,48 @@ def test_a_game_is_created_with_the_servers_invite_code(browser: Browser, server
     finally:
         policy.set_policy(PlayerStore(base), "anyone")  # the session's server is shared
         base.close()
+
+
+def _minutes(text: str) -> int:
+    """'2 h 59 min left' as minutes."""
+    found = re.search(r"(\d+) h (\d+) min", text)
+    assert found, text
+    return int(found[1]) * 60 + int(found[2])
+
+
+def test_the_time_left_counts_down_across_polls(browser: Browser, server: str) -> None:
+    """The desk's time left counts down from when its answer came, also through the polls
+    that find the desk unchanged (a 304): the browser's cache once gave back the first answer
+    each time, and the client counted from then again, so the time stood still. The page's
+    clock is Playwright's, moved on by an hour."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.clock.install()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    created = post(server, "/api/games", {"players": 2, "name": "Three hours a turn",
+                                          "clock": {"kind": "correspondence",
+                                                    "per_turn": 3 * 3600}})
+    page.goto(f"{server}/#/game/{created['id']}/invite/{created['invite']}")
+    page.fill("input[name=name]", "Alice")
+    page.click("[data-testid=join]")
+    expect(page.locator("[data-testid=seats]")).to_contain_text("Alice")
+    post(server, f"/api/games/{created['id']}/bots", {}, created["host_token"])
+    page.goto(server + "/")
+    entry = page.locator(f"[data-testid=my-games] [data-section=turn][data-game='{created['id']}']")
+    page.clock.run_for(5000)  # a poll or two, until the bot (if first) has moved
+    expect(entry).to_be_visible(timeout=20000)
+    with page.expect_response(re.compile(r"/api/desk")):
+        page.clock.run_for(5000)  # the poll after the turn came: the answer counted from
+    left = entry.locator("[data-testid=time-left]")
+    before = _minutes(left.inner_text())
+    assert 170 <= before <= 180, before
+
+    with page.expect_response(re.compile(r"/api/desk")) as polled:
+        page.clock.fast_forward("01:00:00")  # an hour on: the due poll runs
+    page.clock.run_for(2000)  # the page's second ticks show what the poll left
+    expect(left).to_contain_text(re.compile(r"^ · 1 h \d+ min"))
+    assert before - 62 <= _minutes(left.inner_text()) <= before - 58, left.inner_text()
+    assert polled.value.status == 304, polled.value.status  # unchanged, counted from before
+    assert not errors, errors
+    ctx.close()

@@ -51,17 +51,42 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  let res: Response;
+  return answer<T>(await reach(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+}
+
+async function reach(path: string, init: RequestInit): Promise<Response> {
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return await fetch(path, init);
   } catch {
     throw new ApiError("network", ""); // no server words: the client's own (error.network)
   }
+}
+
+/** A response's body, or its refusal thrown as `ApiError`. */
+async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
   if (!res.ok)
     throw new ApiError(data?.code ?? "error", data?.message ?? res.statusText, res.status, data?.reason ?? null, data?.params ?? null);
   return data as T;
+}
+
+/** A desk page as read, and when (its `time_left`s count down from then). */
+export type DeskRead = { desk: Desk; received: number; tag: string | null };
+const desks = new Map<string, DeskRead>(); // the last read of each page, by its path
+
+/** A desk page, revalidated with the ETag of this page's last read: unchanged (304), that read
+ * is the answer, with the time it was received. Not the browser's cache: a page it revalidates
+ * comes back with its old body and no sign of its age, so a time left counted from "now" stood
+ * still at the first answer's value (the tag leaves the time left out: the client counts). */
+async function readDesk(path: string): Promise<DeskRead> {
+  const last = desks.get(path);
+  const headers: Record<string, string> = last?.tag ? { "If-None-Match": last.tag } : {};
+  const res = await reach(path, { headers, cache: "no-store" });
+  if (res.status === 304 && last) return last;
+  const read = { desk: await answer<Desk>(res), received: Date.now(), tag: res.headers.get("ETag") };
+  desks.set(path, read);
+  return read;
 }
 
 export const api = {
@@ -120,9 +145,9 @@ export const api = {
   rules: () => call<Rules>("GET", "/api/rules"),
   /** This browser's player: the one its cookie names, else a new guest (and its cookie). */
   session: () => call<Me>("POST", "/api/session", {}),
-  /** A page of the player's desk (the browser revalidates it with its ETag: no-cache). */
+  /** A page of the player's desk, revalidated with its ETag (`readDesk`). */
   desk: (offset = 0, limit = 20) =>
-    call<Desk>("GET", `/api/desk?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
+    readDesk(`/api/desk?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`),
   /** The server's VAPID public key (the applicationServerKey of a push subscription). */
   pushKey: () => call<{ key: string }>("GET", "/api/push/key"),
   /** This browser's push subscription is the player's: their turns are pushed to it. */

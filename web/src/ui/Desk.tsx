@@ -1,8 +1,8 @@
 import { lang, num, t } from "../i18n";
 // The desk (issue 24): every game of this browser's player, on any device, their turn first
 // with the time left, then running, waiting, rematch offers, and finished games with places.
-// Polled while the page is visible (GET /api/desk: the browser revalidates it with its ETag,
-// so an unchanged desk costs a 304), and again as soon as the page is shown.
+// Polled while the page is visible (GET /api/desk, revalidated with its ETag, so an unchanged
+// desk costs a 304), and again as soon as the page is shown.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -86,8 +86,8 @@ export function Desk(): JSX.Element | null {
     let stop = false;
     const load = () => {
       if (document.visibilityState === "hidden") return;
-      player().then((me) => (me ? api.desk(offset, PAGE) : null)).then((desk) => {
-        if (!stop && desk) setPage({ desk, received: Date.now() });
+      player().then((me) => (me ? api.desk(offset, PAGE) : null)).then((read) => {
+        if (!stop && read) setPage((old) => (old?.desk === read.desk ? old : read)); // unchanged: no render
       }).catch(() => undefined); // the next poll tries again
     };
     load();
