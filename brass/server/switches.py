@@ -28,6 +28,8 @@ class NoticeSwitches(BaseModel):
     rematch: bool = Field(description="another player offered a rematch")
     chat: bool = Field(description="a player's chat line @-mentioned your seat's name")
     nudge: bool = Field(description="another player nudged you to move")
+    clock: bool = Field(description="your clock is running out (a quarter of the turn left, "
+                                    "and an hour left on a turn over 4 hours)")
 
 
 class SetNoticeSwitches(BaseModel):
@@ -41,6 +43,7 @@ class SetNoticeSwitches(BaseModel):
     rematch: bool | None = None
     chat: bool | None = None
     nudge: bool | None = None
+    clock: bool | None = None
 
 
 def _store(request: Request) -> PushStore:

@@ -148,10 +148,13 @@ def test_switches_are_typed_and_kept(notices_server: LiveServer,
     with player(notices_server, push_service, "switches") as me:
         got = me.client.get("/api/me/notices")
         assert got.json() == {"turn": True, "started": True, "ended": True, "replaced": True,
-                              "rematch": True, "chat": False, "nudge": True}, got.text
-        put = me.client.put("/api/me/notices", json={"chat": True, "ended": False})
+                              "rematch": True, "chat": False, "nudge": True,
+                              "clock": True}, got.text
+        put = me.client.put("/api/me/notices", json={"chat": True, "ended": False,
+                                                     "clock": False})
         assert put.status_code == 200 and put.json()["chat"] is True, put.text
-        assert me.client.get("/api/me/notices").json()["ended"] is False
+        kept = me.client.get("/api/me/notices").json()
+        assert kept["ended"] is False and kept["clock"] is False, kept
         wrong = me.client.put("/api/me/notices", json={"bogus": True})
         assert wrong.status_code == 400, wrong.text
         assert httpx.get(f"{notices_server.base}/api/me/notices").status_code == 401

@@ -3000,6 +3000,11 @@ export interface components {
              */
             chat: boolean;
             /**
+             * Clock
+             * @description your clock is running out (a quarter of the turn left, and an hour left on a turn over 4 hours)
+             */
+            clock: boolean;
+            /**
              * Ended
              * @description a game you are seated in ended
              */
@@ -3750,6 +3755,8 @@ export interface components {
         SetNoticeSwitches: {
             /** Chat */
             chat?: boolean | null;
+            /** Clock */
+            clock?: boolean | null;
             /** Ended */
             ended?: boolean | null;
             /** Nudge */

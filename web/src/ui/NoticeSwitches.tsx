@@ -13,7 +13,7 @@ const KINDS: [Kind, () => string][] = [
   ["turn", () => t("notices.turn")], ["started", () => t("notices.started")],
   ["ended", () => t("notices.ended")], ["replaced", () => t("notices.replaced")],
   ["rematch", () => t("notices.rematch")], ["nudge", () => t("notices.nudge")],
-  ["chat", () => t("notices.chat")]];
+  ["clock", () => t("notices.clock")], ["chat", () => t("notices.chat")]];
 
 /** The words each kind of notice says, in the page's language (the service worker has no
  * catalogue: api/push.ts leaves these for it). */
