@@ -60,12 +60,15 @@ def error(code: str, message: str, action_id: str | None = None, reason: str | N
 
 
 def ws_error(code: str, message: str, action_id: str | None = None, reason: str | None = None,
-             params: dict[str, Any] | None = None,
-             version: int | None = None) -> dict[str, Any]:
-    """A `WsError`; `version`: the version a refused extend or preview asked about."""
+             params: dict[str, Any] | None = None, version: int | None = None,
+             about: str | None = None) -> dict[str, Any]:
+    """A `WsError`; `version`: the version a refused extend or preview asked about; `about`:
+    "chat" for a refused chat line."""
     out = {"type": "error", **error(code, message, action_id, reason, params)}
     if version is not None:
         out["version"] = version
+    if about is not None:
+        out["about"] = about
     return out
 
 

@@ -654,6 +654,9 @@ class WsError(BaseModel):
         "Only when it refuses an `extend` or a `preview`: the version that request asked "
         "about (the game's version then, if it named none), so a client can drop a refusal "
         "that answers an older version than the one it shows."))
+    about: Literal["chat"] | None = Field(default=None, description=(
+        "Only when it refuses a chat line: `chat`, so a client shows the refusal beside the "
+        "chat, where the line was typed."))
 
 
 class Extensions(BaseModel):

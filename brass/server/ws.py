@@ -256,9 +256,10 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
     if text is None:
         data = message.get("bytes") or b""
         text = data.decode("utf-8", errors="replace")
-    action_id = asked = None  # asked: the version an extend or a preview is about
+    action_id = asked = about = None  # asked: the version an extend or a preview is about
     try:
         msg = parse_message(text)
+        about = "chat" if isinstance(msg, WsChat) else None
         if isinstance(msg, WsHello):
             if said_hello:
                 raise ApiError("malformed", "Already said hello")
@@ -277,7 +278,7 @@ async def _answer(service: GameService, rt: Runtime, conn: Connection,
             await _seats(service, rt, conn, conn.seat, msg)
     except ApiError as exc:
         conn.send_json(outbound.ws_error(exc.code, exc.message, action_id, exc.reason,
-                                         exc.params, asked))
+                                         exc.params, asked, about))
     except Exception:  # a bug: say so, keep the connection
         log.exception("unexpected error on the websocket of game %s", rt.id)
         conn.send_json(outbound.ws_error("internal", "Internal server error", action_id))

@@ -42,6 +42,15 @@ def test_a_deleted_line_disappears_for_a_spectator_and_in_the_replay(
     alice.check("[data-testid=chat-mute-spectators]")
     expect(alice.locator("[data-testid=chat-mute-spectators]")).to_be_checked()
     alice.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat-host.png"))
+    # a muted sender is told so beside the chat box, where the line was typed (it was said
+    # only at the top of the side panel, scrolled out of sight)
+    expect(watcher.locator("[data-testid=conn]")).to_have_count(0)
+    watcher.fill("input[name=chat-text]", "can anyone hear me")
+    watcher.click("[data-testid=chat-send]")
+    refused = watcher.locator("[data-testid=chat] [data-testid=chat-refused]")
+    expect(refused).to_contain_text("muted")
+    expect(refused).to_be_in_viewport()
+    watcher.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat-muted.png"))
     with urllib.request.urlopen(f"{server}/api/games/{game_id}/chat", timeout=10) as reply:
         history = json.loads(reply.read())
     assert history["muted"] == {"seats": [], "spectators": True}

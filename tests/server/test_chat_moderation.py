@@ -127,7 +127,8 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
         assert muted.json() == {"seats": [0], "spectators": False}
         for ws in (player, watcher):
             assert next_other(ws) == {"type": "chat_mutes", "muted": muted.json()}
-        assert say(player, "still here")["code"] == "chat_muted"
+        refused = say(player, "still here")
+        assert (refused["code"], refused["about"]) == ("chat_muted", "chat"), refused
         muted = http.post(mute, json={"seat": None, "muted": True}, headers=auth(table.host))
         assert muted.json() == {"seats": [0], "spectators": True}
         for ws in (player, watcher):

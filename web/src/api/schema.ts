@@ -4154,6 +4154,11 @@ export interface components {
          * @description A refused message; `action_id` only when it answers an action.
          */
         WsError: {
+            /**
+             * About
+             * @description Only when it refuses a chat line: `chat`, so a client shows the refusal beside the chat, where the line was typed.
+             */
+            about?: "chat" | null;
             /** Action Id */
             action_id?: string | null;
             /**

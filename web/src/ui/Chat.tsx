@@ -8,6 +8,7 @@ import { api, type GameSocket, seats } from "../api/client";
 import type { ChatMessage, ChatMutes } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { t } from "../i18n";
+import { errorText } from "../i18n/refusals";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 
 export const MAX_CHARS = 300;
@@ -139,6 +140,11 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [shown.length]);
+  // a refused line's reason (muted, too fast, the game over), shown where it was typed
+  const [refused, setRefused] = useState<string | null>(null);
+  useEffect(() => socket?.subscribe((m) => {
+    if (m.type === "error" && m.about === "chat") setRefused(errorText(m));
+  }), [socket]);
   // lines said while the socket was not open: sent, in order, once its hello is answered
   const [unsent, setUnsent] = useState<{ text: string; name?: string }[]>([]);
   useEffect(() => {
@@ -156,6 +162,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
     const said = text.trim();
     if (!said || !socket) return;
     const line = { text: said, name: spectator ? name.trim() || undefined : undefined };
+    setRefused(null);
     // behind a line still waiting, this one waits too (so they go in the order said)
     if (unsent.length > 0 || !socket.chat(line.text, line.name)) setUnsent([...unsent, line]);
     setText("");
@@ -180,6 +187,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
       {modError && <div class="message bad">{modError}</div>}
       {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
+      {socket && !closed && refused && <p class="message bad" data-testid="chat-refused" role="alert">{refused}</p>}
       {socket && !closed && unsent.length > 0 && (
         <div class="chat-unsent" data-testid="chat-unsent" role="status">
           <p class="muted">{t("chat.unsent")}</p>

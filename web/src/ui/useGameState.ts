@@ -87,7 +87,7 @@ export function useGameState(id: string, token: string | null): GameState {
       },
       onStatus: setConn,
       onMessage: (m) => {
-        if (m.type !== "error" || !live) return;
+        if (m.type !== "error" || !live || m.about === "chat") return; // the chat shows its own
         // a refused extend or preview of a version the game has left: nothing to show
         if (m.version != null && m.version < latest.current) return;
         if (m.code === "not_found") setNotFound(true);
