@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from server.mail import Mailbox, smtp_server
 
 from brass.server.accountstore import AccountStore
@@ -180,6 +181,10 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
         assert "/signin/link" in opened.url, "the secret left the address bar: " + opened.url
         me = fetch(opened, "GET", "/api/me")["body"]
         assert me["email"] == email and me["account"] is True, me
+        # on to the games, no reload: the menu no longer offers to sign in
+        opened.click("a[href='#/']")
+        expect(opened.get_by_test_id("account-link")).to_be_visible()
+        expect(opened.get_by_test_id("signin-link")).to_have_count(0)
 
         reused = again.new_page()
         reused.goto(link)
@@ -205,6 +210,30 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
     finally:
         for context in (asker, reader, again):
             context.close()
+
+
+def test_an_admin_link_opens_the_admin_page_without_a_reload(
+        browser: Any, site: tuple[str, str]) -> None:
+    """`brass admin link`'s link (its secret made here as the command makes it): once it has
+    signed the browser in, the admin page and the menu's Admin entry are there at once (they
+    said "only an admin" until a reload)."""
+    base, db = site
+    token = new_token()
+    store = StoreBase(db)
+    try:
+        AccountStore(store).add_secret(token_hash(token), "admin", dt.timedelta(hours=1))
+    finally:
+        store.close()
+    context = browser.new_context(base_url=base)
+    try:
+        page = context.new_page()
+        page.goto(f"/#/signin/{token}")
+        page.get_by_test_id("signed-in").wait_for()
+        page.click("a[href='#/']")
+        page.get_by_test_id("admin-link").click()
+        expect(page.get_by_test_id("admin-page")).to_be_visible()
+    finally:
+        context.close()
 
 
 def test_the_listed_switch_shows_and_hides_the_profile(

@@ -6,7 +6,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { accounts, passkeysWork, problem } from "../api/accounts";
 import type { Account, Me, SigninOptions } from "../api/accounts";
-import { player } from "../api/player";
+import { player, signedIn } from "../api/player";
 import { EmailNotices } from "./EmailNotices";
 
 /** Home, loaded afresh: the page's player (api/player.ts) is the one signed in now. */
@@ -74,7 +74,10 @@ export function LinkPage(props: { token: string }): JSX.Element {
     history.replaceState(null, "", `${location.pathname}#/signin/link`);
     // the first visit's guest (App asks for it) is made before the link signs this browser in:
     // its cookie, set later, would undo the sign-in
-    player().then(() => accounts.openLink(props.token)).then(setMe, (err) => setError(problem(err, "")));
+    player().then(() => accounts.openLink(props.token)).then((now) => {
+      signedIn(now); // the pages opened from here (the admin page, the account menu) know it
+      setMe(now);
+    }, (err) => setError(problem(err, "")));
   }, [props.token]);
   return (
     <div class="page account" data-testid="link-page">
@@ -179,13 +182,14 @@ export function AccountPage(): JSX.Element {
  * nothing: a first visit makes its guest where the client bootstraps it, not here. */
 /** The account menu; an admin also gets the admin page. */
 export function AccountBar(): JSX.Element {
-  const [role, setRole] = useState<string | null>(null);
+  const [me, setMe] = useState<Me | null>(null);
   useEffect(() => {
-    player().then((me) => setRole(me?.role ?? null)).catch(() => undefined);
+    player().then(setMe).catch(() => undefined);
   }, []);
+  const role = me?.role ?? null;
   return (
     <nav class="account-bar" data-testid="account-bar">
-      <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>
+      {!me?.account && <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>}
       <a href="#/account" data-testid="account-link">{t("account.title")}</a>
       {role === "admin" && <a href="#/admin" data-testid="admin-link">{t("admin.title")}</a>}
     </nav>
