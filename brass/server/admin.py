@@ -2,6 +2,8 @@
 
 - `brass admin grant PLAYER_ID|EMAIL`: that player (an id from its profile or account page, or
   its account's e-mail address) becomes an admin.
+- `brass admin revoke PLAYER_ID|EMAIL`: an admin becomes a player again; `brass admin list`
+  lists the admins.
 - `brass admin link`: a one-time sign-in link, printed once, that makes the browser opening it
   an admin (its player, or a new one). For a fresh server with neither e-mail nor passkeys
   set up; it works for `LINK_TTL` and is kept only as its hash, like every sign-in link.
@@ -19,22 +21,37 @@ from typing import Any
 LINK_TTL = dt.timedelta(hours=1)
 
 
+DATABASE_HELP = "the database URL (default: the server's setting, DATABASE_URL or BRASS_DB_*)"
+
+
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("admin", help="make an admin of this server's players")
-    parser.add_argument("--database", help="the database URL (default: the server's setting, "
-                        "DATABASE_URL or BRASS_DB_*)")
+    parser.add_argument("--database", help=DATABASE_HELP)
     what = parser.add_subparsers(dest="admin_command", required=True)
-    grant = what.add_parser("grant", help="make a player an admin")
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        """A subcommand, which takes `--database` after its name too."""
+        made: argparse.ArgumentParser = what.add_parser(name, help=help)
+        made.add_argument("--database", default=argparse.SUPPRESS, help=DATABASE_HELP)
+        return made
+
+    grant = command("grant", "make a player an admin")
     grant.add_argument("player", help="the player's id, or its account's e-mail address")
-    grant.set_defaults(func=grant_cmd)
-    link = what.add_parser("link", help="print a one-time sign-in link that makes the browser "
-                           "opening it an admin")
+    grant.set_defaults(func=grant_cmd, role="admin")
+    revoke = command("revoke", "make an admin a player again")
+    revoke.add_argument("player", help="the player's id, or its account's e-mail address")
+    revoke.set_defaults(func=grant_cmd, role="player")
+    listing = command("list", "list the admins")
+    listing.set_defaults(func=list_cmd)
+    link = command("link", "print a one-time sign-in link that makes the browser opening it "
+                   "an admin")
     link.add_argument("--url", help="the site's address (default: BRASS_PUBLIC_URL, else "
                       "http://127.0.0.1:8000)")
     link.set_defaults(func=link_cmd)
 
 
 def grant_cmd(args: argparse.Namespace) -> int:
+    """`grant` (role admin) and `revoke` (role player)."""
     from .operatordb import Refused, opened
     from .playerstore import PlayerStore
 
@@ -45,15 +62,37 @@ def grant_cmd(args: argparse.Namespace) -> int:
             player = (players.by_email(wanted.lower()) if "@" in wanted
                       else players.get(wanted))
             if player is not None:
-                players.set_role(player.id, "admin")
+                players.set_role(player.id, args.role)
     except Refused as exc:
         print(f"brass admin: {exc}", file=sys.stderr)
         return 2
     if player is None:
         print(f"brass admin: no player {wanted!r}", file=sys.stderr)
         return 1
-    print(f"player {player.id} ({player.name or player.email or 'no name'}) is an admin")
+    said = "is an admin" if args.role == "admin" else "is no longer an admin"
+    print(f"player {player.id} ({_named(player)}) {said}")
     return 0
+
+
+def list_cmd(args: argparse.Namespace) -> int:
+    from .operatordb import Refused, opened
+    from .playerstore import PlayerStore
+
+    try:
+        with opened(args.database) as base:
+            admins = PlayerStore(base).with_role("admin")
+    except Refused as exc:
+        print(f"brass admin: {exc}", file=sys.stderr)
+        return 2
+    for player in admins:
+        print(f"{player.id}  {_named(player)}")
+    if not admins:
+        print("no admins (brass admin grant, or brass admin link)", file=sys.stderr)
+    return 0
+
+
+def _named(player: Any) -> str:
+    return str(player.name or player.email or "no name")
 
 
 def link_cmd(args: argparse.Namespace) -> int:

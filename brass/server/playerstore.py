@@ -178,6 +178,13 @@ class PlayerStore:
         except IntegrityError:
             return False
 
+    def with_role(self, role: str) -> list[Player]:
+        """The players of `role` (admins, say), oldest first."""
+        with self.base._tx() as conn:
+            ids = list(conn.execute(select(players.c.id).where(players.c.role == role)
+                                    .order_by(players.c.created_at, players.c.id)).scalars())
+        return [p for p in map(self.get, ids) if p is not None]
+
     def set_role(self, player_id: str, role: str) -> None:
         with self.base._tx() as conn:
             conn.execute(update(players).where(players.c.id == player_id).values(role=role))

@@ -194,6 +194,17 @@ def test_brass_admin_link_and_grant(site: Site, box: Mailbox, db_url: str,
         with contextlib.redirect_stdout(io.StringIO()):
             assert brass(["admin", "--database", db_url, "grant", email]) == 0
         assert hal.get("/api/me").json()["role"] == "admin"
+        hal_id = hal.get("/api/me").json()["id"]
+        capsys.readouterr()
+        # `--database` after the subcommand too; the admins listed; an admin revoked
+        assert brass(["admin", "list", "--database", db_url]) == 0
+        assert f"{hal_id}  {email}" in capsys.readouterr().out.splitlines()
+        assert brass(["admin", "revoke", hal_id, "--database", db_url]) == 0
+        assert capsys.readouterr().out.strip() == (
+            f"player {hal_id} ({email}) is no longer an admin")
+        assert hal.get("/api/me").json()["role"] == "player"
+        assert brass(["admin", "list", "--database", db_url]) == 0
+        assert hal_id not in capsys.readouterr().out
     assert brass(["admin", "--database", db_url, "grant", "no-such-player"]) == 1
 
 
