@@ -185,6 +185,8 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
         opened.click("a[href='#/']")
         expect(opened.get_by_test_id("account-link")).to_be_visible()
         expect(opened.get_by_test_id("signin-link")).to_have_count(0)
+        opened.get_by_test_id("account-link").click()  # the id `brass admin grant` takes
+        expect(opened.get_by_test_id("player-id")).to_contain_text(me["id"])
 
         reused = again.new_page()
         reused.goto(link)

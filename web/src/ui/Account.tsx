@@ -132,7 +132,9 @@ export function AccountPage(): JSX.Element {
   return (
     <div class="page account" data-testid="account-page">
       <h1>{t("account.title")}</h1>
-      <p data-testid="account-state">{me.account ? (me.email ? t("account.email", { email: me.email }) : t("account.has_account")) : t("account.guest")}</p>
+      <p data-testid="account-state">{me.account ? (me.email ? t("account.email", { email: me.email }) : t("account.has_account"))
+        : offered && !offered.email && !offered.passkey ? t("account.guest_only") : t("account.guest")}</p>
+      <p class="muted" data-testid="player-id">{t("account.player_id", { id: me.id })}</p>
       <form class="panel" onSubmit={rename}>
         <label>{t("account.name")} <input name="player-name" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <button type="submit" disabled={!name.trim()}>{t("account.save")}</button>
