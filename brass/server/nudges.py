@@ -2,7 +2,8 @@
 player a notice of kind "nudge" (notices.py). At most once per `EVERY` per game and nudged
 seat, counted in the database (`nudges`, migration 0013; its one writer): of two instances
 nudging at once, one wins. Only in a running game, to the seat to move when a person plays
-it and can be reached (it has a player), never to oneself. The server says when a nudge is
+it and can be reached (it has a player) and is not on vacation (their clock stands still),
+never to oneself. The server says when a nudge is
 allowed (`GET`): the client's button holds no rule of its own."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import clocks
+from .clockwatch import away_of
 from .deps import GameAt, Seat, Service
 from .errors import ApiError
 from .records import now
@@ -85,11 +88,29 @@ def target(rt: Runtime, by: int) -> int:
     return seat
 
 
+def on_vacation(base: StoreBase, player_id: str, at: dt.datetime) -> bool:
+    """Whether the player is on a vacation under way `at`."""
+    with base._tx() as conn:
+        away = away_of(conn, [player_id], at).get(player_id, [])
+    return clocks.away_until(away, at) is not None
+
+
+async def reachable(service: Service, rt: Runtime, by: int) -> int:
+    """`target`, and refused while the player to move is on vacation."""
+    seat = target(rt, by)
+    player = rt.record.seats[seat].player_id
+    assert player is not None  # target() refused a seat without a player
+    if await service.core.db(on_vacation, service.core.storage, player, now()):
+        raise ApiError("nudge_not_allowed", "The player to move is on vacation: their clock "
+                       "stands still", reason="on_vacation")
+    return seat
+
+
 @router.get("/games/{game_id}/nudge", response_model=NudgeInfo)
 async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
     """Whether the asking seat (a seat token or the device's player) may nudge now."""
     try:
-        mover = target(rt, seat)
+        mover = await reachable(service, rt, seat)
     except ApiError:
         return NudgeInfo(allowed=False, seat=None, again_at=None)
     last = await service.core.db(last_nudge, service.core.storage, rt.id, mover)
@@ -100,9 +121,10 @@ async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat) ->
 @router.post("/games/{game_id}/nudge", response_model=NudgeInfo)
 async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
     """Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
-    (no person to move but another, or the game not running) or `nudge_too_soon` (that
+    (no person to move but another, the game not running, the player to move on vacation:
+    `reason`) or `nudge_too_soon` (that
     seat was nudged in the last 24 h; `params.again_at`: when it may be again)."""
-    mover = target(rt, seat)
+    mover = await reachable(service, rt, seat)
     at = now()
     again = await service.core.db(take, service.core.storage, rt.id, mover, at)
     if again is not None:

@@ -351,3 +351,27 @@ def test_a_server_without_vacation_days_refuses_them(tmp_path: Path) -> None:
         refused = client.post("/api/me/vacations", json={"start": start, "days": 1})
         assert refused.status_code == 403 and refused.json()["code"] == "vacation_off", (
             refused.text)
+
+
+def test_a_player_on_vacation_is_not_nudged(
+        reach: LiveServer, push_service: PushService,  # noqa: F811
+        pair: tuple[Browser, Browser]) -> None:
+    """While the player to move is away their clock stands still: a nudge is not offered,
+    and refused (`on_vacation`); once they are back it is."""
+    alice, bob = pair
+    table, by_seat = new_game(alice, bob, per_turn=3600.0)
+    first = game_state(alice.client, table)["view"]["current_seat"]
+    mover, other = by_seat[first], by_seat[1 - first]
+    starts = dt.datetime.now(UTC)
+    run_sql(reach, insert(vacations).values(player_id=who_id(mover), starts_at=starts,
+                                            ends_at=starts + dt.timedelta(hours=1),
+                                            created_at=starts))
+    offered = other.client.get(table.url("/nudge")).json()
+    assert offered["allowed"] is False, offered
+    refused = other.client.post(table.url("/nudge"))
+    assert refused.status_code == 409, refused.text
+    assert (refused.json()["code"], refused.json()["reason"]) == (
+        "nudge_not_allowed", "on_vacation"), refused.text
+    run_sql(reach, delete(vacations))
+    assert other.client.get(table.url("/nudge")).json()["allowed"] is True
+    assert other.client.post(table.url("/nudge")).status_code == 200
