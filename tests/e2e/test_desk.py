@@ -18,7 +18,7 @@ from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 
 from .test_browser import actions_done, click_action, wait_actions
-from .test_seat_links import post
+from .test_seat_links import get, post
 
 
 def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server: str) -> None:
@@ -151,4 +151,33 @@ def test_the_time_left_counts_down_across_polls(browser: Browser, server: str) -
     assert before - 62 <= _minutes(left.inner_text()) <= before - 58, left.inner_text()
     assert polled.value.status == 304, polled.value.status  # unchanged, counted from before
     assert not errors, errors
+    ctx.close()
+
+
+def test_the_desk_names_whose_time_it_shows(browser: Browser, server: str) -> None:
+    """On another player's turn the time left is theirs: the desk says whose ("Bob to move:
+    … left"), where it once read as the player's own."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    created = post(server, "/api/games", {"players": 2, "name": "Whose clock",
+                                          "clock": {"kind": "correspondence",
+                                                    "per_turn": 3 * 3600}})
+    game = created["id"]
+    page.goto(f"{server}/#/game/{game}/invite/{created['invite']}")
+    page.fill("input[name=name]", "Alice")
+    page.click("[data-testid=join]")
+    expect(page.locator("[data-testid=seats]")).to_contain_text("Alice")
+    bob = post(server, f"/api/games/{game}/join", {"name": "Bob", "invite": created["invite"]})
+    state = get(server, f"/api/games/{game}/state", bob["token"])
+    if state["view"]["current_seat"] != bob["seat"]:  # Alice first: her one action, then Bob
+        alice = 1 - bob["seat"]
+        token = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game]["token"]
+        move = get(server, f"/api/games/{game}/legal", token)[0]["action"]
+        post(server, f"/api/games/{game}/actions", {
+            "action": move, "expected_version": state["version"],
+            "action_id": f"desk-{alice}"}, token)
+    page.goto(server + "/")
+    entry = page.locator(f"[data-testid=my-games] [data-section=running][data-game='{game}']")
+    expect(entry.locator("[data-testid=time-left]")).to_have_text(
+        re.compile(r"^ · Bob to move: 2 h \d+ min left"), timeout=15000)
     ctx.close()

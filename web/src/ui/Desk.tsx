@@ -22,11 +22,19 @@ const SECTIONS: [DeskGame["section"], () => string][] = [
   ["turn", () => t("desk.turn")], ["running", () => t("desk.running")],
   ["waiting", () => t("desk.waiting")], ["finished", () => t("desk.finished")]];
 
+/** A date and time to the minute, in the page's language. */
+function when(iso: string): string {
+  return new Date(iso).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+}
+
 function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element {
   // the mover on vacation: their clock stands still (the server says what they will have left)
   const away = g.away_until;
   const left = g.time_left === null ? null
     : away !== null ? g.time_left : g.time_left - (Date.now() - received) / 1000;
+  // whose clock it is, when it is another's: by name (by colour if they gave none)
+  const moving = g.section === "running" && g.to_move !== null ? g.seats.find((s) => s.seat === g.to_move) : undefined;
+  const mover = moving ? moving.name ?? PLAYER_NAMES[moving.seat] : null;
   // the others by name (by colour if they gave none); free seats counted
   const others = g.seats.filter((s) => !s.you && s.taken).map((s) => s.name ?? PLAYER_NAMES[s.seat]);
   const free = g.seats.filter((s) => !s.taken).length;
@@ -35,10 +43,12 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
       <a href={g.section === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>{" "}
       {g.section === "turn" && <b data-testid="my-turn"> · {t("home.your_turn")}</b>}
       {left !== null && g.section !== "finished" && (
-        <span class="muted" data-testid="time-left"> · {t("desk.time_left", { time: duration(left) })}</span>
+        <span class="muted" data-testid="time-left"> · {mover === null ? t("desk.time_left", { time: duration(left) })
+          : t("desk.mover_time_left", { name: mover, time: duration(left) })}</span>
       )}
       {away !== null && g.section !== "finished" && (
-        <span class="muted" data-testid="on-vacation"> · {t("clock.on_vacation", { until: new Date(away).toLocaleString(lang()) })}</span>
+        <span class="muted" data-testid="on-vacation"> · {mover === null ? t("clock.on_vacation", { until: when(away) })
+          : t("desk.mover_on_vacation", { name: mover, until: when(away) })}</span>
       )}
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
