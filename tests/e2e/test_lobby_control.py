@@ -20,12 +20,26 @@ def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
     invite = host.input_value("#invite")
 
     guest = open_page(browser, invite)
-    guest.fill("input[name=name]", "Mallory")
+    expect(guest.locator("[data-testid=join]")).to_be_visible()
+    # a player who chose a display name finds it in the join form
+    named = guest.evaluate("""fetch('/api/me', {method: 'PATCH', headers: {'content-type':
+        'application/json'}, body: JSON.stringify({name: 'Mallory'})}).then((r) => r.status)""")
+    assert named == 200, named
+    guest.reload()
+    expect(guest.locator("input[name=name]")).to_have_value("Mallory")
     guest.click("[data-testid=join]")
     expect(host.locator("[data-testid=seats]")).to_contain_text("Mallory")
     expect(guest.locator("[data-testid=seats]")).to_contain_text("you")
 
-    host.click("[data-testid=remove-0]")
+    asked: list[str] = []
+
+    def answer(dialog: object) -> None:
+        asked.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.accept()  # type: ignore[attr-defined]
+    host.once("dialog", answer)
+    host.click("[data-testid=remove-0]")  # a person: asked first, by name
+    expect(host.locator("[data-testid=seats]")).not_to_contain_text("Mallory")
+    assert len(asked) == 1 and "Remove Mallory from this game?" in asked[0], asked
     expect(host.locator("[data-testid=seats]")).not_to_contain_text("Mallory")
     expect(guest.locator("[data-testid=join]")).to_be_visible()  # no longer seated
     expect(guest.locator("[data-testid=seat-lost]")).to_contain_text("The host removed you")

@@ -1,8 +1,9 @@
 // The lobby: seats, the invite link (with the invite secret an unlisted game needs; the host
 // may renew it), joining with a name, the host adding bots.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
+import { player } from "../api/player";
 import type { BotLevel, GameInfo } from "../api/types";
 import { seatLink } from "../logic/links";
 import { t } from "../i18n";
@@ -35,6 +36,9 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   onJoined: (s: SeatToken) => void;
 }): JSX.Element {
   const [name, setName] = useState(seats.lastName());
+  useEffect(() => { // no name used here before: the player's display name, if they chose one
+    if (!name) player().then((me) => me?.name && setName((typed) => typed || me.name || "")).catch(() => undefined);
+  }, []);
   const [copied, setCopied] = useState(false);
   const { busy, error, run: hostDo } = useBusy();
   const [level, setLevel] = useState<BotLevel>("medium"); // a first game against a bot that plays
@@ -100,7 +104,8 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
             {s.taken ? <b><bdi>{seatName(s)}</bdi>{s.bot ? t("lobby.bot") : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {t(`bot.${s.bot_level ?? "easy"}`)}</span>}{held?.seat === s.seat ? t("lobby.you") : ""}</b> : <i>{t("lobby.free")}</i>}
             {host && s.taken && !closed && (
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
-                onClick={() => hostDo(() => api.removeSeat(id, host, s.seat))}>{t("lobby.remove")}</button>
+                onClick={() => (s.bot || confirm(t("lobby.confirm_remove", { name: seatName(s) })))
+                  && hostDo(() => api.removeSeat(id, host, s.seat))}>{t("lobby.remove")}</button>
             )}
           </li>
         ))}
