@@ -70,11 +70,12 @@ function BannerCard(props: { onError: (e: string | null) => void }): JSX.Element
     <section class="panel admin-card" data-testid="admin-banner">
       <h2>{t("admin.banner")}</h2>
       <p class="muted">{t("admin.banner_help")}</p>
+      {/* one line: the new lines typed become spaces when it is saved */}
       <textarea maxLength={280} rows={2} value={text} aria-label={t("admin.banner")} data-testid="banner-text"
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
       <p class="admin-actions">
         <span class="muted">{t("admin.chars_left", { left: 280 - text.length })}</span>{" "}
-        <button type="button" data-testid="banner-save" disabled={!text.trim()} onClick={() => save(text.trim())}>{t("admin.save")}</button>{" "}
+        <button type="button" data-testid="banner-save" disabled={!text.trim()} onClick={() => save(text.replace(/\s+/g, " ").trim())}>{t("admin.save")}</button>{" "}
         <button type="button" data-testid="banner-clear" disabled={!saved?.text} onClick={() => save(null)}>{t("admin.clear")}</button>
       </p>
     </section>
