@@ -92,7 +92,10 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     row = admin.locator(f"tr[data-game='{game_id}']")
     expect(row.locator("[data-testid=game-status]")).to_have_text("running")
     admin.screenshot(path=str(shots_dir / "admin-desktop.png"), full_page=True)
-    row.locator("[data-testid=end-game]").click()
+    # the figures (games running) and the chat are read again at once, not at their next poll
+    with admin.expect_request(re.compile(r"/api/admin/figures"), timeout=5000), \
+            admin.expect_request(re.compile(r"/api/admin/chat"), timeout=5000):
+        row.locator("[data-testid=end-game]").click()
     expect(row.locator("[data-testid=game-status]")).to_have_text("cancelled")
     assert asked and "Ended by admin" in asked[0], asked
     for p in (watcher, *pages.values()):

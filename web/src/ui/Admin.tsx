@@ -125,14 +125,25 @@ function BackupCard(): JSX.Element {
   );
 }
 
-function FiguresCard(): JSX.Element {
-  const [f, setF] = useState<Figures | null>(null);
+/** Sent when the admin ended or deleted a game here: the figures and the chat read again. */
+const ADMIN_CHANGED = "brass-admin-changed";
+
+/** `load` now, every FIGURES_MS, and after each of the admin's changes (`ADMIN_CHANGED`). */
+function useReloaded(load: () => void, deps: unknown[]): void {
   useEffect(() => {
-    const load = () => admin.figures().then(setF).catch(() => undefined);
     load();
     const timer = setInterval(load, FIGURES_MS);
-    return () => clearInterval(timer);
-  }, []);
+    addEventListener(ADMIN_CHANGED, load);
+    return () => {
+      clearInterval(timer);
+      removeEventListener(ADMIN_CHANGED, load);
+    };
+  }, deps);
+}
+
+function FiguresCard(): JSX.Element {
+  const [f, setF] = useState<Figures | null>(null);
+  useReloaded(() => admin.figures().then(setF).catch(() => undefined), []);
   const rows: [string, string][] = f ? [
     [t("admin.fig_games"), num(f.games_running)], [t("admin.fig_sockets"), num(f.sockets)],
     [t("admin.fig_moves"), t("admin.fig_moves_value", { moves: f.moves, rate: f.moves_per_minute })],
@@ -167,6 +178,7 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
       props.onError(err instanceof ApiError ? err.message : failed(err));
     }
     setReload((k) => k + 1);
+    dispatchEvent(new Event(ADMIN_CHANGED));
   };
   const offset = q.offset ?? 0;
   return (
@@ -260,9 +272,7 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
   const [page, setPage] = useState<AdminChat | null>(null);
   const [reload, setReload] = useState(0);
   const at = before[before.length - 1];
-  useEffect(() => {
-    admin.chat(at, PAGE).then(setPage).catch((err) => props.onError(failed(err)));
-  }, [at, reload]);
+  useReloaded(() => admin.chat(at, PAGE).then(setPage).catch((err) => props.onError(failed(err))), [at, reload]);
   const act = async (what: () => Promise<unknown>, question: string | null) => {
     if (question !== null && !confirm(question)) return; // letting speak again needs no confirm
     props.onError(null);
