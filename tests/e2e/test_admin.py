@@ -207,7 +207,7 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
     expect(host_box).to_be_checked()
 
     say(bob, "am I heard?")  # refused: the page says so, nobody gets the line
-    expect(bob.locator("[data-testid=message]")).to_contain_text("muted in this game's chat")
+    expect(bob.locator("[data-testid=chat-refused]")).to_contain_text("muted in this game's chat")
     expect(bob.locator("[data-testid=seat-lost]")).to_have_count(0)  # not a lost seat link
     say(alice, "only Alice speaks")
     expect(heard).to_have_count(2)
