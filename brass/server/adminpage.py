@@ -28,7 +28,7 @@ from .adminstore import DEEPEST, PAGE, AdminStore, GameFilter
 from .deps import Admin, Service
 from .errors import ApiError
 from .hostfacts import Backup, Figures, Rate, figures, last_backup
-from .policy import Policy
+from .policy import MAX_CODE, MIN_CODE, Policy
 from .records import now
 from .schemas import ERRORS, BannerText, ChatMute, ChatMutes
 from .service import GameService
@@ -104,7 +104,8 @@ class PolicyView(BaseModel):
 class PolicyChange(BaseModel):
     model_config = _REQUEST
     policy: Policy
-    code: str | None = Field(default=None, min_length=8, max_length=200,
+    code: str | None = Field(default=None, min_length=MIN_CODE,
+                             max_length=MAX_CODE,
                              description="invite only: the code to hand out (default: a new "
                                          "random one)")
 

@@ -8,16 +8,18 @@ or the admin page (adminpage.py): the same row, so each shows what the other set
 from __future__ import annotations
 
 import asyncio
+import secrets
 import sys
 from typing import Any, Literal, get_args
 
-from .auth import new_token, token_hash, token_matches
+from .auth import token_hash, token_matches
 from .errors import ApiError
 from .playerstore import Player, PlayerStore
 
 Policy = Literal["anyone", "accounts", "invite"]
 POLICIES: tuple[Policy, ...] = get_args(Policy)
 KEY = "create_policy"
+MIN_CODE, MAX_CODE = 8, 200  # a chosen invite code's length (the admin page's too)
 
 
 def current(store: PlayerStore) -> tuple[Policy, str | None]:
@@ -31,7 +33,7 @@ def set_policy(store: PlayerStore, policy: Policy, code: str | None = None) -> s
     """Store the policy; `invite` keeps `code` (a new random one if None) as its hash only.
     The code, to be handed out (None for the other policies)."""
     if policy == "invite":
-        code = code or new_token()
+        code = code or secrets.token_hex(16)  # 128 bits, letters and digits: read out, typed
         store.set_setting(KEY, {"policy": policy, "code_hash": token_hash(code)})
         return code
     store.set_setting(KEY, {"policy": policy})
@@ -58,6 +60,10 @@ def settings_cmd(args: Any) -> int:
 
     if args.code is not None and args.policy != "invite":
         print("brass settings: --code goes with the invite policy", file=sys.stderr)
+        return 2
+    if args.code is not None and not MIN_CODE <= len(args.code) <= MAX_CODE:
+        print(f"brass settings: an invite code has {MIN_CODE} to {MAX_CODE} characters",
+              file=sys.stderr)
         return 2
     try:
         with opened(args.database) as base:

@@ -71,8 +71,16 @@ def test_an_invite_code_policy(server: LiveServer, http: httpx.Client,
     said = brass_settings(server, "invite").stdout
     code = said.rsplit(": ", 1)[1].strip()
     assert "shown once" in said and len(code) >= 32, said
+    assert code.isalnum(), code  # read out and typed: no "-" to wrap at or to pass as an option
     refused(create(http), "invite")
     refused(create(http, "not-the-code"), "invite")
+    assert create(http, code).status_code == 201
+    short = subprocess.run(
+        [sys.executable, "-m", "brass.cli", "settings", "create-policy", "invite", "--code",
+         "abc", "--database", server.settings.database_url],
+        capture_output=True, text=True, cwd=repo_root(), timeout=120, check=False)
+    assert short.returncode == 2 and "8 to 200 characters" in short.stderr, short.stderr
+    refused(create(http, "not-the-code"), "invite")  # the policy did not change
     assert create(http, code).status_code == 201
     brass_settings(server, "invite", "--code", "chosen-by-the-host")
     refused(create(http, code), "invite")  # the old code stopped working
