@@ -187,6 +187,8 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
         expect(opened.get_by_test_id("signin-link")).to_have_count(0)
         opened.get_by_test_id("account-link").click()  # the id `brass admin grant` takes
         expect(opened.get_by_test_id("player-id")).to_contain_text(me["id"])
+        # each device says when it signed in and was last used (two alike were one name twice)
+        expect(opened.get_by_test_id("device-used").first).to_contain_text("last used")
 
         reused = again.new_page()
         reused.goto(link)

@@ -50,6 +50,11 @@ def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
     expect(host.locator("[data-testid=closed]")).to_contain_text("called this game off")
     expect(guest.locator("[data-testid=closed]")).to_be_visible()
     expect(guest.locator("[data-testid=join]")).to_have_count(0)
+    # called off: still told they were removed (not that a link was renewed), and no invite
+    # link is offered on a game nobody can join
+    expect(guest.locator("[data-testid=seat-lost]")).to_contain_text("The host removed you")
+    for page in (host, guest):
+        expect(page.locator("[data-testid=copy-invite]")).to_have_count(0)
     for page in (host, guest):
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -43,10 +43,12 @@ type Message = { text: string; bad: boolean } | null;
 
 /** Said in words when the server no longer knows this browser's seat token: the link was
  * renewed elsewhere, or the host removed the seat; watching is offered. */
-function SeatLost({ removed, onWatch }: { removed: boolean; onWatch: () => void }): JSX.Element {
+/** Why this browser no longer holds its seat: renewed elsewhere (a game under way), or emptied
+ * in the lobby (by the host, or the host's own seat by themself). */
+function SeatLost({ removed, byHost, onWatch }: { removed: boolean; byHost: boolean; onWatch: () => void }): JSX.Element {
   return (
     <div class="message bad seat-lost" role="alert" data-testid="seat-lost">
-      <p>{removed ? t("seat.removed") : t("seat.renewed")}</p>
+      <p>{!removed ? t("seat.renewed") : byHost ? t("seat.left") : t("seat.removed")}</p>
       <button type="button" data-testid="watch" onClick={onWatch}>{t("seat.watch")}</button>
     </div>
   );
@@ -63,7 +65,10 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   useEffect(() => {
     if (error && !seatLost) setMessage({ text: error.text, bad: true });
   }, [error]);
-  const lost = seatLost && mine ? <SeatLost removed={st?.status === "waiting"} onWatch={() => setWatching(mine.token)} /> : null;
+  // seats are emptied only in the lobby, and a lobby may be called off or expire since
+  const lobby = st?.status === "waiting" || st?.status === "cancelled" || st?.status === "expired";
+  const lost = seatLost && mine ? <SeatLost removed={lobby} byHost={seats.hostToken(id) !== null}
+    onWatch={() => setWatching(mine.token)} /> : null;
 
   const version = st?.version ?? -1;
   const view = st?.view ?? null;

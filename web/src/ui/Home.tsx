@@ -96,6 +96,9 @@ export function Home(): JSX.Element {
   return (
     <div class="page home" data-testid="home">
       <h1>{t("app.title")}</h1>
+      {/* a returning player's games first (nothing for a first visit): on a phone the form
+          below is a screen high */}
+      <Desk />
       <form class="create panel" onSubmit={create}>
         <h2>{t("home.new_game")}</h2>
         <label>{t("home.name")} <input name="game-name" value={name} maxLength={40} placeholder={t("home.default_name")} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
@@ -120,7 +123,6 @@ export function Home(): JSX.Element {
         <button type="submit" disabled={busy} data-testid="create">{t("home.create")}</button>
       </form>
       {error && <div class="message bad">{error}</div>}
-      <Desk />
       <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">

@@ -87,7 +87,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
       )}
       {info && <p class="muted" data-testid="clock-setting">
         {t("lobby.clock", { clock: clockText(info.clock) })}{info.shared_screen ? t("lobby.shared") : ""}</p>}
-      {(invite || info?.listed) && <div class="invite">
+      {(invite || info?.listed) && !closed && <div class="invite">
         <label>{t("lobby.invite_link")} <input id="invite" readOnly value={link} onFocus={(e) => (e.target as HTMLInputElement).select()} /></label>
         <button type="button" onClick={copy} data-testid="copy-invite">{copied ? t("links.copied") : t("lobby.copy_invite")}</button>
       </div>}
