@@ -1,4 +1,4 @@
-import { info, num, t } from "../i18n";
+import { info, isolate, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
@@ -116,8 +116,8 @@ function BackupCard(): JSX.Element {
   return (
     <section class="panel admin-card" data-testid="admin-backup">
       <h2>{t("admin.backup")}</h2>
-      {b && !b.present && <p>{t("admin.no_backup_folder", { folder: b.folder })}</p>}
-      {b && b.present && !b.latest && <p>{t("admin.no_backup_yet", { folder: b.folder })}</p>}
+      {b && !b.present && <p>{t("admin.no_backup_folder", { folder: isolate(b.folder) })}</p>}
+      {b && b.present && !b.latest && <p>{t("admin.no_backup_yet", { folder: isolate(b.folder) })}</p>}
       {b && b.latest && b.time && (
         <p data-testid="backup-latest">{t("admin.backup_latest", { time: when(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
       )}
@@ -201,7 +201,7 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
               <tr key={g.id} data-game={g.id}>
                 <td><a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a></td>
                 <td data-testid="game-status">{t(`status.${g.status}`)}</td>
-                <td>{g.seats.map((s) => (s.bot ? t("admin.bot") : s.taken ? s.name ?? "…" : "—")).join(", ")}</td>
+                <td>{g.seats.map((s) => (!s.taken ? "—" : s.bot ? `${s.name ?? t("admin.bot")}${t("lobby.bot")}` : s.name ?? PLAYER_NAMES[s.seat])).join(", ")}</td>
                 <td>{when(g.created_at)}</td>
                 <td class="admin-row-actions">
                   {(g.status === "waiting" || g.status === "running") && (
