@@ -127,17 +127,9 @@ def settings_cmd(args: argparse.Namespace) -> int:
 
 def database_url(given: str | None) -> str:
     """`--database`, else the server's own setting (DATABASE_URL or BRASS_DB_*)."""
-    from pydantic import ValidationError
+    from brass.server.operatordb import database_url
 
-    from brass.server import Settings
-    from brass.server.settings import normalise_database_url
-
-    if given is not None:
-        return normalise_database_url(given)
-    try:
-        return Settings().database_url
-    except ValidationError as exc:
-        raise ValueError(f"bad setting: {exc.errors()[0]['msg']}") from None
+    return database_url(given)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,8 +3,8 @@ player a notice of kind "nudge" (notices.py). At most once per `EVERY` per game 
 seat, counted in the database (`nudges`, migration 0013; its one writer): of two instances
 nudging at once, one wins. Only in a running game, to the seat to move when a person plays
 it and can be reached (it has a player) and is not on vacation (their clock stands still),
-never to oneself. The server says when a nudge is
-allowed (`GET`): the client's button holds no rule of its own."""
+never to oneself. The server says when a nudge is allowed (`GET`): the client's button holds
+no rule of its own."""
 
 from __future__ import annotations
 
@@ -122,8 +122,8 @@ async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat) ->
 async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
     """Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
     (no person to move but another, the game not running, the player to move on vacation:
-    `reason`) or `nudge_too_soon` (that
-    seat was nudged in the last 24 h; `params.again_at`: when it may be again)."""
+    `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h; `params.again_at`:
+    when it may be again)."""
     mover = await reachable(service, rt, seat)
     at = now()
     again = await service.core.db(take, service.core.storage, rt.id, mover, at)

@@ -41,13 +41,18 @@ def failed(url: str, exc: SQLAlchemyError) -> str:
     return f"{shown(url)}: {reason}"
 
 
-def server_database(given: str | None) -> str:
-    """`given` (`--database`), else the server's setting; `Refused` if the setting is bad or
-    names a SQLite file that is not there."""
+def database_url(given: str | None) -> str:
+    """`given` (`--database`), else the server's setting (DATABASE_URL or BRASS_DB_*);
+    `Refused` if the setting is bad."""
     try:
-        url = normalise_database_url(given) if given else Settings().database_url
+        return normalise_database_url(given) if given else Settings().database_url
     except ValidationError as exc:
         raise Refused(f"bad setting: {exc.errors()[0]['msg']}") from None
+
+
+def server_database(given: str | None) -> str:
+    """`database_url`, and `Refused` if it names a SQLite file that is not there."""
+    url = database_url(given)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = parsed.database or ":memory:"
