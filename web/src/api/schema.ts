@@ -766,8 +766,9 @@ export interface paths {
         /**
          * Nudge
          * @description Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
-         *     (no person to move but another, or the game not running) or `nudge_too_soon` (that
-         *     seat was nudged in the last 24 h; `params.again_at`: when it may be again).
+         *     (no person to move but another, the game not running, the player to move on vacation:
+         *     `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h; `params.again_at`:
+         *     when it may be again).
          */
         post: operations["nudge_api_games__game_id__nudge_post"];
         delete?: never;
