@@ -3,6 +3,7 @@ and offers to join again) and calls the game off."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
@@ -21,7 +22,12 @@ def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
 
     guest = open_page(browser, invite)
     expect(guest.locator("[data-testid=join]")).to_be_visible()
-    # a player who chose a display name finds it in the join form
+    # a player who chose a display name finds it in the join form (the page makes its
+    # player, POST /api/session, as it opens: /api/me answers once it has)
+    deadline = time.monotonic() + 30
+    while (seen := guest.evaluate("fetch('/api/me').then((r) => r.status)")) != 200:
+        assert time.monotonic() < deadline, f"the page has no player: /api/me said {seen}"
+        guest.wait_for_timeout(100)
     named = guest.evaluate("""fetch('/api/me', {method: 'PATCH', headers: {'content-type':
         'application/json'}, body: JSON.stringify({name: 'Mallory'})}).then((r) => r.status)""")
     assert named == 200, named

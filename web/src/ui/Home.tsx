@@ -5,6 +5,7 @@ import { num, t } from "../i18n";
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, seats } from "../api/client";
+import { player } from "../api/player";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
 import { ClockPicker, NO_CLOCK } from "./Clocks";
@@ -81,6 +82,7 @@ export function Home(): JSX.Element {
     e.preventDefault();
     setBusy(true);
     try {
+      await player(); // the browser's player first: the host's game is theirs (their desk, a policy)
       const c = await api.createGame(players, name.trim() || t("home.default_name"), listed,
         { clock, shared_screen: shared, ...(code ? { invite_code: code.trim() } : {}) });
       seats.setHostToken(c.id, c.host_token);

@@ -55,6 +55,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   function join(e: Event) {
     e.preventDefault();
     return hostDo(async () => {
+      await player(); // the browser's player first: the seat is theirs (on their desk), not the link's alone
       const j = await api.join(id, name.trim(), invite);
       seats.setLastName(name.trim());
       onJoined({ seat: j.seat, token: j.token, name: name.trim() });
