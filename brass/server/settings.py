@@ -15,6 +15,7 @@ Secrets (`db_password`, `metrics_token`: `SECRET` in their field) are never comm
 options, which every user of the machine can read in the process list: they come from their
 variable, or from a file named by `<variable>_FILE` (`BRASS_DB_PASSWORD_FILE=/run/secrets/db`,
 as compose and Kubernetes mount secrets; its last newline is dropped); the variable wins.
+A variable set to "" is unset everywhere (compose passes one its .env leaves out so).
 """
 
 from __future__ import annotations

@@ -56,7 +56,12 @@ def test_secrets_come_from_a_file_and_the_variable_wins(
     assert PASSWORD not in repr(settings)
     monkeypatch.setenv("BRASS_DB_PASSWORD", "from the variable")
     assert make_url(Settings(db_host="db").database_url).password == "from the variable"
-    monkeypatch.setenv("BRASS_METRICS_TOKEN", "")  # compose's unset variable
+    # compose's unset variable ("") is unset: the file still gives the secret, and with no
+    # file there is none
+    monkeypatch.setenv("BRASS_METRICS_TOKEN", "")
+    from_file = Settings().metrics_token
+    assert from_file is not None and from_file.get_secret_value() == PASSWORD
+    monkeypatch.delenv("BRASS_METRICS_TOKEN_FILE")
     assert Settings().metrics_token is None
 
 
