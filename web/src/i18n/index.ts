@@ -113,6 +113,16 @@ export function num(n: number): string {
   return fmt("num", (l) => new Intl.NumberFormat(l)).format(n);
 }
 
+/** A moment to the minute ("7 Dec 2026, 01:27"), in the page's language. */
+export function dateTime(at: string | number | Date): string {
+  return new Date(at).toLocaleString(info().locale, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A day ("7 Dec 2026"), in the page's language. */
+export function dateOnly(at: string | number | Date): string {
+  return new Date(at).toLocaleDateString(info().locale, { dateStyle: "medium" });
+}
+
 /** Money in pounds, as the current language writes it: "£14", "−£5", "14 £". */
 export function money(n: number): string {
   const f = fmt("money", (l) => new Intl.NumberFormat(l, {

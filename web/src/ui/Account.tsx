@@ -1,4 +1,4 @@
-import { lang, t } from "../i18n";
+import { dateOnly, t } from "../i18n";
 // Sign-in and account pages (issue 24): #/signin (a passkey, or an e-mail link when the
 // server offers it), #/signin/{token} (the page an e-mail link opens: the token is spent by a
 // POST, then leaves the address bar), #/account (name, passkeys, devices, sign out, delete).
@@ -91,11 +91,6 @@ export function LinkPage(props: { token: string }): JSX.Element {
   );
 }
 
-/** A day in the page's language ("Dec 6, 2026"). */
-function day(iso: string): string {
-  return new Date(iso).toLocaleDateString(lang(), { dateStyle: "medium" });
-}
-
 export function AccountPage(): JSX.Element {
   const [acct, setAcct] = useState<Account | null>(null);
   const [offered, setOffered] = useState<SigninOptions | null>(null);
@@ -171,7 +166,7 @@ export function AccountPage(): JSX.Element {
         <ul>
           {acct.devices.map((d) => (
             <li key={d.id} data-device={d.id}><bdi>{d.label}</bdi>{d.current && <b> · {t("account.this_device")}</b>}
-              <span class="muted" data-testid="device-used"> · {t("account.device_used", { since: day(d.created_at), last: day(d.last_used_at) })}</span>{" "}
+              <span class="muted" data-testid="device-used"> · {t("account.device_used", { since: dateOnly(d.created_at), last: dateOnly(d.last_used_at) })}</span>{" "}
               {!d.current && <button type="button" onClick={run(() => accounts.removeDevice(d.id))}>{t("account.remove")}</button>}</li>
           ))}
         </ul>

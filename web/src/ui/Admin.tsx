@@ -1,4 +1,4 @@
-import { info, isolate, num, t } from "../i18n";
+import { dateTime, isolate, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
@@ -23,7 +23,6 @@ const STATUSES: [string, () => string][] = [
   ["finished", () => t("status.finished")], ["expired", () => t("status.expired")], ["cancelled", () => t("status.cancelled")]];
 const HAVING: [string, () => string][] = [["", () => t("admin.any")], ["true", () => t("admin.with")], ["false", () => t("admin.without")]];
 
-const when = (iso: string) => new Date(iso).toLocaleString(info().locale, { dateStyle: "medium", timeStyle: "short" });
 const failed = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function bytes(n: number): string {
@@ -119,7 +118,7 @@ function BackupCard(): JSX.Element {
       {b && !b.present && <p>{t("admin.no_backup_folder", { folder: isolate(b.folder) })}</p>}
       {b && b.present && !b.latest && <p>{t("admin.no_backup_yet", { folder: isolate(b.folder) })}</p>}
       {b && b.latest && b.time && (
-        <p data-testid="backup-latest">{t("admin.backup_latest", { time: when(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
+        <p data-testid="backup-latest">{t("admin.backup_latest", { time: dateTime(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
       )}
     </section>
   );
@@ -202,7 +201,7 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
                 <td><a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a></td>
                 <td data-testid="game-status">{t(`status.${g.status}`)}</td>
                 <td>{g.seats.map((s) => (!s.taken ? "—" : s.bot ? `${s.name ?? t("admin.bot")}${t("lobby.bot")}` : s.name ?? PLAYER_NAMES[s.seat])).join(", ")}</td>
-                <td>{when(g.created_at)}</td>
+                <td>{dateTime(g.created_at)}</td>
                 <td class="admin-row-actions">
                   {(g.status === "waiting" || g.status === "running") && (
                     <button type="button" data-testid="end-game" onClick={() => act(() => admin.end(g.id), t("admin.confirm_end", { name: g.name }))}>{t("admin.end")}</button>
@@ -295,7 +294,7 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
                 <td><a href={`#/game/${l.game_id}`}><bdi>{l.game_name}</bdi></a></td>
                 <td><bdi>{l.name}</bdi>{l.spectator && <span class="muted"> · {t("admin.spectator")}</span>}</td>
                 <td class="admin-line"><bdi>{l.text}</bdi></td>
-                <td>{when(l.time)}</td>
+                <td>{dateTime(l.time)}</td>
                 <td class="admin-row-actions">
                   <button type="button" class="danger" data-testid="delete-line"
                     onClick={() => act(() => admin.deleteLine(l.game_id, l.id), t("admin.confirm_delete_line"))}>{t("admin.delete")}</button>{" "}

@@ -7,7 +7,7 @@ import type { JSX } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type SeatToken } from "../api/client";
 import type { ClockChoice, ClockPause, ClockView, StateMessage } from "../api/types";
-import { isolate, lang, t } from "../i18n";
+import { dateTime, isolate, t } from "../i18n";
 import { PLAYER_NAMES } from "../logic/names";
 import "./Clocks.css";
 import { useBusy } from "./useBusy";
@@ -141,7 +141,7 @@ export function Clocks({ id, st, mine, names }: {
               <span class="who">{names[s.seat] ?? PLAYER_NAMES[s.seat]}</span>
               {left !== null && <span class={`time${low ? " low" : ""}`}><bdi>{left}</bdi></span>}
               {s.seat === mover && away !== null && <span class="muted" data-testid={`on-vacation-${s.seat}`}>
-                {t("clock.on_vacation", { until: new Date(away * 1000).toLocaleString(lang()) })}</span>}
+                {t("clock.on_vacation", { until: dateTime(away * 1000) })}</span>}
               {s.stand_in && <span class="stand-in" data-testid={`stand-in-${s.seat}`}>
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
               {token !== null && handable(s.seat) && (

@@ -1,4 +1,4 @@
-import { lang, num, t } from "../i18n";
+import { dateTime, num, t } from "../i18n";
 // The desk (issue 24): every game of this browser's player, on any device, their turn first
 // with the time left, then running, waiting, rematch offers, and finished games with places.
 // Polled while the page is visible (GET /api/desk, revalidated with its ETag, so an unchanged
@@ -22,11 +22,6 @@ const SECTIONS: [DeskGame["section"], () => string][] = [
   ["turn", () => t("desk.turn")], ["running", () => t("desk.running")],
   ["waiting", () => t("desk.waiting")], ["finished", () => t("desk.finished")]];
 
-/** A date and time to the minute, in the page's language. */
-function when(iso: string): string {
-  return new Date(iso).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
-}
-
 function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element {
   // the mover on vacation: their clock stands still (the server says what they will have left)
   const away = g.away_until;
@@ -47,8 +42,8 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
           : t("desk.mover_time_left", { name: mover, time: duration(left) })}</span>
       )}
       {away !== null && g.section !== "finished" && (
-        <span class="muted" data-testid="on-vacation"> · {mover === null ? t("clock.on_vacation", { until: when(away) })
-          : t("desk.mover_on_vacation", { name: mover, until: when(away) })}</span>
+        <span class="muted" data-testid="on-vacation"> · {mover === null ? t("clock.on_vacation", { until: dateTime(away) })
+          : t("desk.mover_on_vacation", { name: mover, until: dateTime(away) })}</span>
       )}
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
