@@ -16,7 +16,7 @@ from typing import Any
 
 from brass.bots.analysis import analyse_log
 
-from . import metrics
+from . import metrics, outage
 from .analysisjobs import AnalysisJobs
 from .auth import token_matches
 from .errors import ApiError
@@ -139,8 +139,8 @@ class Analyses:
                     for game_id in await self._db(self.jobs.orphans, room):
                         log.info("resuming the analysis of game %s", game_id)
                         self._launch(game_id)
-            except Exception:
-                log.exception("cannot tend the analyses")
+            except Exception as exc:
+                outage.background(exc, "cannot tend the analyses")
             await asyncio.sleep(TEND_EVERY)
 
     async def close(self) -> None:

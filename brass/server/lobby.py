@@ -13,7 +13,7 @@ from collections.abc import Callable
 from brass.bots import LevelName
 from brass.engine import ENGINE_VERSION, Game, new_game
 
-from . import clocks
+from . import clocks, outage
 from .auth import new_token, token_hash, token_matches
 from .clocks import Clock
 from .core import GameCore
@@ -79,8 +79,8 @@ class Lobby:
         while True:
             try:
                 await self.expire_waiting(idle)
-            except Exception:
-                log.exception("cannot expire waiting games")
+            except Exception as exc:
+                outage.background(exc, "cannot expire waiting games")
             await asyncio.sleep(pause)
 
     async def create_game(self, players: int, name: str, listed: bool = False,

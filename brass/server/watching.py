@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import delete, exists, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from . import outage
 from .storebase import StoreBase
 from .tables import watching
 
@@ -66,10 +67,10 @@ class WatchStore:
         """This instance's rows are `pairs` (player, game), each until `ttl` from now."""
         with self.base._tx() as conn:
             conn.execute(delete(watching).where(watching.c.instance == self.base.instance))
-            if pairs:
-                conn.execute(pg_insert(watching), [
-                    {"player_id": p, "game_id": g, "instance": self.base.instance,
-                     "until": func.now() + self.ttl} for p, g in pairs])
+            if pairs:  # `until` by the database's clock, in the statement: not a parameter
+                conn.execute(pg_insert(watching).values(until=func.now() + self.ttl), [
+                    {"player_id": p, "game_id": g, "instance": self.base.instance}
+                    for p, g in pairs])
             conn.execute(delete(watching).where(watching.c.until < func.now()))
 
     def looked_at(self, player_id: str, game_id: str) -> bool:
@@ -107,17 +108,17 @@ class Watching:
                 else:
                     self._marked.pop(key, None)
                     await asyncio.to_thread(self.store.unmark, player_id, rt.id)
-            except Exception:  # the database out of reach: the next refresh mends it
-                log.warning("could not record that player %s %s game %s", player_id,
-                            "looks at" if now_shown else "left", rt.id, exc_info=True)
+            except Exception as exc:  # the database out of reach: the next refresh mends it
+                outage.background(exc, f"could not record that player {player_id} "
+                                  f"{'looks at' if now_shown else 'left'} game {rt.id}")
 
     async def elsewhere(self, player_id: str, game_id: str) -> bool:
         """A socket of the player's shows the game on some instance (a failed read: no, so
         a notice is never lost)."""
         try:
             return await asyncio.to_thread(self.store.looked_at, player_id, game_id)
-        except Exception:
-            log.warning("could not read who looks at game %s", game_id, exc_info=True)
+        except Exception as exc:
+            outage.background(exc, f"could not read who looks at game {game_id}")
             return False
 
     async def _keep_forever(self) -> None:
@@ -128,8 +129,8 @@ class Watching:
                     self._marked = {key: rt for key, rt in self._marked.items()
                                     if shown_here(rt, key[0])}
                     await asyncio.to_thread(self.store.keep, list(self._marked))
-            except Exception:
-                log.warning("could not refresh who looks at games", exc_info=True)
+            except Exception as exc:
+                outage.background(exc, "could not refresh who looks at games")
 
     async def close(self) -> None:
         """Stop refreshing and drop this instance's rows (a stop is not a crash: the
@@ -140,5 +141,5 @@ class Watching:
         self._marked.clear()
         try:
             await asyncio.to_thread(self.store.keep, [])
-        except Exception:
-            log.warning("could not drop who looks at games", exc_info=True)
+        except Exception as exc:
+            outage.background(exc, "could not drop who looks at games")
