@@ -24,7 +24,7 @@ import secrets
 from html import escape
 from typing import Any
 
-from . import clocks, desk
+from . import clocks, desk, outage
 from .mailer import Mailer
 from .mailstore import Kind, MailStore, Recipient
 from .mailwords import duration, words
@@ -138,8 +138,8 @@ class MailNotices:
         while True:
             try:
                 await self.digests(hour)
-            except Exception:
-                log.exception("the e-mail digests failed")
+            except Exception as exc:
+                outage.background(exc, "the e-mail digests failed")
             await asyncio.sleep(every)
 
     async def digests(self, hour: int) -> int:

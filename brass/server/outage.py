@@ -53,3 +53,16 @@ def report(exc: BaseException, where: str) -> None:
     _said[kind] = (now, 0)
     more = f" (and {since} more like it)" if since else ""
     log.warning("database unreachable at %s%s", kind, more)
+
+
+def background(exc: BaseException, what: str) -> None:
+    """A background loop's round failed with `exc` (`what`: what it could not do, for the
+    log). The database out of reach is one `report` line per kind every few seconds, no
+    traceback (an `unavailable` refusal was reported where it was raised); anything else is a
+    bug, logged with its traceback."""
+    if isinstance(exc, ApiError) and exc.code == "unavailable":
+        return
+    if isinstance(exc, ERRORS):
+        report(exc, what)
+        return
+    log.error("%s", what, exc_info=exc)
