@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import logging
 import secrets
 from collections.abc import Callable
 
@@ -22,8 +21,6 @@ from .leases import needs_work
 from .movewrite import MoveWriter
 from .runtime import Runtime
 from .storage import BrowserSeated, Claimed, GameRecord, ListQuery, SeatRecord, now
-
-log = logging.getLogger("brass.server")
 
 
 def new_game_id() -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import logging
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, exists, func, select
@@ -29,7 +28,6 @@ from .tables import watching
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-log = logging.getLogger("brass.server")
 TTL = 90.0  # seconds a row holds notices back after its instance last refreshed it
 REFRESH = 30.0  # seconds between two refreshes of this instance's rows
 
