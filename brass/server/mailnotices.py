@@ -27,7 +27,7 @@ from typing import Any
 from . import clocks, desk, outage
 from .mailer import Mailer
 from .mailstore import Kind, MailStore, Recipient
-from .mailwords import duration, words
+from .mailwords import digest_head, duration, words
 from .playerstore import PlayerStore
 from .records import now
 from .runtime import Runtime
@@ -166,7 +166,8 @@ class MailNotices:
 
     async def _digest_mail(self, to: Recipient, turns: list[desk.DeskGame]) -> None:
         w = words(to.lang)
-        lines = [w["digest_intro"].format(count=len(turns))]
+        subject, intro = digest_head(to.lang, len(turns))
+        lines = [intro]
         for g in turns:
             others = ", ".join(s.name or f"#{s.seat + 1}" for s in g.seats if not s.you)
             if g.time_left is None:
@@ -174,7 +175,7 @@ class MailNotices:
             else:
                 lines.append("- " + w["digest_line"].format(
                     game=g.name, others=others, left=duration(g.time_left, to.lang)))
-        await self._send(to, "digest", w["digest_subject"].format(count=len(turns)), lines,
+        await self._send(to, "digest", subject, lines,
                          f"{self.public_url}/#/", w["desk"])
 
     # -- sending -----------------------------------------------------------------------------

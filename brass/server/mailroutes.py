@@ -6,6 +6,8 @@ client's one-click `POST`, RFC 8058) turns that kind of mail off."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 from html import escape
 from typing import Annotated, Literal
 
@@ -76,47 +78,70 @@ async def put_switches(body: EmailNoticesIn, player: CurrentPlayer,
                         offered=mail.offered, email=player.email)
 
 
-async def _page(mail: MailNotices, token: str, done: bool) -> HTMLResponse:
+async def _page(mail: MailNotices, token: str, done: bool, request: Request) -> HTMLResponse:
     found = mail.read_token(token)
     if found is None:
-        return HTMLResponse(_html("en", words("en")["page_title"],
-                                  f"<p>{escape(words('en')['page_bad'])}</p>"), status_code=404)
+        lang = _asked_lang(request.headers.get("accept-language", ""))
+        return HTMLResponse(_html(lang, words(lang)["page_title"],
+                                  f"<p>{escape(words(lang)['page_bad'])}</p>"), status_code=404,
+                            headers={"Content-Security-Policy": POLICY})
     player_id, kind = found
     switches = await asyncio.to_thread(mail.store.switches, player_id)
     w = words(switches.lang)
     what = w[f"kind_{kind}"]
+    to = None if done else await asyncio.to_thread(mail.store.recipient, player_id, kind)
     if done:
         await asyncio.to_thread(mail.store.unsubscribe, player_id, kind)
         body = f"<p>{escape(w['page_done'].format(kind=what))}</p>"
+    elif to is None:  # that kind is off already (or the address is gone): nothing to ask
+        body = f"<p>{escape(w['page_already'].format(kind=what))}</p>"
     else:
-        to = await asyncio.to_thread(mail.store.recipient, player_id, kind)
-        email = to.email if to is not None else "…"
-        body = (f"<p>{escape(w['page_ask'].format(kind=what, email=email))}</p>"
+        body = (f"<p>{escape(w['page_ask'].format(kind=what, email=to.email))}</p>"
                 '<form method="post"><input type="hidden" name="List-Unsubscribe" '
                 f'value="One-Click"><button type="submit">{escape(w["page_button"])}'
                 "</button></form>")
-    return HTMLResponse(_html(switches.lang, w["page_title"], body))
+    body += f'<p><a href="/#/account">{escape(w["page_account"])}</a></p>'
+    return HTMLResponse(_html(switches.lang, w["page_title"], body),
+                        headers={"Content-Security-Policy": POLICY})
+
+
+def _asked_lang(header: str) -> str:
+    """The first of the mails' languages that an Accept-Language header names (by its
+    primary tag, in the header's order; weights are not weighed), else English."""
+    for part in header.split(","):
+        tag = part.split(";")[0].strip().split("-")[0].lower()
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;"
+          "padding:0 1rem;line-height:1.5;color:#222}button{font:inherit;padding:.4rem 1rem}")
+# the page's own policy (guard.py's would refuse its inline style): that style, its form
+POLICY = ("default-src 'none'; style-src 'sha256-"
+          + base64.b64encode(hashlib.sha256(_STYLE.encode()).digest()).decode()
+          + "'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
 def _html(lang: str, title: str, body: str) -> str:
     direction = "rtl" if lang == "fa" else "ltr"
     return (f'<!doctype html><html lang="{lang}" dir="{direction}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width"><meta name="robots" '
-            f'content="noindex"><title>{escape(title)}</title></head><body><h1>'
-            f"{escape(title)}</h1>{body}</body></html>")
+            f'content="noindex"><title>{escape(title)}</title><style>{_STYLE}</style></head>'
+            f"<body><h1>Brass · {escape(title)}</h1>{body}</body></html>")
 
 
 @router.get("/mail/unsubscribe/{token}", response_class=HTMLResponse,
             responses={404: {"description": "not a link this server made"}})
-async def unsubscribe_page(token: str, mail: Notices) -> Response:
+async def unsubscribe_page(token: str, mail: Notices, request: Request) -> Response:
     """The mail's link: a page that asks (a mail scanner that fetches links unsubscribes
     nobody); its button posts."""
-    return await _page(mail, token, done=False)
+    return await _page(mail, token, done=False, request=request)
 
 
 @router.post("/mail/unsubscribe/{token}", response_class=HTMLResponse,
              responses={404: {"description": "not a link this server made"}})
-async def unsubscribe(token: str, mail: Notices) -> Response:
+async def unsubscribe(token: str, mail: Notices, request: Request) -> Response:
     """Unsubscribe from the link's kind of mail, without a sign-in (the page's button, or a
     mail client's one-click `List-Unsubscribe=One-Click` POST)."""
-    return await _page(mail, token, done=True)
+    return await _page(mail, token, done=True, request=request)

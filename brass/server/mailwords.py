@@ -12,6 +12,8 @@ WORDS: dict[str, dict[str, str]] = {
         "open": "Open the game",
         "digest_subject": "Brass: your turn in {count} games",
         "digest_intro": "It is your turn in {count} games:",
+        "digest_subject_one": "Brass: your turn in 1 game",
+        "digest_intro_one": "It is your turn in 1 game:",
         "digest_line": "{game}: {left} left against {others}",
         "digest_line_untimed": "{game}: against {others}",
         "desk": "Your games",
@@ -27,6 +29,8 @@ WORDS: dict[str, dict[str, str]] = {
         "page_done": "Done: you will not get {kind} any more. You can turn them on again on "
                      "your account page.",
         "page_bad": "This unsubscribe link is not valid.",
+        "page_already": "You do not get {kind} any more: nothing to do.",
+        "page_account": "Your account page",
     },
     "fa": {
         "turn_subject": "نوبت شما در {game}",
@@ -50,6 +54,8 @@ WORDS: dict[str, dict[str, str]] = {
         "page_done": "انجام شد: دیگر {kind} را نمی‌گیرید. در صفحهٔ حساب خود می‌توانید آن را "
                      "دوباره روشن کنید.",
         "page_bad": "این پیوند لغو اشتراک معتبر نیست.",
+        "page_already": "{kind} دیگر برای شما فرستاده نمی‌شود: کاری لازم نیست.",
+        "page_account": "صفحهٔ حساب شما",
     },
     "pl": {
         "turn_subject": "Twój ruch w {game}",
@@ -58,6 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "open": "Otwórz grę",
         "digest_subject": "Brass: twój ruch w grach ({count})",
         "digest_intro": "Twój ruch w grach ({count}):",
+        "digest_subject_one": "Brass: twój ruch w jednej grze",
+        "digest_intro_one": "Twój ruch w jednej grze:",
         "digest_line": "{game}: zostało {left}, przeciw {others}",
         "digest_line_untimed": "{game}: przeciw {others}",
         "desk": "Twoje gry",
@@ -73,6 +81,8 @@ WORDS: dict[str, dict[str, str]] = {
         "page_done": "Gotowe: {kind} nie będą już wysyłane. Możesz je znów włączyć na "
                      "stronie swojego konta.",
         "page_bad": "Ten link do wypisania się jest nieprawidłowy.",
+        "page_already": "Nie dostajesz już: {kind}. Nic więcej nie trzeba robić.",
+        "page_account": "Strona twojego konta",
     },
     "th": {
         "turn_subject": "ถึงตาคุณใน {game}",
@@ -95,6 +105,8 @@ WORDS: dict[str, dict[str, str]] = {
         "page_button": "ยกเลิกการรับ",
         "page_done": "เรียบร้อย: คุณจะไม่ได้รับ{kind}อีก เปิดใหม่ได้ในหน้าบัญชีของคุณ",
         "page_bad": "ลิงก์ยกเลิกนี้ไม่ถูกต้อง",
+        "page_already": "คุณไม่ได้รับ{kind}แล้ว ไม่ต้องทำอะไรเพิ่ม",
+        "page_account": "หน้าบัญชีของคุณ",
     },
     "ko": {
         "turn_subject": "{game}: 당신의 차례입니다",
@@ -118,6 +130,8 @@ WORDS: dict[str, dict[str, str]] = {
         "page_done": "완료: 더 이상 {kind}을(를) 받지 않습니다. 계정 페이지에서 다시 켤 수 "
                      "있습니다.",
         "page_bad": "이 수신 거부 링크는 유효하지 않습니다.",
+        "page_already": "이미 {kind}을(를) 받지 않고 있습니다. 더 할 일은 없습니다.",
+        "page_account": "내 계정 페이지",
     },
 }
 
@@ -125,6 +139,19 @@ WORDS: dict[str, dict[str, str]] = {
 
 def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
+
+
+def digest_head(lang: str, count: int) -> tuple[str, str]:
+    """The digest's subject and first line for `count` games: a language whose plural
+    differs for one game has `_one` words.
+
+    >>> digest_head("en", 1), digest_head("en", 2)[0]
+    (('Brass: your turn in 1 game', 'It is your turn in 1 game:'), 'Brass: your turn in 2 games')
+    """
+    w = words(lang)
+    one = "_one" if count == 1 and "digest_subject_one" in w else ""
+    return (w[f"digest_subject{one}"].format(count=count),
+            w[f"digest_intro{one}"].format(count=count))
 
 
 def duration(seconds: float, lang: str) -> str:

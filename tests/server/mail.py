@@ -27,6 +27,7 @@ class Mailbox:
     def __init__(self) -> None:
         self.links: dict[str, list[str]] = {}
         self.notices: dict[str, list[EmailMessage]] = {}
+        self.raw: dict[str, list[bytes]] = {}  # each notice as it came, by address
         self.arrived = threading.Condition()
         self.port = 0
 
@@ -37,6 +38,7 @@ class Mailbox:
             if message["List-Unsubscribe"] is not None:
                 for to in envelope.rcpt_tos:
                     self.notices.setdefault(to, []).append(message)
+                    self.raw.setdefault(to, []).append(envelope.content)
             else:
                 body = message.get_content()
                 found = [m.group(0) for m in LINK.finditer(body)]

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import closing
 from email.message import EmailMessage
+from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -118,6 +119,12 @@ def test_a_correspondence_turn_is_mailed_with_one_click_unsubscribe(site: Site,
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert urlsplit(stop).path.startswith("/api/mail/unsubscribe/"), stop
         assert stop in plain and stop in html
+        # as sent: the header one line, unencoded (a mail client reads no URL from encoded
+        # words, RFC 2369), and a Date (RFC 5322)
+        raw = box.raw[email][box.notices[email].index(mail)]
+        head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii").split("\r\n")
+        assert f"List-Unsubscribe: <{stop}>" in head, head
+        assert parsedate_to_datetime(str(mail["Date"])).tzinfo is not None, head
 
         # the link works without any cookie: a page that asks, then the one-click POST
         with httpx.Client(timeout=60) as mail_client:
@@ -127,8 +134,13 @@ def test_a_correspondence_turn_is_mailed_with_one_click_unsubscribe(site: Site,
             assert ada.get("/api/me/email-notices").json()["turn"] is True  # a GET asks only
             done = mail_client.post(stop, data={"List-Unsubscribe": "One-Click"})
             assert done.status_code == 200, done.text
+            again = mail_client.get(stop)  # the link opened again: nothing left to ask
+            assert again.status_code == 200 and "<form" not in again.text, again.text
+            assert "Nie dostajesz już" in again.text and 'href="/#/account"' in again.text
             bad = mail_client.post(stop[:-4] + "AAAA")
             assert bad.status_code == 404, bad.text
+            bad = mail_client.get(stop[:-4] + "AAAA", headers={"Accept-Language": "pl-PL,en"})
+            assert bad.status_code == 404 and "nieprawidłowy" in bad.text, bad.text
         switches = ada.get("/api/me/email-notices").json()
         assert switches == {"turn": False, "digest": False, "lang": "pl", "offered": True,
                             "email": email}, switches
