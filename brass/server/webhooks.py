@@ -1,6 +1,7 @@
 """A webhook per game (issue 27, docs/REACH.md): the game's host sets an incoming-webhook URL
 (Discord's or Slack's, https) with `PUT /api/games/{id}/webhook`; each turn's start posts a
 short line naming whose turn it is, with the game's link, and the game's end its result.
+A bot's turn is not posted, except in a game of bots alone (a channel waits for its people).
 
 Sent by the instance that committed the turn (`turn_began`, `game_ended`), in a background
 task: a slow or dead URL never delays a move. At most one call per game every `GAP` seconds:
@@ -10,7 +11,8 @@ all, each pause twice the one before from `GAP` on, unless a newer message repla
 URL is checked by netguard.py when it is set (an address literal) and when it is called (the
 name's resolved addresses): no private, loopback or link-local address unless
 `webhook_private_addresses` allows them. The body has `content` (Discord) and `text` (Slack);
-a URL of either service gets only its own key, another URL both.
+a URL of either service gets only its own key, another URL both; it mentions nobody
+(`body_for`).
 
 Every game's URL is read from the database at once, at most once per `FRESH` seconds (most
 games have none: a read per game was a tenth of the server's CPU per move, and a read per
@@ -23,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -46,13 +48,21 @@ KEPT = 10_000  # games whose last call time is kept before the old ones are forg
 FRESH = 30.0  # seconds a game's URL read from the database is used before it is read again
 
 
-def body_for(url: str, text: str) -> dict[str, str]:
+def body_for(url: str, text: str) -> dict[str, Any]:
+    """The JSON body for `url`'s service. It mentions nobody: the text holds names that
+    players chose, and a seat named "@everyone" (Discord, Mattermost) or "<!channel>" (Slack)
+    would ping the whole channel at every turn. So every "@" is followed by a zero-width
+    space, Slack's `<`, `>` and `&` are escaped as its format asks, and Discord is told to
+    parse no mention at all."""
+    text = text.replace("@", "@\u200b")
     host = (urlsplit(url).hostname or "").lower()
+    slack = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    discord = {"content": text, "allowed_mentions": {"parse": []}}
     if host.endswith(("discord.com", "discordapp.com")):
-        return {"content": text}
+        return discord
     if host.endswith("slack.com"):
-        return {"text": text}
-    return {"content": text, "text": text}
+        return {"text": slack}
+    return {**discord, "text": slack}
 
 
 class Webhooks:
@@ -97,6 +107,9 @@ class Webhooks:
         seat = None if game is None or rt.record.status != "running" else game.current_seat
         if seat is None:
             return
+        seats = rt.record.seats
+        if seats[seat].played_by_bot and not all(s.played_by_bot for s in seats):
+            return  # a channel waits for its people: a bot's turn is over in a moment
         who = _name(rt, seat)
         self._queue(rt.id, f"{rt.record.name}: {who}'s turn.{self._link(rt)}")
 

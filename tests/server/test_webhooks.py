@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +26,7 @@ from brass.server import Settings
 from brass.server.netguard import PublicOnly
 from brass.server.webhooks import GAP, body_for
 
-from .conftest import LiveServer, Table, act, auth, legal, make_game
+from .conftest import LiveServer, Table, act, auth, info, legal, make_game
 from .databases import fresh_like
 from .test_ratings import wait_for
 
@@ -200,10 +201,44 @@ def test_a_name_that_resolves_to_a_private_address_is_not_reached() -> None:
         pool.submit(asyncio.run, resolve()).result()
 
 
-def test_each_service_gets_its_own_body() -> None:
-    assert body_for("https://discord.com/api/webhooks/1/x", "hi") == {"content": "hi"}
+def test_each_service_gets_its_own_body_which_mentions_nobody() -> None:
+    quiet = {"parse": []}
+    assert body_for("https://discord.com/api/webhooks/1/x", "hi") == {
+        "content": "hi", "allowed_mentions": quiet}
     assert body_for("https://hooks.slack.com/services/T/B/x", "hi") == {"text": "hi"}
-    assert body_for("https://chat.example.org/hook", "hi") == {"content": "hi", "text": "hi"}
+    assert body_for("https://chat.example.org/hook", "hi") == {
+        "content": "hi", "text": "hi", "allowed_mentions": quiet}
+    # a seat named to ping the whole channel at every turn pings nobody
+    loud = "@everyone and <!channel> & <@123>'s turn."
+    discord = body_for("https://discord.com/api/webhooks/1/x", loud)
+    assert "@everyone" not in discord["content"] and "@\u200beveryone" in discord["content"]
+    slack = body_for("https://hooks.slack.com/services/T/B/x", loud)["text"]
+    assert "<" not in slack and "&lt;!channel&gt; &amp; &lt;@\u200b123&gt;" in slack, slack
+
+
+def test_a_bots_turn_is_not_posted_where_people_play(
+        db_url: str, tmp_path: Path, receiver: Receiver) -> None:
+    # the bot thinks a while, as on a real server: its turn would be posted before it moves
+    with fresh_like(db_url, tmp_path) as url, \
+            LiveServer(Settings(database_url=url, bot_delay=0.5, join_limit=0,
+                                public_url=SITE, webhook_private_addresses=True)) as live, \
+            httpx.Client(base_url=live.base, timeout=60) as http:
+        table = make_game(http, 2, 1, bots=1)
+        path = f"/people/{table.id}"
+        put = http.put(table.url("/webhook"), headers=auth(table.host),
+                       json={"url": receiver.url(path)})
+        assert put.status_code == 200, put.text
+        (seat,) = table.tokens
+        texts: list[str] = []
+        for _ in range(3):  # the person's turn ends; the bot's passes; the person's begins
+            wait_for(lambda: info(http, table)["current_seat"] == seat, "the person's turn")
+            while info(http, table)["current_seat"] == seat:
+                state = info(http, table)
+                done = act(http, table, seat, legal(http, table, seat)[0]["action"],
+                           state["version"])
+                assert done.status_code == 200, done.text
+            texts += [c.body["text"] for c in receiver.until(path, lambda c: True)]
+    assert texts and all(t.startswith("test: human 0's turn.") for t in texts), texts
 
 
 def test_a_receiver_that_hangs_never_delays_a_move(hooked: LiveServer,
