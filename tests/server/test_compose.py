@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from brass.server.settings import Settings
+from brass.server.settings import Settings, usable_cpus
 
 from .conftest import repo_root
 
@@ -171,7 +171,8 @@ def test_the_accounts_and_mail_settings_reach_the_app(monkeypatch: pytest.Monkey
               "BRASS_SMTP_TLS": "tls", "BRASS_SMTP_USER": "brass",
               "BRASS_SMTP_PASSWORD": PASSWORD, "BRASS_MAIL_FROM": "Brass <games@example.com>",
               "BRASS_MAIL_DIGEST_HOUR": "6", "BRASS_PUSH_CONTACT": "mailto:me@example.com",
-              "BRASS_VACATION_DAYS": "10"}
+              "BRASS_VACATION_DAYS": "10", "BRASS_WORKERS": "2",
+              "BRASS_ANALYSIS_WORKERS": "0"}
     done = compose_config(POSTGRES_PASSWORD=PASSWORD, **chosen)
     assert done.returncode == 0, done.stderr
     app = environment(yaml.safe_load(done.stdout)["services"]["app"])
@@ -179,8 +180,9 @@ def test_the_accounts_and_mail_settings_reach_the_app(monkeypatch: pytest.Monkey
     for key in chosen:
         monkeypatch.setenv(key, app[key])
     settings = Settings()
-    assert (settings.public_url, settings.smtp_port, settings.smtp_tls, settings.vacation_days) \
-        == ("https://games.example.com", 465, "tls", 10), settings
+    assert (settings.public_url, settings.smtp_port, settings.smtp_tls, settings.vacation_days,
+            settings.workers, settings.analysis_workers) \
+        == ("https://games.example.com", 465, "tls", 10, 2, 0), settings
 
     unset = environment(yaml.safe_load(compose_config(POSTGRES_PASSWORD=PASSWORD).stdout)
                         ["services"]["app"])
@@ -189,7 +191,9 @@ def test_the_accounts_and_mail_settings_reach_the_app(monkeypatch: pytest.Monkey
         monkeypatch.setenv(key, unset[key])
     defaults = Settings()
     assert (defaults.public_url, defaults.smtp_host, defaults.smtp_port,
-            defaults.smtp_password, defaults.vacation_days) == (None, None, 587, None, 14)
+            defaults.smtp_password, defaults.vacation_days, defaults.analysis_workers) \
+        == (None, None, 587, None, 14, 1)
+    assert defaults.workers == max(1, usable_cpus() - 1), defaults.workers
 
 
 def published(port: str | dict[str, Any]) -> str:
