@@ -4,6 +4,7 @@ request ids (`logs.py`), health, readiness and metrics (`ops.py`, `metrics.py`).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import os
 import secrets
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch = service.steward.watch
         watch.send, watch.minimum = service.core.reach.notify, settings.remind_minimum
         app.state.vacation_days = settings.vacation_days
+        app.state.nudge_after = dt.timedelta(seconds=settings.nudge_after)
         app.state.mail_notices = await MailNotices.start(
             storage, app.state.players, app.state.accounts.mailer, settings.public_url)
         app.state.webhooks = Webhooks(MailStore(storage), settings.public_url,

@@ -3,14 +3,16 @@ player a notice of kind "nudge" (notices.py). At most once per `EVERY` per game 
 seat, counted in the database (`nudges`, migration 0013; its one writer): of two instances
 nudging at once, one wins. Only in a running game, to the seat to move when a person plays
 it and can be reached (it has a player) and is not on vacation (their clock stands still),
-never to oneself. The server says when a nudge is allowed (`GET`): the client's button holds
-no rule of its own."""
+never to oneself, and only once the turn has lasted `nudge_after` (a setting: an hour; a
+player who just got the turn is thinking, not away). The server says when a nudge is allowed
+(`GET`), and if not, why and from when: the client's button holds no rule of its own."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -33,8 +35,12 @@ class NudgeInfo(BaseModel):
     allowed: bool = Field(description="the asking seat may nudge the seat to move now")
     seat: int | None = Field(description="the seat a nudge would reach (the seat to move); "
                                          "null: none")
-    again_at: dt.datetime | None = Field(description="when that seat may be nudged again, "
-                                                     "if it was nudged in the last 24 h")
+    again_at: dt.datetime | None = Field(description="when that seat may be nudged (again), "
+                                                     "if not now")
+    wait: Literal["nudged", "thinking"] | None = Field(
+        default=None, description="why not before `again_at`: it was nudged in the last 24 h "
+                                  "(\"nudged\"), or its turn began less than the server's "
+                                  "nudge_after ago (\"thinking\")")
 
 
 def _aware(at: dt.datetime) -> dt.datetime:
@@ -106,30 +112,50 @@ async def reachable(service: Service, rt: Runtime, by: int) -> int:
     return seat
 
 
+def settled_at(rt: Runtime, after: dt.timedelta) -> dt.datetime | None:
+    """When the turn to move will have lasted `after` (None: its start is not known)."""
+    started = rt.record.turn_started_at
+    return None if started is None else _aware(started) + after
+
+
 @router.get("/games/{game_id}/nudge", response_model=NudgeInfo)
-async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
-    """Whether the asking seat (a seat token or the device's player) may nudge now."""
+async def nudge_state(game_id: str, service: Service, rt: GameAt, seat: Seat,
+                      request: Request) -> NudgeInfo:
+    """Whether the asking seat (a seat token or the device's player) may nudge now; if not,
+    from when and why."""
     try:
         mover = await reachable(service, rt, seat)
     except ApiError:
         return NudgeInfo(allowed=False, seat=None, again_at=None)
+    at = now()
     last = await service.core.db(last_nudge, service.core.storage, rt.id, mover)
-    again = None if last is None or last + EVERY <= now() else last + EVERY
-    return NudgeInfo(allowed=again is None, seat=mover, again_at=again)
+    if last is not None and last + EVERY > at:
+        return NudgeInfo(allowed=False, seat=mover, again_at=last + EVERY, wait="nudged")
+    settled = settled_at(rt, request.app.state.nudge_after)
+    if settled is not None and settled > at:
+        return NudgeInfo(allowed=False, seat=mover, again_at=settled, wait="thinking")
+    return NudgeInfo(allowed=True, seat=mover, again_at=None)
 
 
 @router.post("/games/{game_id}/nudge", response_model=NudgeInfo)
-async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat) -> NudgeInfo:
+async def nudge(game_id: str, service: Service, rt: GameAt, seat: Seat,
+                request: Request) -> NudgeInfo:
     """Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
     (no person to move but another, the game not running, the player to move on vacation:
-    `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h; `params.again_at`:
-    when it may be again)."""
+    `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h, reason
+    `nudged_recently`, or its turn is younger than the server's nudge_after, reason
+    `turn_young`; `params.again_at`: when it may be)."""
     mover = await reachable(service, rt, seat)
     at = now()
+    settled = settled_at(rt, request.app.state.nudge_after)
+    if settled is not None and settled > at:
+        raise ApiError("nudge_too_soon", "This player's turn has just begun: they may be "
+                       "thinking", retry_after=max(1, int((settled - at).total_seconds())),
+                       reason="turn_young", params={"again_at": settled.isoformat()})
     again = await service.core.db(take, service.core.storage, rt.id, mover, at)
     if again is not None:
         raise ApiError("nudge_too_soon", "This player was nudged less than 24 hours ago",
                        retry_after=max(1, int((again - at).total_seconds())),
                        reason="nudged_recently", params={"again_at": again.isoformat()})
     service.core.reach.nudged(rt, mover, seat)
-    return NudgeInfo(allowed=False, seat=mover, again_at=at + EVERY)
+    return NudgeInfo(allowed=False, seat=mover, again_at=at + EVERY, wait="nudged")

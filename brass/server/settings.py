@@ -150,6 +150,10 @@ class Settings(BaseSettings):
         default=600.0, ge=1.0, le=86_400.0,
         description="turns shorter than this (seconds) get no clock reminders (a short live "
                     "game's player is at the table)")
+    nudge_after: float = Field(
+        default=3600.0, ge=0.0, le=7 * 86_400.0,
+        description="seconds a player's turn must have lasted before another player may nudge "
+                    "them (a player who just got the turn is thinking, not away)")
     vacation_days: int = Field(
         default=14, ge=0, le=366,
         description="vacation days each player may take per calendar year, which stop "

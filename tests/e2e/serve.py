@@ -32,8 +32,10 @@ def build_app(port: int):  # type: ignore[no-untyped-def]
     if os.environ.get("BRASS_E2E_SEED"):
         fix_seed(int(os.environ["BRASS_E2E_SEED"]))
     # every browser is 127.0.0.1 here: no join limit, no cap on sockets per address (the
-    # session's pages together hold more than one real client would)
-    return create_app(Settings(port=port, join_limit=0, sockets_per_address=0, web_dist=DIST))
+    # session's pages together hold more than one real client would); a turn may be nudged
+    # at once (a test does not wait an hour)
+    return create_app(Settings(port=port, join_limit=0, sockets_per_address=0, web_dist=DIST,
+                               nudge_after=0.0))
 
 
 if __name__ == "__main__":

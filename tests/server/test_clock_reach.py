@@ -78,7 +78,8 @@ def reach_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 def reach(reach_db: str) -> Iterator[LiveServer]:
     with LiveServer(Settings(database_url=reach_db, bot_delay=0.0, join_limit=0,
                              push_private_endpoints=True, clock_minimum=1.0,
-                             remind_minimum=1.0, vacation_days=14)) as live:
+                             remind_minimum=1.0, vacation_days=14,
+                             nudge_after=0.0)) as live:  # a nudge at once
         yield live
 
 

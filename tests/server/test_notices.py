@@ -6,11 +6,13 @@ Postgres send a turn notice exactly once; nudges and their refusals."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import queue
 import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -68,7 +70,7 @@ player = contextmanager(subscribed)  # a signed-in browser with its push subscri
 
 def settings(url: str) -> Settings:
     return Settings(database_url=url, bot_delay=0.0, join_limit=0, clock_minimum=1.0,
-                    push_private_endpoints=True)
+                    push_private_endpoints=True, nudge_after=0.0)  # nudged at once
 
 
 @pytest.fixture(scope="module")
@@ -322,3 +324,25 @@ def test_two_instances_send_a_turn_notice_exactly_once(push_service: PushService
         ours = [g for g in got if g.path in {w.endpoint.removeprefix(push_service.origin)
                                              for w in by_seat.values()}]
         assert passes >= 2 and len(ours) == passes, (passes, [g.path for g in ours])
+
+
+def test_a_turn_just_begun_is_not_nudged(push_service: PushService,  # noqa: F811
+                                         tmp_path: Path) -> None:
+    """A player who just got the turn is thinking: a nudge waits until the turn has lasted
+    the server's nudge_after, and the server says until when."""
+    url = f"sqlite:///{tmp_path / 'young.db'}"
+    with LiveServer(settings(url).model_copy(update={"nudge_after": 3600.0})) as live, \
+            player(live, push_service, "alice") as alice, \
+            player(live, push_service, "bob") as bob:
+        table, by_seat = start_game(alice, bob)
+        first = alice.client.get(table.url()).json()["current_seat"]
+        other = by_seat[1 - first]
+        state = other.client.get(table.url("/nudge")).json()
+        assert (state["allowed"], state["wait"], state["seat"]) == (False, "thinking", first), state
+        left = dt.datetime.fromisoformat(state["again_at"]) - dt.datetime.now(dt.UTC)
+        assert dt.timedelta(minutes=55) < left <= dt.timedelta(hours=1), state
+        refused = other.client.post(table.url("/nudge"))
+        assert refused.status_code == 429, refused.text
+        body = refused.json()
+        assert (body["code"], body["reason"]) == ("nudge_too_soon", "turn_young"), body
+        assert body["params"]["again_at"] and 0 < int(refused.headers["retry-after"]) <= 3600

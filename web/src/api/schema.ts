@@ -759,7 +759,8 @@ export interface paths {
         };
         /**
          * Nudge State
-         * @description Whether the asking seat (a seat token or the device's player) may nudge now.
+         * @description Whether the asking seat (a seat token or the device's player) may nudge now; if not,
+         *     from when and why.
          */
         get: operations["nudge_state_api_games__game_id__nudge_get"];
         put?: never;
@@ -767,8 +768,9 @@ export interface paths {
          * Nudge
          * @description Nudge the seat to move: its player is sent a notice. Refused as `nudge_not_allowed`
          *     (no person to move but another, the game not running, the player to move on vacation:
-         *     `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h; `params.again_at`:
-         *     when it may be again).
+         *     `reason`) or `nudge_too_soon` (that seat was nudged in the last 24 h, reason
+         *     `nudged_recently`, or its turn is younger than the server's nudge_after, reason
+         *     `turn_young`; `params.again_at`: when it may be).
          */
         post: operations["nudge_api_games__game_id__nudge_post"];
         delete?: never;
@@ -3040,7 +3042,7 @@ export interface components {
         NudgeInfo: {
             /**
              * Again At
-             * @description when that seat may be nudged again, if it was nudged in the last 24 h
+             * @description when that seat may be nudged (again), if not now
              */
             again_at: string | null;
             /**
@@ -3053,6 +3055,11 @@ export interface components {
              * @description the seat a nudge would reach (the seat to move); null: none
              */
             seat: number | null;
+            /**
+             * Wait
+             * @description why not before `again_at`: it was nudged in the last 24 h ("nudged"), or its turn began less than the server's nudge_after ago ("thinking")
+             */
+            wait?: ("nudged" | "thinking") | null;
         };
         /** OfferRematch */
         OfferRematch: {

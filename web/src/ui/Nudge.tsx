@@ -5,7 +5,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { NudgeInfo } from "../api/types";
-import { t } from "../i18n";
+import { dateTime, t } from "../i18n";
 import { useBusy } from "./useBusy";
 
 export function Nudge({ id, token, mover }: { id: string; token: string | null; mover: number | null }): JSX.Element | null {
@@ -25,6 +25,8 @@ export function Nudge({ id, token, mover }: { id: string; token: string | null; 
       {info.allowed ? (
         <button type="button" class="small" data-testid="nudge" disabled={busy}
           onClick={() => run(async () => setInfo(await api.nudge(id, token)))}>{t("nudge.button")}</button>
+      ) : info.wait === "thinking" && info.again_at ? (
+        <span class="muted" data-testid="nudge-later">{t("nudge.later", { at: dateTime(info.again_at) })}</span>
       ) : (
         <span class="muted" data-testid="nudged">{t("nudge.done")}</span>
       )}
