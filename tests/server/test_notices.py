@@ -326,7 +326,7 @@ def test_two_instances_send_a_turn_notice_exactly_once(push_service: PushService
         assert passes >= 2 and len(ours) == passes, (passes, [g.path for g in ours])
 
 
-def test_a_turn_just_begun_is_not_nudged(push_service: PushService,  # noqa: F811
+def test_a_turn_just_begun_is_not_nudged(push_service: PushService,
                                          tmp_path: Path) -> None:
     """A player who just got the turn is thinking: a nudge waits until the turn has lasted
     the server's nudge_after, and the server says until when."""
