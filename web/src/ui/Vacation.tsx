@@ -32,7 +32,7 @@ export function Vacation(): JSX.Element | null {
       <summary>{t("vacation.title")}</summary>
       <p class="muted">{t("vacation.explain")}</p>
       <p data-testid="vacation-left">
-        {data.left.map((y) => t("vacation.left", { year: String(y.year), days: y.days })).join(" · ")}
+        {data.left.map((y) => t("vacation.left", { year: y.year, days: y.days })).join(" · ")}
       </p>
       {data.vacations.length > 0 && (
         <ul data-testid="vacation-list">
