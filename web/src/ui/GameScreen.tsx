@@ -139,7 +139,12 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   }); // every render: a language change renames the tab too
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
-  if (!st) return lost ? <div class="page">{lost}</div> : <div class="page">{t("game.connecting")}</div>;
+  if (!st) {
+    if (lost) return <div class="page">{lost}</div>;
+    // the server answers, its database does not: said so, while the socket retries
+    return conn === "unreachable" ? <div class="page" role="status" data-testid="conn">{t("conn.unreachable")}</div>
+      : <div class="page">{t("game.connecting")}</div>;
+  }
   if (st.status === "waiting" || !view) {
     return <>
       <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
