@@ -39,7 +39,8 @@ export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
   return Array.from({ length: n }, (_, i) => (info?.seats[i] ? seatName(info.seats[i]) : null));
 }
 
-type Message = { text: string; bad: boolean } | null;
+/** `passing`: a refusal for want of the database (`unavailable`), old news at the next state. */
+type Message = { text: string; bad: boolean; passing?: boolean } | null;
 
 /** Said in words when the server no longer knows this browser's seat token: the link was
  * renewed elsewhere, or the host removed the seat; watching is offered. */
@@ -63,8 +64,10 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const [message, setMessage] = useState<Message>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (error && !seatLost) setMessage({ text: error.text, bad: true });
+    if (error && !seatLost) setMessage({ text: error.text, bad: true, passing: error.code === "unavailable" });
   }, [error]);
+  // the game answers again (a move, a greeting): "the database cannot be reached" is gone
+  useEffect(() => setMessage((m) => (m?.passing ? null : m)), [st]);
   // seats are emptied only in the lobby, and a lobby may be called off or expire since
   const lobby = st?.status === "waiting" || st?.status === "cancelled" || st?.status === "expired";
   const lost = seatLost && mine ? <SeatLost removed={lobby} byHost={seats.hostToken(id) !== null}
@@ -160,7 +163,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
       setMessage(done);
     } catch (err) {
       const text = err instanceof ApiError ? err.message : String(err);
-      setMessage({ text: `${refused}: ${text}`, bad: true });
+      setMessage({ text: `${refused}: ${text}`, bad: true, passing: err instanceof ApiError && err.code === "unavailable" });
       if (err instanceof ApiError && err.code === "stale_version") socket?.sync();
     } finally {
       setBusy(false);
