@@ -243,14 +243,19 @@ function say(ws: WebSocket, msg: ClientMessage): void {
 }
 const SHOWN_EVENTS = ["focus", "blur"] as const; // with visibilitychange: the page shown or not
 
-export type ConnStatus = "connecting" | "open" | "reconnecting" | "closed";
+/** "unreachable": the server answers but cannot reach its database (it refused the hello as
+ * `unavailable`); the socket tries again with backoff until a hello is answered. */
+export type ConnStatus = "connecting" | "open" | "reconnecting" | "unreachable" | "closed";
 
 /** One game's socket: says hello (a seat token or null), hands every state to `onState` and
  * every message to `onMessage` and to the subscribers, and on a drop shows "reconnecting" and
  * reconnects with backoff; the server answers a new hello with the full current state, so a
  * reconnect is a full resync (`onState` is then called with `fresh` true). A hello refused in a
  * way that may pass (an instance that has not heard of the join yet, a database out of reach)
- * is said again after a jittered wait; a final refusal reaches the handlers. */
+ * is said again after a jittered wait; a final refusal reaches the handlers. The backoff starts
+ * over only once a hello is answered: a server without its database accepts the socket, says
+ * `unavailable` and closes it, and a reset on each accept had the page reconnect 4-5 times a
+ * second for the whole outage. */
 export class GameSocket {
   private ws: WebSocket | null = null;
   private tries = 0;
@@ -260,6 +265,8 @@ export class GameSocket {
   private fresh = true;
   private helloTries = 0; // hellos refused in a row, a stale or unreachable server's perhaps
   private greeted = false; // this connection's hello was answered with a state
+  private unreachable = false; // the last hello was refused as `unavailable`, none answered since
+  private opened = 0; // connections opened so far (`connection`)
   private subscribers = new Set<(m: WsMessage) => void>();
   private greeters = new Set<() => void>(); // told each time a connection's hello is answered
   private shown: boolean | null = null; // what the server was last told (visible or not)
@@ -293,22 +300,32 @@ export class GameSocket {
     this.handlers.onStatus(s);
   }
 
+  /** Which connection the socket is on (a count of those opened): what was sent on an
+   * earlier one will never be answered on this one. */
+  get connection(): number {
+    return this.opened;
+  }
+
   private open() {
+    this.opened++;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${this.game}`);
     this.ws = ws;
     // no token (""): a seat of this browser's player, by its cookie (or a spectator)
     const hello = () => say(ws, { type: "hello", token: this.token || null, seat: null });
     ws.onopen = () => {
-      this.tries = 0;
       this.fresh = true;
       this.greeted = false;
       hello();
-      this.setStatus("open");
+      this.setStatus(this.unreachable ? "unreachable" : "open"); // open, not yet greeted
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data) as WsMessage;
       if (msg.type === "error" && !this.greeted) {
+        if (msg.code === "unavailable" && !this.unreachable) {
+          this.unreachable = true; // said in words, not "Connecting…", until a hello is answered
+          this.setStatus("unreachable");
+        }
         // a refused hello that may be transient is said again (backoff.ts), unseen; a final
         // one goes on to the handlers (a renewed link: the seat is lost)
         const wait = helloRetry(msg.code, this.helloTries);
@@ -325,6 +342,9 @@ export class GameSocket {
         if (!this.greeted) this.shown = null; // a new connection: tell it afresh
         this.greeted = true;
         this.helloTries = 0;
+        this.tries = 0; // answered: a later drop starts the backoff over
+        this.unreachable = false;
+        if (this.status !== "open") this.setStatus("open");
         this.onShown();
         this.handlers.onState(msg, this.fresh);
         this.fresh = false;
@@ -337,7 +357,7 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      this.setStatus("reconnecting");
+      this.setStatus(this.unreachable ? "unreachable" : "reconnecting");
       const delay = Math.max(backoff(this.tries++), this.holdUntil - Date.now()); // jittered
       this.timer = setTimeout(() => this.open(), delay);
     };
@@ -367,9 +387,10 @@ export class GameSocket {
     return true;
   }
 
-  /** Say something at the table (`name`: a spectator's). False if the socket is not open. */
+  /** Say something at the table (`name`: a spectator's). False if the socket is not open or
+   * its hello not answered yet (the server would refuse the line: "Send hello first"). */
   chat(text: string, name?: string): boolean {
-    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    if (this.ws?.readyState !== WebSocket.OPEN || !this.greeted) return false;
     say(this.ws, { type: "chat", text, name: name || null });
     return true;
   }

@@ -5,7 +5,7 @@ import { api, seats } from "./client";
 import type { Me } from "./types";
 
 const CLAIMED = "brass.claimed"; // game ids whose stored seat was claimed already
-let ready: Promise<Me | null> | null = null;
+let ready: Promise<Me> | null = null;
 
 function claimedIds(): string[] {
   try {
@@ -27,9 +27,10 @@ export async function claimStored(game: string, token: string): Promise<void> {
   if (!done.includes(game)) localStorage.setItem(CLAIMED, JSON.stringify([...done, game]));
 }
 
-/** The player, once this browser has one and its stored seats are claimed (null: the server
- * cannot be reached, or refuses: the page works on with its seat links alone). */
-export function player(): Promise<Me | null> {
+/** The player, once this browser has one and its stored seats are claimed; a failure rejects
+ * with its error (an `ApiError`: "network", "unavailable" while the database is out of reach, a
+ * refusal), and the next call asks again. */
+export function reachPlayer(): Promise<Me> {
   ready ??= (async () => {
     try {
       const me = await api.session();
@@ -37,12 +38,18 @@ export function player(): Promise<Me | null> {
       const stored = Object.entries(seats.all()).filter(([game]) => !done.has(game));
       await Promise.all(stored.map(([game, s]) => claimStored(game, s.token)));
       return me;
-    } catch {
+    } catch (err) {
       ready = null; // try again next time
-      return null;
+      throw err;
     }
   })();
   return ready;
+}
+
+/** The player, as `reachPlayer` (null: the server cannot be reached, or refuses: the page
+ * works on with its seat links alone). */
+export function player(): Promise<Me | null> {
+  return reachPlayer().catch(() => null);
 }
 
 /** The player this browser is now, once a sign-in link made it another (an account's, or an

@@ -20,7 +20,7 @@ const FAMILIES: Record<string, string[]> = {
   "error.": ERROR_CODES,
   "log.tie_": ["income", "money", "shared"],
   "action.": ["build", "network", "develop", "sell", "loan", "scout", "pass"],
-  "conn.": ["connecting", "reconnecting", "closed"], // "open" shows nothing
+  "conn.": ["connecting", "reconnecting", "unreachable", "closed"], // "open" shows nothing
   "status.": ["waiting", "running", "finished", "expired", "cancelled"],
   "bot.": BOT_LEVELS,
 };

@@ -8,7 +8,8 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { admin, banner, type GameQuery } from "../api/admin";
 import { ApiError } from "../api/client";
-import { player } from "../api/player";
+import { reachPlayer } from "../api/player";
+import { backoff } from "../logic/backoff";
 import { PLAYER_NAMES, seatName } from "../logic/names";
 import { BANNER_CHANGED } from "./SiteBanner";
 import type { AdminChat, AdminGames, AdminMuted, Backup, Banner, Figures, Policy } from "../api/types";
@@ -319,14 +320,48 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
   );
 }
 
+/** Why the server could not say who asks, when that may pass: its database out of reach, or
+ * the server itself (no answer, a proxy's 5xx, an error page that is not JSON); null for a
+ * refusal. */
+export function outOfReach(err: unknown): "database" | "server" | null {
+  if (!(err instanceof ApiError)) return "server";
+  if (err.code === "unavailable") return "database";
+  return err.code === "network" || err.status >= 500 ? "server" : null;
+}
+
 export function AdminPage(): JSX.Element {
   const [role, setRole] = useState<string | null | undefined>(undefined);
+  const [away, setAway] = useState<"database" | "server" | null>(null); // the last ask's
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     document.title = t("admin.title");
-    player().then((me) => setRole(me?.role ?? null)).catch(() => setRole(null));
+    // asked again, with backoff, while the server or its database is out of reach: an admin
+    // was told the page is not theirs when Postgres was down
+    let live = true;
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = () => reachPlayer().then((me) => {
+      if (!live) return;
+      setAway(null);
+      setRole(me.role ?? null);
+    }).catch((err) => {
+      if (!live) return;
+      const why = outOfReach(err);
+      setAway(why);
+      if (why) timer = setTimeout(ask, backoff(tries++));
+      else setRole(null);
+    });
+    ask();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, []);
-  if (role === undefined) return <div class="page">{t("game.connecting")}</div>;
+  if (role === undefined) {
+    return away ? <div class="page" role="status" data-testid="admin-unreachable">
+      {away === "database" ? t("conn.unreachable") : t("conn.no_server")}</div>
+      : <div class="page">{t("game.connecting")}</div>;
+  }
   if (role !== "admin") {
     return <div class="page" data-testid="admin-refused"><h1>{t("admin.title")}</h1><p>{t("admin.only_admins")}</p><a href="#/">{t("game.back")}</a></div>;
   }

@@ -9,6 +9,8 @@ import type { ChatMessage, ChatMutes } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { t } from "../i18n";
 import { errorText } from "../i18n/refusals";
+import { backoff } from "../logic/backoff";
+import { Outbox } from "../logic/outbox";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 
 export const MAX_CHARS = 300;
@@ -140,33 +142,57 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [shown.length]);
-  // a refused line's reason (muted, too fast, the game over), shown where it was typed
-  const [refused, setRefused] = useState<string | null>(null);
-  useEffect(() => socket?.subscribe((m) => {
-    if (m.type === "error" && m.about === "chat") setRefused(errorText(m));
-  }), [socket]);
-  // lines said while the socket was not open: sent, in order, once its hello is answered
-  const [unsent, setUnsent] = useState<{ text: string; name?: string }[]>([]);
+  // a refused line's reason (muted, too fast, the game over), shown where it was typed;
+  // `passing`: the database was out of reach, old news once the game answers again
+  const [refused, setRefused] = useState<{ text: string; passing: boolean } | null>(null);
+  // lines said while the socket was not open, or refused while the database was out of reach:
+  // sent, in order, once its hello is answered, or the game answers again (outbox.ts)
+  const [, redraw] = useState(0);
+  const current = useRef({ socket, spectator });
+  current.current = { socket, spectator };
+  const box = useRef<Outbox | null>(null);
+  box.current ??= new Outbox({
+    send: (l) => current.current.socket?.chat(l.text, l.name) ?? false,
+    connection: () => current.current.socket?.connection ?? 0,
+    changed: () => redraw((n) => n + 1),
+  });
+  const outbox = box.current;
   useEffect(() => {
-    if (!socket || unsent.length === 0) return;
-    const flush = () => {
-      let sent = 0;
-      while (sent < unsent.length && socket.chat(unsent[sent].text, unsent[sent].name)) sent++;
-      if (sent > 0) setUnsent(unsent.slice(sent));
+    if (!socket) return;
+    let tries = 0; // held lines sent again, with backoff, should no state come meanwhile
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const answered = () => {
+      tries = 0;
+      setRefused((r) => (r?.passing ? null : r));
     };
-    flush(); // the socket may have opened since
-    return socket.onGreeted(flush);
-  }, [socket, unsent]);
+    const off = socket.subscribe((m) => {
+      if (m.type === "chat" && outbox.heard(m.message, current.current.spectator)) answered();
+      else if (m.type === "error" && m.about === "chat") {
+        if (!outbox.refused(m.code)) setRefused({ text: errorText(m), passing: m.code === "unavailable" });
+        else {
+          clearTimeout(timer);
+          timer = setTimeout(() => outbox.release(), backoff(tries++));
+        }
+      } else if (m.type === "state") { // a move or a greeting: the game answers again
+        answered();
+        outbox.release();
+      }
+    });
+    outbox.flush(); // the socket may have opened since
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [socket]);
   const send = (e: Event) => {
     e.preventDefault();
     const said = text.trim();
     if (!said || !socket) return;
-    const line = { text: said, name: spectator ? name.trim() || undefined : undefined };
     setRefused(null);
-    // behind a line still waiting, this one waits too (so they go in the order said)
-    if (unsent.length > 0 || !socket.chat(line.text, line.name)) setUnsent([...unsent, line]);
+    outbox.say({ text: said, name: spectator ? name.trim() || undefined : undefined });
     setText("");
   };
+  const unsent = outbox.unsent;
   return (
     <section class="chat panel" data-testid="chat" aria-label={t("chat.title")}>
       <div class="panel-title">{t("chat.title")}</div>
@@ -187,10 +213,10 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
       {modError && <div class="message bad">{modError}</div>}
       {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
-      {socket && !closed && refused && <p class="message bad" data-testid="chat-refused" role="alert">{refused}</p>}
+      {socket && !closed && refused && <p class="message bad" data-testid="chat-refused" role="alert">{refused.text}</p>}
       {socket && !closed && unsent.length > 0 && (
         <div class="chat-unsent" data-testid="chat-unsent" role="status">
-          <p class="muted">{t("chat.unsent")}</p>
+          <p class="muted">{outbox.held ? t("chat.held") : t("chat.unsent")}</p>
           <ul>{unsent.map((line, i) => <li key={i}>{line.text}</li>)}</ul>
         </div>
       )}

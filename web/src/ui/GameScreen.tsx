@@ -39,7 +39,8 @@ export function seatNames(info: GameInfo | null, n: number): (string | null)[] {
   return Array.from({ length: n }, (_, i) => (info?.seats[i] ? seatName(info.seats[i]) : null));
 }
 
-type Message = { text: string; bad: boolean } | null;
+/** `passing`: a refusal for want of the database (`unavailable`), old news at the next state. */
+type Message = { text: string; bad: boolean; passing?: boolean } | null;
 
 /** Said in words when the server no longer knows this browser's seat token: the link was
  * renewed elsewhere, or the host removed the seat; watching is offered. */
@@ -63,8 +64,10 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   const [message, setMessage] = useState<Message>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (error && !seatLost) setMessage({ text: error.text, bad: true });
+    if (error && !seatLost) setMessage({ text: error.text, bad: true, passing: error.code === "unavailable" });
   }, [error]);
+  // the game answers again (a move, a greeting): "the database cannot be reached" is gone
+  useEffect(() => setMessage((m) => (m?.passing ? null : m)), [st]);
   // seats are emptied only in the lobby, and a lobby may be called off or expire since
   const lobby = st?.status === "waiting" || st?.status === "cancelled" || st?.status === "expired";
   const lost = seatLost && mine ? <SeatLost removed={lobby} byHost={seats.hostToken(id) !== null}
@@ -139,7 +142,12 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   }); // every render: a language change renames the tab too
 
   if (notFound) return <div class="page"><h2>{t("game.not_found")}</h2><a href="#/">{t("game.back")}</a></div>;
-  if (!st) return lost ? <div class="page">{lost}</div> : <div class="page">{t("game.connecting")}</div>;
+  if (!st) {
+    if (lost) return <div class="page">{lost}</div>;
+    // the server answers, its database does not: said so, while the socket retries
+    return conn === "unreachable" ? <div class="page" role="status" data-testid="conn">{t("conn.unreachable")}</div>
+      : <div class="page">{t("game.connecting")}</div>;
+  }
   if (st.status === "waiting" || !view) {
     return <>
       <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
@@ -155,7 +163,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
       setMessage(done);
     } catch (err) {
       const text = err instanceof ApiError ? err.message : String(err);
-      setMessage({ text: `${refused}: ${text}`, bad: true });
+      setMessage({ text: `${refused}: ${text}`, bad: true, passing: err instanceof ApiError && err.code === "unavailable" });
       if (err instanceof ApiError && err.code === "stale_version") socket?.sync();
     } finally {
       setBusy(false);

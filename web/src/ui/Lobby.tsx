@@ -83,7 +83,7 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
         {expired ? t("lobby.expired") : calledOff(info?.called_off_by)}</p> : (
         <p>
           {t("lobby.waiting", { free })}
-          {conn === "reconnecting" && <span class="conn"> {t("conn.reconnecting")}</span>}
+          {(conn === "reconnecting" || conn === "unreachable") && <span class="conn"> {t(`conn.${conn}`)}</span>}
         </p>
       )}
       {info && <p class="muted" data-testid="clock-setting">

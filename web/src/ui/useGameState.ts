@@ -16,7 +16,7 @@ export interface GameState {
   logReady: boolean;
   notFound: boolean;
   /** the latest error the server sent on the socket */
-  error: { text: string; at: number } | null;
+  error: { text: string; code: string; at: number } | null;
   /** the server refused this browser's seat token (renewed elsewhere, or the host removed the
    * seat): the socket watches, or (a refused hello) hears nothing */
   seatLost: boolean;
@@ -92,7 +92,7 @@ export function useGameState(id: string, token: string | null): GameState {
         if (m.version != null && m.version < latest.current) return;
         if (m.code === "not_found") setNotFound(true);
         else if (m.code === "unauthorized" && token !== null) setSeatLost(true);
-        else setError({ text: errorText(m), at: Date.now() }); // in the player's language
+        else setError({ text: errorText(m), code: m.code, at: Date.now() }); // in the player's language
       },
     });
     setSocket(s);
