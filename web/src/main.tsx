@@ -1,4 +1,5 @@
 import { render } from "preact";
+import { answerWorker } from "./api/noticeClicks";
 import { applyDocument, useLanguage } from "./i18n";
 import { LanguageSwitcher } from "./i18n/LanguageSwitcher";
 import { App } from "./ui/App";
@@ -21,4 +22,5 @@ function Root() {
 }
 
 applyDocument();
+answerWorker();
 render(<Root />, document.getElementById("app")!);
