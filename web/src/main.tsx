@@ -1,4 +1,5 @@
 import { render } from "preact";
+import { followLanguage } from "./api/mailLanguage";
 import { answerWorker } from "./api/noticeClicks";
 import { applyDocument, useLanguage } from "./i18n";
 import { LanguageSwitcher } from "./i18n/LanguageSwitcher";
@@ -23,5 +24,6 @@ function Root() {
 }
 
 applyDocument();
+followLanguage();
 answerWorker();
 render(<Root />, document.getElementById("app")!);
