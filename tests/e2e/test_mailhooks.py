@@ -2,7 +2,8 @@
 in by an e-mail link (a real SMTP server, aiosmtpd) turns the turn mail on from the account
 page, and the server keeps it with the page's language; a guest sees the switches disabled
 with the reason; the host sets a game's webhook from the "Share and links" menu, sees a
-refused (private) address's reason, and removes it."""
+refused (private) address's reason, and removes it; the mails follow a language chosen on any
+page."""
 
 from __future__ import annotations
 
@@ -93,5 +94,41 @@ def test_the_host_sets_and_removes_the_games_webhook(browser: Any, site: str) ->
         expect(page.get_by_test_id("webhook-remove")).to_have_count(0, timeout=15000)
         assert fetch(page, "GET", f"/api/games/{game}/webhook", None, host)["body"] == {
             "url": None}
+    finally:
+        context.close()
+
+
+def test_the_mails_follow_a_language_chosen_on_another_page(browser: Any, site: str,
+                                                            mailbox: Mailbox) -> None:
+    """Only a visit to the account page told the server the page's language: a player who
+    switched it on the desk kept getting mails in the old one. Now each change is told, once."""
+    context = browser.new_context(base_url=site, locale="en-GB")
+    try:
+        page = context.new_page()
+        email = f"lea-{new_token()[:6].lower()}@test.invalid".replace("_", "x")
+        page.goto("/#/signin")
+        page.get_by_test_id("email-form").locator("input").fill(email)
+        page.get_by_test_id("email-form").locator("button").click()
+        page.get_by_test_id("email-sent").wait_for()
+        page.goto(mailbox.link_for(email))
+        page.get_by_test_id("signed-in").wait_for()
+        page.goto("/#/account")
+        turn = page.get_by_test_id("email-turn")
+        expect(turn).to_be_enabled(timeout=15000)
+        turn.check()
+        until("the turn mail switched on", lambda: fetch(
+            page, "GET", "/api/me/email-notices")["body"]["turn"])
+        page.goto("/")
+        page.get_by_test_id("account-bar").wait_for()
+        told: list[Any] = []
+        page.on("request", lambda r: told.append(r.post_data_json) if r.method == "PUT"
+                and r.url.endswith("/api/me/email-notices") else None)
+        for lang in ("pl", "ko"):
+            page.select_option("[data-testid=language]", lang)
+            got = until(f"the mails' language {lang}", lambda lang=lang: (
+                s := fetch(page, "GET", "/api/me/email-notices")["body"])["lang"] == lang
+                and s, timeout=15)
+            assert got["turn"] is True, got
+        assert told == [{"lang": "pl"}, {"lang": "ko"}], told  # once per change
     finally:
         context.close()

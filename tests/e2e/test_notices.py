@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from .test_pwa import catalogue
 from .test_seat_links import get, post
 
 
@@ -70,4 +71,40 @@ def test_the_waiting_player_nudges_once_and_sets_the_switches(browser: Browser,
     assert kept["chat"] is True and kept["turn"] is True, kept
     assert not errors, errors
     for ctx in contexts:
+        ctx.close()
+
+
+def test_notify_me_says_why_it_cannot_turn_on(browser: Browser, server: str) -> None:
+    """Where the browser blocks the site's notifications, "Notify me" unchecked itself without a
+    word, and every later click did nothing: now each click says they are blocked in the
+    browser's settings (in the page's language); where subscribing fails otherwise (this
+    chromium has no push service), it says the browser's reason."""
+    blocked = catalogue("en")["desk.notify_blocked"]
+    failed = catalogue("en")["desk.notify_failed"].split("{")[0]
+    errors: list[str] = []
+    for allowed in (False, True):
+        ctx = player(browser, server)  # a fresh context: no notifications permission
+        if allowed:
+            ctx.grant_permissions(["notifications"], origin=server)
+        game = post(server, "/api/games", {"players": 2, "name": "Notify game"})
+        join(ctx, server, game, "Ann")
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/")
+        notify = page.locator("[data-testid=desk-notify] input")
+        said = page.locator("[data-testid=notify-said]")
+        for _ in range(2):  # the second click too
+            notify.click()
+            expect(notify).to_be_enabled(timeout=15000)
+            expect(said).to_be_visible(timeout=15000)
+            expect(notify).not_to_be_checked()
+            if allowed:
+                expect(said).to_contain_text(failed)
+            else:
+                expect(said).to_have_text(blocked)
+        if not allowed:
+            assert page.evaluate("Notification.permission") == "denied"
+            page.select_option("[data-testid=language]", "pl")
+            expect(said).to_have_text(catalogue("pl")["desk.notify_blocked"])
+        assert not errors, errors
         ctx.close()

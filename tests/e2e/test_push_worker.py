@@ -2,7 +2,8 @@
 push delivered through the DevTools protocol (`ServiceWorker.deliverPushMessage`, as a push
 service would deliver it) becomes a notification (`registration.getNotifications()`) titled
 with the game's name, saying the words the page left in the player's language, tagged per
-game so that a newer notice replaces it."""
+game so that a newer notice replaces it; and a click on a notice shows its game in a window of
+the app (the page's answer to the worker, not `Client.url`, says what a window shows)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from .test_pwa import catalogue, controlled_page
+from .test_seat_links import post
 
 NOTIFICATIONS = """async () => {
     const r = await navigator.serviceWorker.getRegistration();
@@ -40,9 +42,8 @@ def context(browser: Browser, server: str) -> Iterator[BrowserContext]:
     ctx.close()
 
 
-def test_a_pushed_turn_is_shown_as_a_notification(context: BrowserContext, server: str) -> None:
-    page = controlled_page(context, server)
-    page.evaluate(LEAVE_WORDS, {"turn": catalogue("en")["home.your_turn"]})  # as api/push.ts
+def registration(context: BrowserContext, page: Page, server: str) -> tuple[Any, str]:
+    """A DevTools session on `page` and the id of the site's worker registration (to push to)."""
     cdp = context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated",
@@ -52,15 +53,92 @@ def test_a_pushed_turn_is_shown_as_a_notification(context: BrowserContext, serve
     while not (ours := [r for r in registrations if r["scopeURL"] == f"{server}/"]):
         assert time.monotonic() < deadline, f"no registration for {server}/: {registrations}"
         page.wait_for_timeout(50)
+    return cdp, ours[0]["registrationId"]
+
+
+def push(cdp: Any, page: Page, server: str, registration_id: str,
+         notice: dict[str, Any]) -> None:
+    """Deliver `notice` as a push service would; wait until it is shown."""
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": server, "registrationId": registration_id, "data": json.dumps(notice)})
+    deadline = time.monotonic() + 30
+    while [n["title"] for n in shown_now(page)] != [notice["name"]]:
+        assert time.monotonic() < deadline, f"after the push of {notice}: {shown_now(page)}"
+        page.wait_for_timeout(50)
+
+
+def test_a_pushed_turn_is_shown_as_a_notification(context: BrowserContext, server: str) -> None:
+    page = controlled_page(context, server)
+    page.evaluate(LEAVE_WORDS, {"turn": catalogue("en")["home.your_turn"]})  # as api/push.ts
+    cdp, ours = registration(context, page, server)
     for name in ("First name", "Pushed game"):  # the second replaces the first (one tag)
-        notice = {"kind": "turn", "game": "g1", "name": name, "seat": 1, "url": "/#/game/g1"}
-        cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": server, "registrationId": ours[0]["registrationId"],
-            "data": json.dumps(notice)})
-        deadline = time.monotonic() + 30
-        while [n["title"] for n in shown_now(page)] != [name]:
-            assert time.monotonic() < deadline, f"after the push of {name!r}: {shown_now(page)}"
-            page.wait_for_timeout(50)
+        push(cdp, page, server, ours,
+             {"kind": "turn", "game": "g1", "name": name, "seat": 1, "url": "/#/game/g1"})
     shown = shown_now(page)
     assert shown == [{"title": "Pushed game", "body": catalogue("en")["home.your_turn"],
                       "tag": "turn-g1", "data": {"url": "/#/game/g1"}}], shown
+
+
+# A notice shown and clicked, as the browser dispatches the click (DevTools cannot click a
+# notification): the handler's waitUntil promise is kept, so the test waits until it is done.
+CLICK = """async ([tag, url]) => {
+    await self.registration.showNotification("Clicked game", {tag, data: {url}});
+    const [notice] = await self.registration.getNotifications({tag});
+    const event = new NotificationEvent("notificationclick", {notification: notice});
+    let done = Promise.resolve();
+    event.waitUntil = (promise) => { done = promise; };
+    self.dispatchEvent(event);
+    await done;
+}"""
+# what the worker says to a page, by its type
+HEAR = """() => navigator.serviceWorker.addEventListener("message",
+    (e) => (window.heard ??= []).push(e.data?.type))"""
+
+
+def running_worker(context: BrowserContext, page: Page) -> Any:
+    """The site's service worker, started by a message from `page` if it was stopped idle."""
+    deadline = time.monotonic() + 30
+    while not context.service_workers:
+        assert time.monotonic() < deadline, "no service worker running after 30 s"
+        page.evaluate("navigator.serviceWorker.controller.postMessage('wake')")
+        page.wait_for_timeout(100)
+    return context.service_workers[-1]
+
+
+def test_a_clicked_notice_shows_its_game_in_the_apps_window(context: BrowserContext,
+                                                             server: str) -> None:
+    """`Client.url` is the address a tab loaded with; hash navigation leaves it. The worker
+    matched it, so a click focused a tab loaded at the game that had moved on to the desk (and
+    left it there), or opened a second tab beside one that went to the game from `/`. Now the
+    window showing the game is told to show it; else the app's window is sent to the game."""
+    game = post(server, "/api/games", {"players": 2, "name": "Clicked game"})["id"]
+    first = controlled_page(context, server)  # the worker is active: later pages are controlled
+    desk = context.new_page()  # loaded at the game, then gone to the desk
+    desk.goto(f"{server}/#/game/{game}")
+    desk.evaluate("location.hash = '#/'")
+    table = context.new_page()  # loaded at /, then gone to the game
+    table.goto(f"{server}/")
+    table.evaluate(f"location.hash = '#/game/{game}'")
+    first.close()
+    for page in (desk, table):
+        assert page.evaluate("navigator.serviceWorker.controller !== null"), page.url
+        page.evaluate(HEAR)
+    click = [f"turn-{game}", f"/#/game/{game}"]  # the notice's tag and address, as pushed
+
+    running_worker(context, table).evaluate(CLICK, click)
+    deadline = time.monotonic() + 30
+    while "brass-open" not in (table.evaluate("window.heard ?? []")):
+        assert time.monotonic() < deadline, f"the table heard {table.evaluate('window.heard')}"
+        table.wait_for_timeout(50)
+    heard = desk.evaluate("window.heard ?? []")
+    assert "brass-open" not in heard and desk.evaluate("location.hash") == "#/", heard
+    assert table.evaluate("location.hash") == f"#/game/{game}"
+
+    table.close()  # the desk is the app's only window: it goes to the game
+    running_worker(context, desk).evaluate(CLICK, click)
+    deadline = time.monotonic() + 30
+    while (hash_ := desk.evaluate("location.hash")) != f"#/game/{game}":
+        assert time.monotonic() < deadline, f"the desk shows {hash_}, heard " \
+            f"{desk.evaluate('window.heard')}"
+        desk.wait_for_timeout(50)
+    assert len(context.pages) == 1, [p.url for p in context.pages]

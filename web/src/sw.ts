@@ -21,11 +21,13 @@
 // Notifications (issue 27, docs/REACH.md): a "push" from the server ({kind, game, name, url},
 // nothing hidden) is shown with the game's name and the words the page left in the player's
 // language (api/push.ts); one notice per game and kind (its tag): a newer one replaces it.
-// Clicking it focuses a tab that shows the game, else opens one.
+// Clicking it shows the game in a window of the app (one that shows it already, else the one
+// focused last: noticeClick.ts), else in a new one.
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly } from "workbox-strategies";
+import { chooseWindow, OPEN, SHOWS } from "./noticeClick";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -54,18 +56,43 @@ self.addEventListener("push", (event) => {
   })());
 });
 
+/** How long a window has to say what it shows (a notice's click lends the worker a few
+ * seconds in which it may focus a window). */
+const ASK_MS = 500;
+
+/** The hash `tab`'s page says it shows; null if it does not answer in time. */
+function shows(tab: WindowClient): Promise<string | null> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => resolve(null), ASK_MS);
+    channel.port1.onmessage = (event) => {
+      clearTimeout(timer);
+      resolve(typeof event.data === "string" ? event.data : null);
+    };
+    tab.postMessage({ type: SHOWS }, [channel.port2]);
+  });
+}
+
+/** Show the notice's game: in a window of the app (noticeClick.ts says which), else a new one. */
+async function openNotice(url: URL): Promise<void> {
+  const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const answers = await Promise.all(tabs.map(shows));
+  const chosen = chooseWindow(tabs.map((tab, i) => ({ id: tab.id, path: new URL(tab.url).pathname, hash: answers[i] })), url.hash);
+  const tab = tabs.find((c) => c.id === chosen?.id);
+  if (!chosen || !tab) {
+    await self.clients.openWindow(url.href);
+    return;
+  }
+  // focus is refused once the click's moment has passed: the game opens all the same
+  const shown = await tab.focus().catch(() => tab);
+  if (chosen.hash !== null) shown.postMessage({ type: OPEN, hash: url.hash });
+  else await shown.navigate(url.href).catch(() => self.clients.openWindow(url.href));
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? "/", self.location.origin).href;
-  event.waitUntil((async () => {
-    const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const tab = tabs.find((c) => c.url === url);
-    if (tab) {
-      await tab.focus();
-      return;
-    }
-    await self.clients.openWindow(url);
-  })());
+  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? "/", self.location.origin);
+  event.waitUntil(openNotice(url));
 });
 
 const network = new NetworkOnly();

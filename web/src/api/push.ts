@@ -37,16 +37,24 @@ function keyBytes(key: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Subscribe this browser (asking the player's permission first); false if refused. */
-export async function enablePush(words: Record<string, string>): Promise<boolean> {
-  if (!pushSupported() || (await Notification.requestPermission()) !== "granted") return false;
+/** What asking for notices came to: "on"; "blocked": the browser's settings refuse this site
+ * notices (it asks the player no more: only they can change it there); "dismissed": the player
+ * closed the question unanswered. */
+export type PushAnswer = "on" | "blocked" | "dismissed";
+
+/** Subscribe this browser, asking the player's permission first (throws when subscribing
+ * fails: no push service, the server refused). */
+export async function enablePush(words: Record<string, string>): Promise<PushAnswer> {
+  if (!pushSupported()) return "dismissed";
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return permission === "denied" ? "blocked" : "dismissed";
   const registration = await navigator.serviceWorker.ready;
   const { key } = await api.pushKey();
   const sub = (await registration.pushManager.getSubscription())
     ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
   await leaveWords(words);
   await api.pushSubscribe(sub.toJSON() as Parameters<typeof api.pushSubscribe>[0]);
-  return true;
+  return "on";
 }
 
 /** Stop the notices on this browser. */

@@ -52,10 +52,13 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
   );
 }
 
-/** "Notify me": this browser is told of the player's turns with the tab closed (Web Push). */
+/** "Notify me": this browser is told of the player's turns with the tab closed (Web Push).
+ * Where the browser's settings block the site's notices it says so (the switch used to uncheck
+ * itself without a word, and every later click did nothing), and a failure says why. */
 function NotifySwitch(): JSX.Element | null {
   const [on, setOn] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState<(() => string) | null>(null); // in the language of the moment
   const words = noticeWords;
   useEffect(() => {
     pushOn().then((yes) => {
@@ -66,19 +69,31 @@ function NotifySwitch(): JSX.Element | null {
   if (!pushSupported() || on === null) return null;
   const flip = async () => {
     setBusy(true);
+    setSaid(null);
     try {
-      if (on) await disablePush();
-      setOn(on ? false : await enablePush(words()));
-    } catch {
+      if (on) {
+        await disablePush();
+        setOn(false);
+      } else {
+        const answer = await enablePush(words());
+        setOn(answer === "on");
+        if (answer === "blocked") setSaid(() => () => t("desk.notify_blocked"));
+      }
+    } catch (err) {
       setOn(await pushOn().catch(() => false));
+      const message = err instanceof Error ? err.message : String(err);
+      setSaid(() => () => t("desk.notify_failed", { message }));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <label class="desk-notify" data-testid="desk-notify">
-      <input type="checkbox" checked={on} disabled={busy} onChange={flip} /> {t("desk.notify")}
-    </label>
+    <>
+      <label class="desk-notify" data-testid="desk-notify">
+        <input type="checkbox" checked={on} disabled={busy} onChange={flip} /> {t("desk.notify")}
+      </label>
+      {said && <p class="message bad" role="alert" data-testid="notify-said">{said()}</p>}
+    </>
   );
 }
 

@@ -1,7 +1,8 @@
 // The account page's e-mail switches (docs/REACH.md): a mail when the player's turn comes in a
 // correspondence game, and a daily digest; both off until turned on, offered only where the
-// server sends mail and the player has a verified address. Each change (and each visit with a
-// switch on) tells the server the page's language: the mails are written in it.
+// server sends mail and the player has a verified address. Each change of a switch tells the
+// server the page's language, as each change of language does (api/mailLanguage.ts): the mails
+// are written in it.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type EmailNotices as Switches, mail } from "../api/mailhooks";
@@ -10,14 +11,10 @@ import { lang, t, useLanguage } from "../i18n";
 export function EmailNotices(): JSX.Element | null {
   const [got, setGot] = useState<Switches | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const shown = useLanguage();
+  useLanguage(); // the words follow a change of language
   useEffect(() => {
     mail.switches().then(setGot, () => setGot(null));
   }, []);
-  useEffect(() => {
-    // the mails follow the language the player reads the site in
-    if (got && (got.turn || got.digest) && got.lang !== lang()) mail.set({ lang: lang() }).then(setGot, () => {});
-  }, [got, shown]);
   if (!got || !got.offered) return null;
   const change = (which: "turn" | "digest") => async (e: Event) => {
     setError(null);

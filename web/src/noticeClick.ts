@@ -1,0 +1,25 @@
+// Which window a clicked notice opens its game in (sw.ts). A window's `Client.url` is the address
+// it loaded with: hash navigation (`#/game/ID`, and App.tsx's replaceState of a seat link) leaves
+// it as it was, so a tab that moved on to the desk still reports the game, and one that went to
+// the game reports `/`. The worker therefore asks each window what it shows (SHOWS: the page
+// answers its location.hash, api/noticeClicks.ts) and tells the chosen one to open the game
+// (OPEN: the page sets location.hash); it opens a new window only when the app has none.
+
+/** The worker's question to a window (answered on the message's port with location.hash). */
+export const SHOWS = "brass-shows";
+/** The worker's word to a window: show `hash`. */
+export const OPEN = "brass-open";
+
+/** A window of the site: its id, the path it loaded (hash navigation keeps it) and the hash its
+ * page says it shows (null: it did not answer: not our page, an older one, a frozen tab). */
+export interface Shown { id: string; path: string; hash: string | null }
+
+/** The window to show `hash` in, from `windows` in clients.matchAll's order (the most recently
+ * focused first): one that shows it already, else the most recently focused that answered, else
+ * the most recently focused app page (`/`); null when the app has no window. */
+export function chooseWindow(windows: Shown[], hash: string): Shown | null {
+  return windows.find((w) => w.hash === hash)
+    ?? windows.find((w) => w.hash !== null)
+    ?? windows.find((w) => w.path === "/" || w.path === "/index.html")
+    ?? null;
+}
