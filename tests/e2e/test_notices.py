@@ -108,3 +108,23 @@ def test_notify_me_says_why_it_cannot_turn_on(browser: Browser, server: str) -> 
             expect(said).to_have_text(catalogue("pl")["desk.notify_blocked"])
         assert not errors, errors
         ctx.close()
+
+
+def test_a_player_with_no_game_finds_the_notifications_on_the_account_page(
+        browser: Browser, server: str) -> None:
+    """The notifications' switches lived on the desk alone, which a player with no game yet
+    does not have: the account page has them too, saying they are not the e-mails'."""
+    ctx = player(browser, server)
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/#/account")
+        panel = page.locator("[data-testid=push-notices]")
+        expect(panel.locator("[data-testid=desk-notify]")).to_contain_text(
+            catalogue("en")["desk.notify"], timeout=15000)
+        switches = panel.locator("[data-testid=notice-switches]")
+        switches.locator("summary").click()
+        expect(switches).to_contain_text(catalogue("en")["notices.push_only"])
+        expect(switches.locator("input[data-kind]")).to_have_count(8)
+        expect(page.locator("[data-testid=my-games]")).to_have_count(0)
+    finally:
+        ctx.close()

@@ -8,6 +8,7 @@ import { accounts, passkeysWork, problem } from "../api/accounts";
 import type { Account, Me, SigninOptions } from "../api/accounts";
 import { player, signedIn } from "../api/player";
 import { EmailNotices } from "./EmailNotices";
+import { PushNotices } from "./PushNotices";
 
 /** Home, loaded afresh: the page's player (api/player.ts) is the one signed in now. */
 const home = () => {
@@ -160,6 +161,10 @@ export function AccountPage(): JSX.Element {
         )}
       </section>
       {!me.email && offered?.email && <section class="panel"><h2>{t("account.add_email")}</h2><EmailForm onError={setError} /></section>}
+      <section class="panel" data-testid="push-notices">
+        <h2>{t("account.notifications")}</h2>
+        <PushNotices />
+      </section>
       <EmailNotices />
       <section class="panel" data-testid="devices">
         <h2>{t("account.devices")}</h2>

@@ -7,11 +7,10 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import { player } from "../api/player";
-import { disablePush, enablePush, leaveWords, pushOn, pushSupported } from "../api/push";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
 import { PLAYER_NAMES } from "../logic/names";
 import { duration } from "./Clocks";
-import { noticeWords, NoticeSwitches } from "./NoticeSwitches";
+import { PushNotices } from "./PushNotices";
 import { Vacation } from "./Vacation";
 
 const POLL_MS = 5000;
@@ -52,51 +51,6 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
   );
 }
 
-/** "Notify me": this browser is told of the player's turns with the tab closed (Web Push).
- * Where the browser's settings block the site's notices it says so (the switch used to uncheck
- * itself without a word, and every later click did nothing), and a failure says why. */
-function NotifySwitch(): JSX.Element | null {
-  const [on, setOn] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [said, setSaid] = useState<(() => string) | null>(null); // in the language of the moment
-  const words = noticeWords;
-  useEffect(() => {
-    pushOn().then((yes) => {
-      setOn(yes);
-      if (yes) leaveWords(words()).catch(() => undefined); // the language may have changed
-    }).catch(() => setOn(false));
-  }, []);
-  if (!pushSupported() || on === null) return null;
-  const flip = async () => {
-    setBusy(true);
-    setSaid(null);
-    try {
-      if (on) {
-        await disablePush();
-        setOn(false);
-      } else {
-        const answer = await enablePush(words());
-        setOn(answer === "on");
-        if (answer === "blocked") setSaid(() => () => t("desk.notify_blocked"));
-      }
-    } catch (err) {
-      setOn(await pushOn().catch(() => false));
-      const message = err instanceof Error ? err.message : String(err);
-      setSaid(() => () => t("desk.notify_failed", { message }));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <label class="desk-notify" data-testid="desk-notify">
-        <input type="checkbox" checked={on} disabled={busy} onChange={flip} /> {t("desk.notify")}
-      </label>
-      {said && <p class="message bad" role="alert" data-testid="notify-said">{said()}</p>}
-    </>
-  );
-}
-
 /** The player's desk; nothing until the first page is in (and nothing if it is empty). */
 export function Desk(): JSX.Element | null {
   const [page, setPage] = useState<{ desk: DeskPage; received: number } | null>(null);
@@ -126,8 +80,7 @@ export function Desk(): JSX.Element | null {
   return (
     <section class="my-games panel" data-testid="my-games">
       <h2>{t("home.my_games")}</h2>
-      <NotifySwitch />
-      <NoticeSwitches />
+      <PushNotices />
       <Vacation />
       {desk.invitations.length > 0 && (
         <>

@@ -45,6 +45,7 @@ export function NoticeSwitches(): JSX.Element | null {
   return (
     <details class="notice-switches" data-testid="notice-switches">
       <summary>{t("notices.title")}</summary>
+      <p class="muted">{t("notices.push_only")}</p>
       <ul>
         {KINDS.map(([kind, label]) => (
           <li key={kind}>
