@@ -150,8 +150,23 @@ def digest_head(lang: str, count: int) -> tuple[str, str]:
     """
     w = words(lang)
     one = "_one" if count == 1 and "digest_subject_one" in w else ""
-    return (w[f"digest_subject{one}"].format(count=count),
-            w[f"digest_intro{one}"].format(count=count))
+    shown = number(count, lang)
+    return (w[f"digest_subject{one}"].format(count=shown),
+            w[f"digest_intro{one}"].format(count=shown))
+
+
+def number(n: int, lang: str) -> str:
+    """`n` in the digits the language's pages use (the client's Intl does the same): Persian
+    digits in Persian, where a Latin "3" beside Persian words looks foreign.
+
+    >>> number(1405, "fa"), number(1405, "en")
+    ('۱۴۰۵', '1405')
+    """
+    text = str(n)
+    return text.translate(_PERSIAN) if lang == "fa" else text
+
+
+_PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
 def duration(seconds: float, lang: str) -> str:
@@ -161,7 +176,7 @@ def duration(seconds: float, lang: str) -> str:
     days, rest = divmod(minutes, 1440)
     hours, mins = divmod(rest, 60)
     if days:
-        return f"{days} {w['day']} {hours} {w['hour']}"
+        return f"{number(days, lang)} {w['day']} {number(hours, lang)} {w['hour']}"
     if hours:
-        return f"{hours} {w['hour']} {mins} {w['minute']}"
-    return f"{mins} {w['minute']}"
+        return f"{number(hours, lang)} {w['hour']} {number(mins, lang)} {w['minute']}"
+    return f"{number(mins, lang)} {w['minute']}"
