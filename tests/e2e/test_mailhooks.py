@@ -38,6 +38,18 @@ def site(mailbox: Mailbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield base
 
 
+def signed_in_by_mail(page: Any, mailbox: Mailbox, who: str) -> str:
+    """Sign the page's browser in with a link mailed to a new address for `who`; the address."""
+    email = f"{who}-{new_token()[:6].lower()}@test.invalid".replace("_", "x")
+    page.goto("/#/signin")
+    page.get_by_test_id("email-form").locator("input").fill(email)
+    page.get_by_test_id("email-form").locator("button").click()
+    page.get_by_test_id("email-sent").wait_for()
+    page.goto(mailbox.link_for(email))
+    page.get_by_test_id("signed-in").wait_for()
+    return email
+
+
 def test_the_account_page_turns_the_turn_mail_on(browser: Any, site: str,
                                                  mailbox: Mailbox) -> None:
     context = browser.new_context(base_url=site)
@@ -47,13 +59,7 @@ def test_the_account_page_turns_the_turn_mail_on(browser: Any, site: str,
         panel = page.get_by_test_id("email-notices")
         expect(panel).to_be_visible(timeout=15000)
         expect(page.get_by_test_id("email-turn")).to_be_disabled()  # a guest: no address
-        email = f"ida-{new_token()[:6].lower()}@test.invalid".replace("_", "x")
-        page.goto("/#/signin")
-        page.get_by_test_id("email-form").locator("input").fill(email)
-        page.get_by_test_id("email-form").locator("button").click()
-        page.get_by_test_id("email-sent").wait_for()
-        page.goto(mailbox.link_for(email))
-        page.get_by_test_id("signed-in").wait_for()
+        email = signed_in_by_mail(page, mailbox, "ida")
         page.goto("/#/account")
         turn = page.get_by_test_id("email-turn")
         expect(turn).to_be_enabled(timeout=15000)
@@ -105,13 +111,7 @@ def test_the_mails_follow_a_language_chosen_on_another_page(browser: Any, site: 
     context = browser.new_context(base_url=site, locale="en-GB")
     try:
         page = context.new_page()
-        email = f"lea-{new_token()[:6].lower()}@test.invalid".replace("_", "x")
-        page.goto("/#/signin")
-        page.get_by_test_id("email-form").locator("input").fill(email)
-        page.get_by_test_id("email-form").locator("button").click()
-        page.get_by_test_id("email-sent").wait_for()
-        page.goto(mailbox.link_for(email))
-        page.get_by_test_id("signed-in").wait_for()
+        signed_in_by_mail(page, mailbox, "lea")
         page.goto("/#/account")
         turn = page.get_by_test_id("email-turn")
         expect(turn).to_be_enabled(timeout=15000)
