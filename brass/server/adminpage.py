@@ -258,7 +258,7 @@ async def backup(_admin: Admin, request: Request) -> Backup:
 async def server_figures(_admin: Admin, request: Request, service: Service) -> Figures:
     """This instance's figures, as `/metrics` counts them, in words."""
     running = sum(1 for rt in list(service.games.values()) if rt.record.status == "running")
-    return figures(running, request.app.state.move_rate)
+    return figures(service.storage.instance, running, request.app.state.move_rate)
 
 
 def install(app: FastAPI, backup_dir: Path) -> None:

@@ -177,8 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.web_dist is None:
             log.warning("the web client is not built: / shows a page saying so; %s",
                         ops.BUILD_HINT)
-        log.info("brass %s: database %s, %d running games, web client %s", __version__,
-                 safe_url(settings.database_url),
+        log.info("brass %s: instance %s, database %s, %d running games, web client %s",
+                 __version__, storage.instance, safe_url(settings.database_url),
                  await asyncio.to_thread(running_games, storage), settings.web_dist or "missing")
         try:
             yield

@@ -47,6 +47,10 @@ def last_backup(folder: Path) -> Backup:
 class Figures(BaseModel):
     """This instance's figures (each instance counts its own, as on /metrics)."""
 
+    instance: str = Field(description="the instance that counted them: its host name, process "
+                                      "id and a tag of its start (as in its leases and its "
+                                      "first log line); behind a proxy with several "
+                                      "instances, a reload may reach another one")
     games_running: int = Field(description="running games this instance holds")
     sockets: int = Field(description="open game websockets")
     moves: int = Field(description="moves committed since this process started")
@@ -89,7 +93,7 @@ class Rate:
         return round((total - then) * 60.0 / elapsed, 1) if elapsed > 0 else 0.0
 
 
-def figures(games_running: int, rate: Rate) -> Figures:
+def figures(instance: str, games_running: int, rate: Rate) -> Figures:
     metrics.observe(games_running)  # as a scrape of /metrics does
     found = _samples(REGISTRY.collect())
 
@@ -104,7 +108,8 @@ def figures(games_running: int, rate: Rate) -> Figures:
     memory, files = one("process_resident_memory_bytes"), one("process_open_fds")
     moves = total("brass_moves_total")
     return Figures(
-        games_running=int(total("brass_live_games")), sockets=int(total("brass_open_sockets")),
+        instance=instance, games_running=int(total("brass_live_games")),
+        sockets=int(total("brass_open_sockets")),
         moves=int(moves), moves_per_minute=rate.per_minute(moves, started),
         errors=int(total("brass_errors_total")),
         errors_by_code={labels["code"]: int(v) for labels, v in

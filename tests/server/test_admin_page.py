@@ -8,6 +8,7 @@ change within seconds; the backup card reads the newest dump; the figures are /m
 from __future__ import annotations
 
 import secrets
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -266,6 +267,7 @@ def test_backup_and_figures(server: LiveServer, admin: httpx.Client,
     assert found["moves"] >= 3 and found["moves_per_minute"] > 0, found
     assert found["memory_bytes"] > 10_000_000 and found["open_files"] > 0, found
     assert found["uptime_seconds"] > 0 and found["games_running"] >= 0, found
+    assert found["instance"].startswith(f"{socket.gethostname()[:40]}:"), found
 
 
 def test_a_second_instance_sees_the_banner_and_the_end(tmp_path: Path) -> None:
@@ -297,3 +299,10 @@ def test_a_second_instance_sees_the_banner_and_the_end(tmp_path: Path) -> None:
                 while heard[-1].get("status") != "cancelled":
                     assert len(heard) < 20, f"B's spectator never heard the end: {heard}"
                     heard.append(receive(ws))
+            # each instance's figures are its own, and say whose: a reload may reach the other
+            with httpx.Client(base_url=b.base, timeout=60, cookies=admin.cookies,
+                              headers={"Origin": b.base}) as admin_on_b:
+                on_b = admin_on_b.get("/api/admin/figures")
+                assert on_b.status_code == 200, on_b.text
+            on_a = admin.get("/api/admin/figures").json()["instance"]
+            assert on_a != on_b.json()["instance"], (on_a, on_b.json())

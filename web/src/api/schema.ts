@@ -2388,6 +2388,11 @@ export interface components {
              */
             games_running: number;
             /**
+             * Instance
+             * @description the instance that counted them: its host name, process id and a tag of its start (as in its leases and its first log line); behind a proxy with several instances, a reload may reach another one
+             */
+            instance: string;
+            /**
              * Memory Bytes
              * @description the process's resident memory (null: not known on this system)
              */

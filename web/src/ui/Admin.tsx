@@ -145,7 +145,7 @@ function FiguresCard(): JSX.Element {
   const [f, setF] = useState<Figures | null>(null);
   useReloaded(() => admin.figures().then(setF).catch(() => undefined), []);
   const rows: [string, string][] = f ? [
-    [t("admin.fig_games"), num(f.games_running)], [t("admin.fig_sockets"), num(f.sockets)],
+    [t("admin.fig_instance"), f.instance], [t("admin.fig_games"), num(f.games_running)], [t("admin.fig_sockets"), num(f.sockets)],
     [t("admin.fig_moves"), t("admin.fig_moves_value", { moves: f.moves, rate: f.moves_per_minute })],
     [t("admin.fig_errors"), num(f.errors)], [t("admin.fig_memory"), f.memory_bytes === null ? "—" : bytes(f.memory_bytes)],
     [t("admin.fig_files"), f.open_files === null ? "—" : num(f.open_files)], [t("admin.fig_queue"), num(f.worker_queue)],
