@@ -320,18 +320,20 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
   );
 }
 
-/** Why the server could not say who asks, when that may pass: its database out of reach, or
- * the server itself (no answer, a proxy's 5xx, an error page that is not JSON); null for a
+/** Why the server could not say who asks, when that may pass: its database out of reach, the
+ * server itself (no answer, a proxy's 5xx, an error page that is not JSON), or too many
+ * requests from this address for now (a 429: it said "only admins" before); null for a
  * refusal. */
-export function outOfReach(err: unknown): "database" | "server" | null {
+export function outOfReach(err: unknown): "database" | "server" | "busy" | null {
   if (!(err instanceof ApiError)) return "server";
   if (err.code === "unavailable") return "database";
+  if (err.status === 429) return "busy";
   return err.code === "network" || err.status >= 500 ? "server" : null;
 }
 
 export function AdminPage(): JSX.Element {
   const [role, setRole] = useState<string | null | undefined>(undefined);
-  const [away, setAway] = useState<"database" | "server" | null>(null); // the last ask's
+  const [away, setAway] = useState<"database" | "server" | "busy" | null>(null); // the last ask's
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     document.title = t("admin.title");
@@ -359,7 +361,7 @@ export function AdminPage(): JSX.Element {
   }, []);
   if (role === undefined) {
     return away ? <div class="page" role="status" data-testid="admin-unreachable">
-      {away === "database" ? t("conn.unreachable") : t("conn.no_server")}</div>
+      {away === "database" ? t("conn.unreachable") : away === "busy" ? t("conn.busy") : t("conn.no_server")}</div>
       : <div class="page">{t("game.connecting")}</div>;
   }
   if (role !== "admin") {

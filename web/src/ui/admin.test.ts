@@ -8,9 +8,10 @@ describe("the admin page asking who this is", () => {
     expect(outOfReach(new ApiError("network", ""))).toBe("server");
     expect(outOfReach(new ApiError("error", "Bad Gateway", 502))).toBe("server"); // a proxy's
     expect(outOfReach(new SyntaxError("Unexpected token '<'"))).toBe("server"); // its HTML page
+    // too many requests from this address (a 429) is not a refusal of the page
+    expect(outOfReach(new ApiError("rate_limited", "Too many", 429))).toBe("busy");
   });
   it("believes a refusal: the page is then for admins only", () => {
     expect(outOfReach(new ApiError("forbidden", "Admins only", 403))).toBeNull();
-    expect(outOfReach(new ApiError("rate_limited", "Too many", 429))).toBeNull();
   });
 });
