@@ -154,3 +154,41 @@ def test_a_clicked_notice_shows_its_game_in_the_apps_window(context: BrowserCont
             f"{desk.evaluate('window.heard')}"
         desk.wait_for_timeout(50)
     assert len(context.pages) == 1, [p.url for p in context.pages]
+
+
+# A push as the browser dispatches it, inside the worker: the handler's waitUntil promise is
+# kept and awaited, so what it decided is known when this returns (the tags shown then).
+PUSHED = """async (notice) => {
+    const event = new PushEvent("push", {data: JSON.stringify(notice)});
+    let done = Promise.resolve();
+    event.waitUntil = (promise) => { done = promise; };
+    self.dispatchEvent(event);
+    await done;
+    return (await self.registration.getNotifications()).map((n) => n.tag);
+}"""
+LOOKED_AT = """async () => (await self.clients.matchAll({type: "window"}))
+    .map((c) => [c.visibilityState, c.focused])"""
+
+
+def test_no_notification_for_the_game_the_player_looks_at(context: BrowserContext,
+                                                           server: str) -> None:
+    """A push can race the page's socket: the player who fills a game was told it started
+    while looking at it. A notice about the game a visible, focused window shows is not shown;
+    one about another game is, and so is the same once the window shows something else."""
+    page = controlled_page(context, server)
+    page.evaluate(LEAVE_WORDS, {"turn": catalogue("en")["home.your_turn"]})
+    page.evaluate("location.hash = '#/game/g1'")
+    page.bring_to_front()
+    worker = running_worker(context, page)
+    seen = worker.evaluate(LOOKED_AT)
+    assert seen == [["visible", True]], f"the worker sees the window as {seen}"
+
+    def notice(game: str) -> dict[str, Any]:
+        return {"kind": "turn", "game": game, "name": f"Game {game}", "seat": 0,
+                "url": f"/#/game/{game}"}
+
+    assert worker.evaluate(PUSHED, notice("g1")) == []
+    assert worker.evaluate(PUSHED, notice("g2")) == ["turn-g2"]
+    page.evaluate("location.hash = '#/'")
+    shown = worker.evaluate(PUSHED, notice("g1"))
+    assert sorted(shown) == ["turn-g1", "turn-g2"], shown

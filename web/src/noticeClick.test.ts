@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseWindow, type Shown } from "./noticeClick";
+import { chooseWindow, onScreen, type Looked, type Shown } from "./noticeClick";
 
 const w = (id: string, hash: string | null, path = "/"): Shown => ({ id, path, hash });
 
@@ -16,5 +16,20 @@ describe("chooseWindow: the window a clicked notice opens its game in", () => {
   it("none when the app has no window: the worker opens one", () => {
     expect(chooseWindow([], "#/game/g1")).toBeNull();
     expect(chooseWindow([w("docs", null, "/docs")], "#/game/g1")).toBeNull();
+  });
+});
+
+describe("onScreen: a pushed notice goes without a notification", () => {
+  const l = (hash: string | null, visible = true, focused = true): Looked => ({ visible, focused, hash });
+  it("when a window the player looks at shows its game", () => {
+    expect(onScreen([l("#/"), l("#/game/g1")], "#/game/g1")).toBe(true);
+  });
+  it("not when that window is hidden (a background tab) or behind another program", () => {
+    expect(onScreen([l("#/game/g1", false, true)], "#/game/g1")).toBe(false);
+    expect(onScreen([l("#/game/g1", true, false)], "#/game/g1")).toBe(false);
+  });
+  it("not for another game, nor when no window answered", () => {
+    expect(onScreen([l("#/game/g2"), l(null)], "#/game/g1")).toBe(false);
+    expect(onScreen([], "#/game/g1")).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-// Which window a clicked notice opens its game in (sw.ts). A window's `Client.url` is the address
+// Which window a clicked notice opens its game in, and whether a pushed one needs showing (sw.ts). A window's `Client.url` is the address
 // it loaded with: hash navigation (`#/game/ID`, and App.tsx's replaceState of a seat link) leaves
 // it as it was, so a tab that moved on to the desk still reports the game, and one that went to
 // the game reports `/`. The worker therefore asks each window what it shows (SHOWS: the page
@@ -22,4 +22,16 @@ export function chooseWindow(windows: Shown[], hash: string): Shown | null {
     ?? windows.find((w) => w.hash !== null)
     ?? windows.find((w) => w.path === "/" || w.path === "/index.html")
     ?? null;
+}
+
+/** A window as a push finds it: whether the player looks at it (visible and focused) and the
+ * hash its page says it shows (null: no answer). */
+export interface Looked { visible: boolean; focused: boolean; hash: string | null }
+
+/** Whether a notice about `hash` (a game) goes without a notification: a window the player is
+ * looking at shows that game, whose page has the news over its socket already. A push can race
+ * that socket (the player who fills a game is told it started while its page greets the game);
+ * a game in a background tab, or in a window behind another program, is still told. */
+export function onScreen(windows: Looked[], hash: string): boolean {
+  return windows.some((w) => w.visible && w.focused && w.hash === hash);
 }

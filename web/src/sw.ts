@@ -21,13 +21,14 @@
 // Notifications (issue 27, docs/REACH.md): a "push" from the server ({kind, game, name, url},
 // nothing hidden) is shown with the game's name and the words the page left in the player's
 // language (api/push.ts); one notice per game and kind (its tag): a newer one replaces it.
+// None is shown for the game a window the player is looking at shows (noticeClick.ts: onScreen).
 // Clicking it shows the game in a window of the app (one that shows it already, else the one
 // focused last: noticeClick.ts), else in a new one.
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly } from "workbox-strategies";
-import { chooseWindow, OPEN, SHOWS } from "./noticeClick";
+import { chooseWindow, onScreen, OPEN, SHOWS } from "./noticeClick";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -46,6 +47,7 @@ self.addEventListener("push", (event) => {
   }
   if (!notice?.game) return;
   event.waitUntil((async () => {
+    if (await lookedAt(new URL(notice.url, self.location.origin).hash)) return;
     const kept = await (await caches.open(WORDS_CACHE)).match(WORDS_URL);
     const words = (kept ? await kept.json().catch(() => ({})) : {}) as Record<string, string>;
     await self.registration.showNotification(notice.name, {
@@ -71,6 +73,14 @@ function shows(tab: WindowClient): Promise<string | null> {
     };
     tab.postMessage({ type: SHOWS }, [channel.port2]);
   });
+}
+
+/** Whether a window the player is looking at shows `hash` (only those are asked). */
+async function lookedAt(hash: string): Promise<boolean> {
+  const tabs = (await self.clients.matchAll({ type: "window", includeUncontrolled: true }))
+    .filter((tab) => tab.visibilityState === "visible" && tab.focused);
+  const answers = await Promise.all(tabs.map(shows));
+  return onScreen(tabs.map((tab, i) => ({ visible: true, focused: true, hash: answers[i] })), hash);
 }
 
 /** Show the notice's game: in a window of the app (noticeClick.ts says which), else a new one. */
