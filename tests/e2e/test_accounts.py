@@ -168,7 +168,8 @@ def test_an_emailed_link_signs_a_fresh_browser_in_once(
     asker, reader, again = (browser.new_context(base_url=base) for _ in range(3))
     try:
         page = asker.new_page()
-        page.goto("/#/signin")
+        page.goto("/")  # this server mails links: the menu offers to sign in
+        page.get_by_test_id("signin-link").click()
         page.get_by_test_id("email-form").locator("input").fill(email)
         page.get_by_test_id("email-form").locator("button").click()
         page.get_by_test_id("email-sent").wait_for()
@@ -270,3 +271,17 @@ def test_the_listed_switch_shows_and_hides_the_profile(
         assert not switch.is_checked()
     finally:
         context.close()
+
+
+def test_no_sign_in_offered_by_a_server_that_has_no_way(browser: Any, server: str) -> None:
+    """The default server (no public URL: no passkeys; no SMTP: no mailed links) offered
+    "Sign in" all the same, to a page that said there is none. The menu keeps the account."""
+    page = browser.new_page()
+    try:
+        with page.expect_response("**/api/signin/options") as asked:
+            page.goto(server + "/")
+        assert asked.value.json() == {"passkey": False, "email": False}, asked.value.json()
+        expect(page.get_by_test_id("account-link")).to_be_visible()
+        expect(page.get_by_test_id("signin-link")).to_have_count(0)
+    finally:
+        page.close()

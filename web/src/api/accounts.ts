@@ -100,6 +100,20 @@ export const accounts = {
 
 export const passkeysWork = (): boolean => typeof window !== "undefined" && "PublicKeyCredential" in window;
 
+let offered: Promise<boolean> | null = null;
+
+/** Whether this browser can sign in on this server at all: an e-mail link, or a passkey that
+ * the server offers and the browser has. Asked once a page load (again after a failure). A
+ * server with neither (no public URL, no SMTP: the default `brass serve`) offered "Sign in"
+ * all the same, to a page that said it offers nothing. */
+export function signinOffered(): Promise<boolean> {
+  offered ??= accounts.options().then((o) => o.email || (o.passkey && passkeysWork()), () => {
+    offered = null;
+    return false;
+  });
+  return offered;
+}
+
 /** What went wrong, in the player's language: a server refusal by its code, a cancelled
  * passkey by the catalogue's words. */
 export function problem(err: unknown, cancelled: string): string {

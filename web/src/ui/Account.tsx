@@ -4,7 +4,7 @@ import { dateOnly, t } from "../i18n";
 // POST, then leaves the address bar), #/account (name, passkeys, devices, sign out, delete).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { accounts, passkeysWork, problem } from "../api/accounts";
+import { accounts, passkeysWork, problem, signinOffered } from "../api/accounts";
 import type { Account, Me, SigninOptions } from "../api/accounts";
 import { player, signedIn } from "../api/player";
 import { EmailNotices } from "./EmailNotices";
@@ -186,18 +186,20 @@ export function AccountPage(): JSX.Element {
   );
 }
 
-/** The home page's corner: the ways to sign in and to the account. It asks the server
- * nothing: a first visit makes its guest where the client bootstraps it, not here. */
-/** The account menu; an admin also gets the admin page. */
+/** The account menu: sign in (where this server offers a way this browser has, to a player
+ * without an account), the account page, and the admin page for an admin. A first visit makes
+ * its guest where the client bootstraps it, not here. */
 export function AccountBar(): JSX.Element {
   const [me, setMe] = useState<Me | null>(null);
+  const [canSignIn, setCanSignIn] = useState(false);
   useEffect(() => {
     player().then(setMe).catch(() => undefined);
+    signinOffered().then(setCanSignIn);
   }, []);
   const role = me?.role ?? null;
   return (
     <nav class="account-bar" data-testid="account-bar">
-      {!me?.account && <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>}
+      {!me?.account && canSignIn && <a href="#/signin" data-testid="signin-link">{t("account.signin_title")}</a>}
       <a href="#/account" data-testid="account-link">{t("account.title")}</a>
       {role === "admin" && <a href="#/admin" data-testid="admin-link">{t("admin.title")}</a>}
     </nav>
