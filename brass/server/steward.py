@@ -25,7 +25,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from . import logs
+from . import logs, outage
 from .clockwatch import RECHECK, ClockWatch
 from .due import due
 from .errors import ApiError
@@ -106,11 +106,8 @@ class Steward:
             await asyncio.sleep(RENEW)
             try:
                 await self.tick()
-            except ApiError as exc:  # the database out of reach: outage.py logged it
-                if exc.code != "unavailable":
-                    log.warning("the steward round failed: %s", exc.message)
-            except Exception:
-                log.exception("the steward round failed")
+            except Exception as exc:  # the database out of reach: one line a kind (outage.py)
+                outage.background(exc, "the steward round failed")
 
     async def tick(self) -> None:
         """Renew, let go of what was lost or is done, claim a fair share of the rest."""
@@ -218,8 +215,7 @@ class Steward:
         try:
             plan = await self.core.db(self.watch.plan, rt, seat, deadline, now())
         except Exception as exc:
-            if not isinstance(exc, ApiError) or exc.code != "unavailable":
-                log.exception("cannot read the clock of game %s", rt.id)
+            outage.background(exc, f"cannot read the clock of game {rt.id}")
             await asyncio.sleep(min(5.0, 0.2 * (failures + 1)))
             return failures + 1
         wake = plan.deadline
