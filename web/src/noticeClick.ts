@@ -1,9 +1,10 @@
-// Which window a clicked notice opens its game in, and whether a pushed one needs showing (sw.ts). A window's `Client.url` is the address
-// it loaded with: hash navigation (`#/game/ID`, and App.tsx's replaceState of a seat link) leaves
-// it as it was, so a tab that moved on to the desk still reports the game, and one that went to
-// the game reports `/`. The worker therefore asks each window what it shows (SHOWS: the page
-// answers its location.hash, api/noticeClicks.ts) and tells the chosen one to open the game
-// (OPEN: the page sets location.hash); it opens a new window only when the app has none.
+// Which window a clicked notice opens its game in, and whether a pushed notice needs showing at
+// all (sw.ts). A window's `Client.url` is the address it loaded with: hash navigation
+// (`#/game/ID`, and App.tsx's replaceState of a seat link) leaves it as it was, so a tab that
+// moved on to the desk still reports the game, and one that went to the game reports `/`. The
+// worker therefore asks each window what it shows (SHOWS: the page answers its location.hash,
+// api/noticeClicks.ts) and tells the chosen one to open the game (OPEN: the page sets
+// location.hash); it opens a new window only when the app has none.
 
 /** The worker's question to a window (answered on the message's port with location.hash). */
 export const SHOWS = "brass-shows";

@@ -75,12 +75,13 @@ function shows(tab: WindowClient): Promise<string | null> {
   });
 }
 
-/** Whether a window the player is looking at shows `hash` (only those are asked). */
+/** Whether a window the player is looking at shows `hash` (noticeClick.ts: onScreen). */
 async function lookedAt(hash: string): Promise<boolean> {
-  const tabs = (await self.clients.matchAll({ type: "window", includeUncontrolled: true }))
-    .filter((tab) => tab.visibilityState === "visible" && tab.focused);
+  const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const answers = await Promise.all(tabs.map(shows));
-  return onScreen(tabs.map((tab, i) => ({ visible: true, focused: true, hash: answers[i] })), hash);
+  return onScreen(tabs.map((tab, i) => ({
+    visible: tab.visibilityState === "visible", focused: tab.focused, hash: answers[i],
+  })), hash);
 }
 
 /** Show the notice's game: in a window of the app (noticeClick.ts says which), else a new one. */
