@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,22 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
+from desk import cpu_seconds, free_port  # noqa: E402  (bench/desk.py, beside this one)
 from starlette.routing import Match  # noqa: E402
 
 PATHS = ["/api/desk", "/api/me", "/api/banner", "/health"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user + system CPU time so far (Linux /proc), in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def served(root: Path, folder: str) -> tuple[subprocess.Popen[bytes], str]:
