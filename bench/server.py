@@ -7,17 +7,19 @@
     python bench/server.py --games 500 --instances 2 --placement sticky  # a game on one
     python bench/server.py --games 200 500 --baseline /tmp/main --rounds 2
                                                  # this checkout and another, alternating
+    python bench/server.py --sqlite              # the embedded default (one instance)
 
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
-database (dropped at the end), then plays that many concurrent 4-seat games: every seat and one
-spectator per game on its own websocket over loopback. With `--instances N`, N processes serve
-one database and each game's five sockets are spread over them (so nearly every move reaches
-most of its sockets through fan-out: LISTEN/NOTIFY and a catch-up on the other instances);
-with `--placement sticky`, each game's requests and sockets go to one instance, as the
-shipped proxy configuration routes them (deploy/Caddyfile). With `spread` the game is made
-and joined on the first instance and its seats say hello on the others at once: a hello
-refused there ("Unknown seat token": the instance had not heard of the join yet) is
-counted, and said again as the web client does.
+database (dropped at the end; with `--sqlite`, a fresh SQLite file), then plays that many
+concurrent 4-seat games: every seat and one spectator per game on its own websocket over
+loopback. With `--instances N`, N processes serve one database and each game's five sockets
+are spread over them (so nearly every move reaches most of its sockets through fan-out:
+LISTEN/NOTIFY and a catch-up on the other instances); with `--placement sticky`, each
+game's requests and sockets go to one instance, as the shipped proxy configuration routes
+them (deploy/Caddyfile). With `spread` the game is made and joined on the first instance
+and its seats say hello on the others at once: a hello refused there ("Unknown seat token":
+the instance had not heard of the join yet) is counted, and said again as the web client
+does.
 Each seat plays like a bot: on its turn
 it takes its legal moves from the state message (the new version comes at once without them,
 then again with them), waits `--think` seconds on average (uniform between 0.5 and 1.5
@@ -63,6 +65,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -450,6 +453,9 @@ def main() -> int:
     parser.add_argument("--synchronous-commit", choices=("on", "off"), default="on",
                         help="the server's BRASS_SYNCHRONOUS_COMMIT: off answers a move "
                              "before Postgres has flushed it to disk (default on)")
+    parser.add_argument("--sqlite", action="store_true",
+                        help="serve from a fresh SQLite file (the embedded default, one "
+                             "instance) instead of Postgres")
     parser.add_argument("--gc-full-every", type=float, default=None,
                         help="the server's BRASS_GC_FULL_EVERY, seconds between its full "
                              "garbage collections (default: the server's, 900), to see "
@@ -466,6 +472,8 @@ def main() -> int:
     rounds = args.rounds if args.baseline is not None else 1
     for games in args.games:
         for instances in args.instances:
+            if args.sqlite and instances != 1:
+                parser.error("SQLite serves one instance")
             options = {"BRASS_SYNCHRONOUS_COMMIT": args.synchronous_commit}
             if args.gc_full_every is not None:
                 options["BRASS_GC_FULL_EVERY"] = str(args.gc_full_every)
@@ -473,9 +481,10 @@ def main() -> int:
             for _ in range(rounds):
                 for root in roots:
                     bench = bench_once(games, args.seconds, args.think, args.warmup, root,
-                                       instances, options, args.placement == "sticky")
+                                       instances, options, args.placement == "sticky",
+                                       args.sqlite)
                     report(bench, games, args.think, args.warmup, root, instances,
-                           {**options, "placement": args.placement})
+                           {**options, "placement": args.placement}, args.sqlite)
                     figures[root].append((per_action_ms(bench), opening_ms(bench, games),
                                           per_generator_ms(bench), listing_ms(bench)))
             if args.baseline is not None:
@@ -537,14 +546,20 @@ def compare(figures: dict[Path, list[tuple[float, ...]]], roots: list[Path], gam
 
 def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
                instances: int = 1, options: dict[str, str] | None = None,
-               sticky: bool = False) -> Bench:
-    """One run: a fresh Postgres database and `instances` server processes for `games`
-    games (`options`: more of the servers' settings, as environment variables)."""
+               sticky: bool = False, sqlite: bool = False) -> Bench:
+    """One run: a fresh Postgres database (`sqlite`: SQLite file) and `instances` server
+    processes for `games` games (`options`: more of the servers' settings, as environment
+    variables)."""
     name = f"brass_bench_{os.getpid()}_{games}_{instances}"
+    folder = tempfile.TemporaryDirectory(prefix="brass-bench-")
     admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    env = {**os.environ, "DATABASE_URL": f"{POSTGRES}/{name}", "PYTHONPATH": str(root),
+    if sqlite:
+        url = f"sqlite:///{folder.name}/{name}.db"
+    else:
+        url = f"{POSTGRES}/{name}"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0",  # 1000 sockets from one address
            "BRASS_METRICS_TOKEN": METRICS_TOKEN,
@@ -577,17 +592,21 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
             server.terminate()
         for server in servers:
             server.wait(timeout=120)  # its shutdown is slow on a loaded machine
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if not sqlite:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+        folder.cleanup()
 
 
 def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
-           instances: int = 1, options: dict[str, str] | None = None) -> None:
+           instances: int = 1, options: dict[str, str] | None = None,
+           sqlite: bool = False) -> None:
     lat = [x * 1000 for x in bench.latencies]
     legal = [x * 1000 for x in bench.legal]
     played = bench.errors.pop("_seconds")
-    print(f"server: {root}; database: postgres (fresh); {instances} instance(s); "
+    print(f"server: {root}; database: {'sqlite' if sqlite else 'postgres'} (fresh); "
+          f"{instances} instance(s); "
           + "; ".join(f"{k}={v}" for k, v in (options or {}).items()))
     print(f"games: {games} x 4 seats + 1 spectator = {5 * games} websockets; think {think} s "
           f"(mean, per move); measured {played} s after a {warmup:.0f} s warm-up")

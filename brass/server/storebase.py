@@ -3,6 +3,7 @@ notification of each commit to the other instances (notice.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,8 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import NullPool, QueuePool
 
 from . import jsontext
 from .notice import Notice, channel
@@ -29,18 +31,27 @@ def make_engine(url: str, name: str = "") -> Engine:
     refuses while an instance's connections are there)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               poolclass=NullPool, **JSON_CODEC)
+        if not path or path == ":memory:":  # a memory database keeps no connection
+            return _sqlite_engine(url, {"poolclass": NullPool})
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # a file's connections are kept (as many as the database threads, core.py: 16, and
+        # as many again for `asyncio.to_thread`'s readers): opening one and setting its
+        # pragmas was 40 % of a desk poll's CPU and a quarter of a move's (bench/
+        # requestcost.py, bench/server.py --sqlite)
+        engine = _sqlite_engine(url, {"poolclass": QueuePool, "pool_size": 16,
+                                      "max_overflow": 16})
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA synchronous=FULL")
-            cur.close()
+        def _opened(_dbapi_conn: Any, record: Any) -> None:
+            record.info["file"] = _file_of(path)
+
+        @event.listens_for(engine, "checkout")
+        def _same_file(_dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+            """A kept connection to a file since removed or replaced (a copy put back by
+            hand) would go on with the old one, and what it wrote would be lost: it is let go,
+            and the pool opens the file now at the path (or fails as a fresh one would)."""
+            if record.info.get("file") != _file_of(path):
+                raise DisconnectionError("the SQLite file was removed or replaced")
 
         return engine
     # as many kept connections as the server's database threads (core.py: 16): a pool
@@ -50,6 +61,32 @@ def make_engine(url: str, name: str = "") -> Engine:
     named = {"connect_args": {"application_name": name[:63]}} if name else {}
     return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **named,
                          **JSON_CODEC)
+
+
+def _sqlite_engine(url: str, pooled: dict[str, Any]) -> Engine:
+    """An SQLite engine whose every connection writes ahead (WAL), checks foreign keys and
+    syncs each commit to disk."""
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                           **pooled, **JSON_CODEC)
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    return engine
+
+
+def _file_of(path: str) -> tuple[int, int] | None:
+    """The file at `path` (device, inode; None: none there)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 class StoreBase:
