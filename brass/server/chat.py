@@ -9,7 +9,8 @@ waits or runs (after, the chat is read-only). Its limits are counted in the data
 all games, whichever instance they reach. The host mutes a seat or the spectators and deletes
 a message (gone for everyone: the clients are told `chat_deleted`, the history and replays
 leave it out). The server never renders a message: the client shows it as text, so it needs
-no escaping on the way in.
+no escaping on the way in. A line's page gives it an id (`line`) and sends it again with it
+when the connection dropped before the answer: it is stored once per id (chatlog.py).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def broadcast(rt: Runtime, message: dict[str, Any]) -> None:
     elif message.get("deleted"):
         text = outbound.dumps({"type": "chat_deleted", "id": message["id"]})
     else:
-        text = outbound.dumps({"type": "chat", "message": message})
+        text = said(message)
         if rt.chat_told is None or len(rt.chat_told) >= HISTORY:
             rt.chat_told = set()  # the latest lines only (one sent again: the client
         rt.chat_told.add(message["id"])  # keeps each line once, by its id)
@@ -58,16 +59,27 @@ def broadcast(rt: Runtime, message: dict[str, Any]) -> None:
         sub.send(text)
 
 
+def said(message: dict[str, Any]) -> str:
+    """The `chat` message of a stored line, as JSON text."""
+    return outbound.dumps({"type": "chat", "message": message})
+
+
 async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, text: str,
-               address: str) -> None:
+               address: str, line: str | None = None) -> dict[str, Any] | None:
     """Store a message from `seat` (None: a spectator named `name`) and send it to everyone
-    watching the game."""
+    watching the game. A `line` sent again (its page's id for it: the first time, the
+    connection dropped before the answer came) is returned as stored, for its sender alone:
+    everyone else had it (and a client keeps a line once, by its id), so a sender repeating
+    a line makes no work for the others."""
     if rt.record.status not in OPEN:
         raise ApiError("game_not_running", "The game is over: its chat is read-only")
-    message = await core.db(core.storage.add_chat, rt.id, seat, sender_name(rt, seat, name),
-                            text, rt.count, address)
+    message, new = await core.db(core.storage.add_chat, rt.id, seat,
+                                 sender_name(rt, seat, name), text, rt.count, address, line)
+    if not new:
+        return message
     broadcast(rt, message)
     core.reach.chat_to(rt, seat, text)  # a line @-mentioning a seat (notices.py)
+    return None
 
 
 async def heard_late(core: GameCore, rt: Runtime) -> None:

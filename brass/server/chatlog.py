@@ -34,16 +34,22 @@ class ChatLog(StoreBase):
     _chat_lock = threading.Lock()
 
     def add_chat(self, game_id: str, seat: int | None, name: str, text_: str,
-                 actions_played: int, address: str = "") -> dict[str, Any]:
+                 actions_played: int, address: str = "",
+                 line: str | None = None) -> tuple[dict[str, Any], bool]:
         """Store a chat message (chat.py), within the limits and unless the host muted its
         sender (`rate_limited`; `chat_muted`, not `unauthorized`, which tells a seat's client
         that its seat token is no longer known); on Postgres it is also sent whole to the
-        other instances (fanout.py) in the same transaction."""
+        other instances (fanout.py) in the same transaction. Returns the message as stored,
+        and False if it was stored before: `line` (its page's id for it) came already from
+        the same sender (`_again`), and nothing is written or counted."""
         address = address[:64]
         with self._chat_lock, self._tx() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
                              {"k": f"chat {game_id}"})
+            if line is not None and (said := conn.execute(select(chat).where(
+                    chat.c.game_id == game_id, chat.c.line == line)).first()) is not None:
+                return _again(said, seat), False
             t = _db_now(conn)
             muted = conn.execute(select(chat_mutes.c.seat).where(
                 chat_mutes.c.game_id == game_id,
@@ -59,11 +65,11 @@ class ChatLog(StoreBase):
             key = conn.execute(insert(chat).values(
                 game_id=game_id, seat=seat, name=name, text=text_, actions=actions_played,
                 created_at=t, spectator=seat is None, address=address or None,
-                deleted=False)).inserted_primary_key
+                deleted=False, line=line)).inserted_primary_key
             assert key is not None
             message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
             self._chat_notice(conn, game_id, message)
-        return message
+        return message, True
 
     def _chat_notice(self, conn: Connection, game_id: str, message: dict[str, Any]) -> None:
         if self.postgres:
@@ -142,4 +148,16 @@ def _mutes(conn: Connection, game_id: str) -> dict[str, Any]:
 
 def _chat_message(row: Any) -> dict[str, Any]:
     return {"id": row.id, "seat": row.seat, "spectator": row.spectator, "name": row.name,
-            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat()}
+            "text": row.text, "actions": row.actions, "time": row.created_at.isoformat(),
+            "line": row.line}
+
+
+def _again(row: Any, seat: int | None) -> dict[str, Any]:
+    """A line sent again: the message as stored, if `seat` (None: a spectator) sent it and
+    the host has not deleted it since."""
+    if row.seat != seat:
+        raise ApiError("malformed", "This line's id is another sender's: give each line its "
+                       "own")
+    if row.deleted:
+        raise ApiError("not_found", "The host deleted this line")
+    return _chat_message(row)

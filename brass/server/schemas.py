@@ -685,6 +685,8 @@ class Preview(BaseModel):
 ChatText = Annotated[str, Field(min_length=1, max_length=300,
                                 json_schema_extra={"pattern": NAME_PATTERN}),
                      AfterValidator(_visible)]
+# a chat line's id, made by the sender's page (WsChat.line)
+ChatLineId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 # the admin's banner (banner.py): a line of visible text, as a name or a chat message
 BannerText = Annotated[str, Field(min_length=1, max_length=280,
                                   json_schema_extra={"pattern": NAME_PATTERN}),
@@ -702,6 +704,8 @@ class ChatMessage(BaseModel):
     text: str
     actions: int
     time: str
+    line: str | None = Field(description="the id its sender's page gave the line (`WsChat`), "
+                                          "null if none")
 
 
 class ChatMutes(BaseModel):
@@ -819,6 +823,11 @@ class WsChat(BaseModel):
     type: Literal["chat"]
     text: ChatText
     name: PlayerName | None = None
+    line: ChatLineId | None = Field(default=None, description=(
+        "the page's id for this line, the same each time it is sent (again on the next "
+        "connection when the first dropped before the answer came): the game stores a line "
+        "once per id, and a line sent again is answered as it was stored (a `chat` message "
+        "with the same `id`, to that socket alone), not counted again against the limits"))
 
 
 class WsVisible(BaseModel):

@@ -177,6 +177,10 @@ chat = Table(
     Column("address", String(64), nullable=True),
     Column("deleted", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_chat_game", "game_id", "id"),
+    # 0018: the id the sender's page gave the line: a line sent again (after a dropped
+    # connection) is stored once (chatlog.py)
+    Column("line", String(40), nullable=True),
+    Index("ux_chat_line", "game_id", "line", unique=True),
 )
 
 # 0008: players and what hangs off them (docs/PLAYERS.md is the agreed model). Secrets are

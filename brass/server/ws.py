@@ -303,7 +303,10 @@ async def _watchers(service: GameService, rt: Runtime, conn: Connection,
         conn.visible = msg.visible
         await _shown(service, rt, conn)  # recorded before the next message is read
     else:
-        await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address)
+        again = await chat.post(service.core, rt, conn.seat, msg.name, msg.text, conn.address,
+                                msg.line)
+        if again is not None:  # said before: its answer, to this socket alone
+            conn.send(chat.said(again))
 
 
 async def _seats(service: GameService, rt: Runtime, conn: Connection, seat: int,

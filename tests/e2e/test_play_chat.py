@@ -4,13 +4,15 @@ it was sent at."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from .test_browser import actions_done, open_page, start_two, wait_actions
+from .test_browser import actions_done, get, open_page, start_two, wait_actions
 
 
 def say(page: Page, text: str) -> None:
@@ -113,6 +115,81 @@ def test_a_line_sent_before_the_hello_is_answered_still_shows(browser: Browser,
     expect(watcher.locator("[data-testid=chat-players] li[data-chat-id]")).to_contain_text(
         "Said while you were connecting")
     ctx.close()
+
+
+def test_a_line_whose_connection_drops_in_flight_is_kept_once(browser: Browser,
+                                                             server: str) -> None:
+    """Alice's connection drops while a line is in flight, twice: once the line is lost on its
+    way to the server, once the server stores it and its answer is lost. Each time her page
+    sends it again on the next connection, with its id, and everyone has it once."""
+    game_id, pages = start_two(browser, server, "In flight")
+    alice, bob = pages[0], pages[1]
+    lose = {"Lost on the way": "to the server", "Stored, its answer lost": "the answer"}
+    lost: list[str] = []
+    sent: dict[str, list[int]] = {text: [] for text in lose}  # by text: on which connection
+    answered: dict[str, list[int]] = {text: [] for text in lose}
+    connections: list[WebSocketRoute] = []
+
+    def network(ws: WebSocketRoute) -> None:
+        """Alice's network, connection by connection: it loses each line once, one way or
+        the other, and then the connection."""
+        upstream = ws.connect_to_server()
+        connections.append(ws)
+        here = len(connections)
+
+        def drop(what: str) -> None:
+            lost.append(what)
+            ws.close()
+            upstream.close()
+
+        def from_page(message: str | bytes) -> None:
+            m = json.loads(message)
+            if m["type"] == "chat" and m["text"] in lose:
+                sent[m["text"]].append(here)
+                if lose[m["text"]] == "to the server" and "to the server" not in lost:
+                    return drop("to the server")
+            upstream.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            m = json.loads(message)
+            if m["type"] == "chat" and m["message"]["text"] in lose:
+                answered[m["message"]["text"]].append(here)
+                if lose[m["message"]["text"]] == "the answer" and "the answer" not in lost:
+                    return drop("the answer")
+            ws.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(from_server)
+
+    def lines(page: Page) -> list[str]:
+        return page.locator("[data-testid=chat-players] li[data-chat-id] .chat-text"
+                            ).all_inner_texts()
+
+    def until(done: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 30
+        while not done():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: lost {lost}, sent {sent}, answered "
+                                     f"{answered}; Alice {chat_seen(alice)}")
+            alice.wait_for_timeout(50)  # the route's handlers run while playwright waits
+
+    alice.route_web_socket(re.compile(r"/ws/games/"), network)
+    alice.evaluate("window.__brass.drop(0)")  # her next connection goes through the route
+    until(lambda: len(connections) == 1, "no routed connection")
+    for text in lose:
+        say(alice, text)
+        until(lambda text=text: answered[text] and answered[text][-1] > sent[text][0],
+              f"{text!r} not answered on a later connection")
+        assert len(sent[text]) == 2 and sent[text][0] < sent[text][1], sent
+    assert lost == ["to the server", "the answer"]
+    for p in (alice, bob):
+        expect(p.locator("[data-testid=chat-players] li[data-chat-id]")).to_have_count(2)
+        assert [line.strip() for line in lines(p)] == list(lose), chat_seen(p)
+    history = get(server, f"/api/games/{game_id}/chat")["messages"]
+    assert [m["text"] for m in history] == list(lose), history
+    assert len({m["line"] for m in history}) == 2 and all(m["line"] for m in history), history
+    for p in (alice, bob):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
 
 
 def test_a_line_said_while_reconnecting_is_sent_once_back(browser: Browser, server: str,

@@ -40,7 +40,7 @@ def test_a_line_sent_before_the_listen_reaches_the_clients_once_it_listens() -> 
                 await ws.send(json.dumps({"type": "chat", "text": "said here", "name": "Me"}))
                 while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "chat":
                     pass  # sent to this instance's clients already: not sent again
-                stored = await asyncio.to_thread(
+                stored, _ = await asyncio.to_thread(
                     service.storage.add_chat, table.id, None, "Elsewhere",
                     "said before the listen", 0, "192.0.2.1")
                 loop.call_soon_threadsafe(service.listening, [table.id])

@@ -387,11 +387,12 @@ export class GameSocket {
     return true;
   }
 
-  /** Say something at the table (`name`: a spectator's). False if the socket is not open or
-   * its hello not answered yet (the server would refuse the line: "Send hello first"). */
-  chat(text: string, name?: string): boolean {
+  /** Say something at the table (`name`: a spectator's; `line`: the line's id, the same each
+   * time it is sent, so the server keeps it once). False if the socket is not open or its hello
+   * not answered yet (the server would refuse the line: "Send hello first"). */
+  chat(text: string, name?: string, line?: string): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN || !this.greeted) return false;
-    say(this.ws, { type: "chat", text, name: name || null });
+    say(this.ws, { type: "chat", text, name: name || null, line: line ?? null });
     return true;
   }
 

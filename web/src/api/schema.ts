@@ -1784,6 +1784,11 @@ export interface components {
             actions: number;
             /** Id */
             id: number;
+            /**
+             * Line
+             * @description the id its sender's page gave the line (`WsChat`), null if none
+             */
+            line: string | null;
             /** Name */
             name: string;
             /** Seat */
@@ -4149,6 +4154,12 @@ export interface components {
          * @description Say something at the table; `name` only for a spectator (a seat speaks as its seat).
          */
         WsChat: {
+            /**
+             * Line
+             * @description the page's id for this line, the same each time it is sent (again on the next connection when the first dropped before the answer came): the game stores a line once per id, and a line sent again is answered as it was stored (a `chat` message with the same `id`, to that socket alone), not counted again against the limits
+             * @default null
+             */
+            line: string | null;
             /**
              * Name
              * @default null

@@ -62,9 +62,11 @@ describe("a chat line refused while the database is out of reach", () => {
     const { socket, box, texts } = table();
     box.say({ text: "before the drop" }); // never answered
     socket.connection = 2;
-    box.say({ text: "after" });
-    expect(box.refused("unavailable")).toBe(true);
-    expect(texts()).toEqual(["after"]);
+    box.say({ text: "after" }); // the line of the dropped connection goes again, first
+    expect(socket.sent).toEqual(["before the drop", "before the drop", "after"]);
+    expect(box.refused("unavailable")).toBe(true); // about the one sent again
+    expect(texts()).toEqual(["before the drop"]);
+    expect(box.heard(stored("after"), false)).toBe(true);
   });
 
   it("waits for the socket when it is not open, and the lines go in order", () => {
@@ -77,6 +79,35 @@ describe("a chat line refused while the database is out of reach", () => {
     socket.open = true;
     box.flush();
     expect(socket.sent).toEqual(["one", "two"]);
+  });
+
+  it("sends a line in flight when the connection dropped again on the next, with its id", () => {
+    const ids: string[] = [];
+    const socket = { open: true, connection: 1 };
+    const again = new Outbox({
+      send: (l) => socket.open && ids.push(`${l.text} ${l.line}`) > 0,
+      connection: () => socket.connection,
+      changed: () => {},
+    });
+    again.say({ text: "lost?" });
+    again.say({ text: "and this" });
+    socket.open = false; // the connection drops: the answers never come
+    socket.connection = 2;
+    again.flush();
+    expect(again.unsent.map((l) => l.text), "waiting, in order").toEqual(["lost?", "and this"]);
+    socket.open = true; // the next connection's hello is answered
+    again.release();
+    expect(ids.length).toBe(4);
+    expect(ids.slice(2), "the same ids as the first time").toEqual(ids.slice(0, 2));
+    const [first, second] = ids.slice(0, 2).map((i) => i.split(" ").pop() as string);
+    expect(first).not.toBe(second);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
+    // the server stored "lost?" before the drop: it answers it again, by its id
+    expect(again.heard({ text: "lost?", spectator: false, line: first }, false)).toBe(true);
+    expect(again.heard({ text: "and this", spectator: false, line: "another page's" }, false))
+      .toBe(false);
+    expect(again.heard({ text: "and this", spectator: false, line: second }, false)).toBe(true);
+    expect(again.unsent).toEqual([]);
   });
 
   it("hears other people's lines as theirs", () => {

@@ -152,7 +152,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
   current.current = { socket, spectator };
   const box = useRef<Outbox | null>(null);
   box.current ??= new Outbox({
-    send: (l) => current.current.socket?.chat(l.text, l.name) ?? false,
+    send: (l) => current.current.socket?.chat(l.text, l.name, l.line) ?? false,
     connection: () => current.current.socket?.connection ?? 0,
     changed: () => redraw((n) => n + 1),
   });
