@@ -2,8 +2,10 @@
 
     python bench/requestcost.py                  # 1,000 requests a path, 3 rounds, SQLite
     python bench/requestcost.py --requests 2000 --root /tmp/main   # another checkout's server
+    python bench/requestcost.py --postgres       # a fresh database on 127.0.0.1:5432 instead
 
-Starts `brass serve` in its own process on a fresh SQLite file (the embedded default), makes a
+Starts `brass serve` in its own process on a fresh SQLite file (the embedded default; with
+`--postgres`, a fresh Postgres database, dropped at the end), makes a
 player (`POST /api/session`, the cookie kept as a browser keeps it), then asks each path below
 `--requests` times over one keep-alive connection, `--rounds` times, and prints the server
 process's CPU per request (user + system time from /proc, over the requests) of the cheapest
@@ -26,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +38,17 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 from desk import cpu_seconds, free_port  # noqa: E402  (bench/desk.py, beside this one)
+from sqlalchemy import create_engine, text  # noqa: E402
 from starlette.routing import Match  # noqa: E402
 
+POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 PATHS = ["/api/desk", "/api/me", "/api/banner", "/health"]
 
 
-def served(root: Path, folder: str) -> tuple[subprocess.Popen[bytes], str]:
-    """`brass serve` from `root` on a new SQLite file in `folder`, answering."""
+def served(root: Path, url: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`brass serve` from `root` on the database at `url`, answering."""
     port = free_port()
-    env = dict(os.environ, BRASS_DATABASE_URL=f"sqlite:///{folder}/bench.db",
-               PYTHONPATH=str(root))
+    env = dict(os.environ, BRASS_DATABASE_URL=url, PYTHONPATH=str(root))
     process = subprocess.Popen([sys.executable, "-m", "brass.cli", "serve", "--port",
                                 str(port), "--log-level", "warning"], cwd=root, env=env)
     base = f"http://127.0.0.1:{port}"
@@ -58,6 +63,25 @@ def served(root: Path, folder: str) -> tuple[subprocess.Popen[bytes], str]:
             process.kill()
             raise SystemExit("the server did not answer within 60 s")
         time.sleep(0.2)
+
+
+@contextmanager
+def database(postgres: bool, folder: str) -> Iterator[str]:
+    """The URL of a fresh database: an SQLite file in `folder`, or a Postgres database made
+    for the run and dropped after it."""
+    if not postgres:
+        yield f"sqlite:///{folder}/bench.db"
+        return
+    name = f"brass_requestcost_{os.getpid()}"
+    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{POSTGRES}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def per_request(pid: int, client: httpx.Client, path: str, headers: dict[str, str],
@@ -106,17 +130,19 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000, help="per path and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--postgres", action="store_true",
+                        help=f"serve from a fresh database at {POSTGRES} instead of SQLite")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        process, base = served(args.root.resolve(), folder)
+    with tempfile.TemporaryDirectory() as folder, database(args.postgres, folder) as url:
+        process, base = served(args.root.resolve(), url)
         try:
             with httpx.Client(base_url=base, headers={"Origin": base}, timeout=60) as client:
                 made = client.post("/api/session")
                 if made.status_code != 201:
                     raise SystemExit(f"no player: {made.status_code} {made.text[:200]}")
                 tag = client.get("/api/desk").headers["etag"]
-                print(f"server: {args.root.resolve()}; SQLite; {args.requests} requests a path, "
-                      f"the cheapest of {args.rounds} rounds")
+                print(f"server: {args.root.resolve()}; {url.split(':')[0]}; {args.requests} "
+                      f"requests a path, the cheapest of {args.rounds} rounds")
                 for path in PATHS:
                     headers = {"If-None-Match": tag} if path == "/api/desk" else {}
                     ms, status = per_request(process.pid, client, path, headers,
