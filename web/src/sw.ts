@@ -75,20 +75,25 @@ function shows(tab: WindowClient): Promise<string | null> {
   });
 }
 
-/** Whether a window the player is looking at shows `hash` (noticeClick.ts: onScreen). */
-async function lookedAt(hash: string): Promise<boolean> {
+/** Every window of the app, with the hash each says it shows. */
+async function windows(): Promise<{ tab: WindowClient; hash: string | null }[]> {
   const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const answers = await Promise.all(tabs.map(shows));
-  return onScreen(tabs.map((tab, i) => ({
-    visible: tab.visibilityState === "visible", focused: tab.focused, hash: answers[i],
+  return tabs.map((tab, i) => ({ tab, hash: answers[i] }));
+}
+
+/** Whether a window the player is looking at shows `hash` (noticeClick.ts: onScreen). */
+async function lookedAt(hash: string): Promise<boolean> {
+  return onScreen((await windows()).map(({ tab, hash: shown }) => ({
+    visible: tab.visibilityState === "visible", focused: tab.focused, hash: shown,
   })), hash);
 }
 
 /** Show the notice's game: in a window of the app (noticeClick.ts says which), else a new one. */
 async function openNotice(url: URL): Promise<void> {
-  const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const answers = await Promise.all(tabs.map(shows));
-  const chosen = chooseWindow(tabs.map((tab, i) => ({ id: tab.id, path: new URL(tab.url).pathname, hash: answers[i] })), url.hash);
+  const found = await windows();
+  const tabs = found.map((w) => w.tab);
+  const chosen = chooseWindow(found.map(({ tab, hash }) => ({ id: tab.id, path: new URL(tab.url).pathname, hash })), url.hash);
   const tab = tabs.find((c) => c.id === chosen?.id);
   if (!chosen || !tab) {
     await self.clients.openWindow(url.href);
