@@ -72,6 +72,9 @@ async def post(core: GameCore, rt: Runtime, seat: int | None, name: str | None, 
     everyone else had it (and a client keeps a line once, by its id), so a sender repeating
     a line makes no work for the others."""
     if rt.record.status not in OPEN:
+        if line is not None and (again := await core.db(core.storage.said_before, rt.id, seat,
+                                                        line)) is not None:
+            return again  # said before the game ended
         raise ApiError("game_not_running", "The game is over: its chat is read-only")
     message, new = await core.db(core.storage.add_chat, rt.id, seat,
                                  sender_name(rt, seat, name), text, rt.count, address, line)

@@ -47,9 +47,8 @@ class ChatLog(StoreBase):
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
                              {"k": f"chat {game_id}"})
-            if line is not None and (said := conn.execute(select(chat).where(
-                    chat.c.game_id == game_id, chat.c.line == line)).first()) is not None:
-                return _again(said, seat), False
+            if line is not None and (said := _said(conn, game_id, seat, line)) is not None:
+                return said, False
             t = _db_now(conn)
             muted = conn.execute(select(chat_mutes.c.seat).where(
                 chat_mutes.c.game_id == game_id,
@@ -70,6 +69,11 @@ class ChatLog(StoreBase):
             message = _chat_message(conn.execute(select(chat).where(chat.c.id == key[0])).one())
             self._chat_notice(conn, game_id, message)
         return message, True
+
+    def said_before(self, game_id: str, seat: int | None, line: str) -> dict[str, Any] | None:
+        """The line `seat` sent with the id `line`, as stored (None: none such)."""
+        with self._read() as conn:
+            return _said(conn, game_id, seat, line)
 
     def _chat_notice(self, conn: Connection, game_id: str, message: dict[str, Any]) -> None:
         if self.postgres:
@@ -152,9 +156,13 @@ def _chat_message(row: Any) -> dict[str, Any]:
             "line": row.line}
 
 
-def _again(row: Any, seat: int | None) -> dict[str, Any]:
-    """A line sent again: the message as stored, if `seat` (None: a spectator) sent it and
-    the host has not deleted it since."""
+def _said(conn: Connection, game_id: str, seat: int | None, line: str) -> dict[str, Any] | None:
+    """A line sent again: the message as stored (None: no line has the id `line`), if `seat`
+    (None: a spectator) sent it and the host has not deleted it since."""
+    row = conn.execute(select(chat).where(chat.c.game_id == game_id,
+                                          chat.c.line == line)).first()
+    if row is None:
+        return None
     if row.seat != seat:
         raise ApiError("malformed", "This line's id is another sender's: give each line its "
                        "own")

@@ -18,10 +18,12 @@ from .test_instances import cluster, instance_logs
 from .test_websocket import hello, open_socket, receive
 
 
-def say(ws: ClientConnection, text: str, name: str | None = None) -> dict[str, Any]:
-    """Send a chat message; its answer: the message as broadcast, or an error (others'
-    messages the socket hears meanwhile are skipped)."""
-    ws.send(json.dumps({"type": "chat", "text": text, **({"name": name} if name else {})}))
+def say(ws: ClientConnection, text: str, name: str | None = None,
+        line: str | None = None) -> dict[str, Any]:
+    """Send a chat message (`line`: its page's id for it); its answer: the message as
+    broadcast, or an error (others' messages the socket hears meanwhile are skipped)."""
+    ws.send(json.dumps({"type": "chat", "text": text, **({"name": name} if name else {}),
+                        **({"line": line} if line else {})}))
     while True:
         message = next_other(ws)
         if message["type"] != "chat" or message["message"]["text"] == text:
@@ -90,12 +92,18 @@ def test_limits_hold_across_instances(tmp_path: Path) -> None:
 
 def test_the_chat_of_a_game_that_is_over_is_read_only(http: httpx.Client,
                                                       server: LiveServer) -> None:
+    """No line is taken once the game is over; one said before, sent again by its page (its
+    connection dropped before the answer came), is answered as it was stored."""
     table = make_game(http, players=3, humans=1)
     with open_socket(server, table.id) as ws:
         hello(ws, table.tokens[0])
-        assert say(ws, "before")["type"] == "chat"
+        assert say(ws, "before", line="p-0")["type"] == "chat"
         assert http.post(table.url("/cancel"), headers=auth(table.host)).status_code == 200
         refused = say(ws, "after")
+        assert refused["code"] == "game_not_running", refused
+        again = say(ws, "before", line="p-0")
+        assert again["type"] == "chat" and again["message"]["line"] == "p-0", again
+        refused = say(ws, "after", line="p-1")
         assert refused["code"] == "game_not_running", refused
     assert texts(http, table) == ["before"]
 
