@@ -1,7 +1,8 @@
 """The `brass` command: `brass serve` runs the server; `brass play` plays a game against bots
 on a running server, in the terminal; `brass replay FILE` replays a finished game's downloaded
 log (`GET /api/games/{id}/log`) and checks its final scores; `brass export GAME` writes a
-finished game's record and `brass import FILE` stores one in a server's database."""
+finished game's record and `brass import FILE` stores one in a server's database; `brass
+backup OUT` copies a running server's SQLite database."""
 
 from __future__ import annotations
 
@@ -134,7 +135,7 @@ def database_url(given: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from brass import __version__
-    from brass.server import admin, launch
+    from brass.server import admin, launch, sqlitecopy
 
     parser = argparse.ArgumentParser(prog="brass", description=__doc__)
     parser.add_argument("--version", action="version", version=f"brass {__version__}")
@@ -175,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                           "setting, DATABASE_URL or BRASS_DB_*)")
     p_policy.set_defaults(func=settings_cmd)
     admin.add_parser(sub)
+    sqlitecopy.add_parser(sub)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result
