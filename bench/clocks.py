@@ -13,24 +13,21 @@ process CPU time per write of each, and their ratio.
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.freshdb import fresh_postgres  # noqa: E402
 from bench.server import percentile  # noqa: E402
 from brass.server.clocks import Clock  # noqa: E402
 from brass.server.migrate import upgrade  # noqa: E402
 from brass.server.storage import GameRecord, SeatRecord, Storage, TurnStart, now  # noqa: E402
 
-POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 LOAN = {"kind": "loan", "card": "wild:location"}
 
 
@@ -79,16 +76,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             run(f"sqlite:///{folder}/bench.db", args.writes)
         return
-    name = f"brass_bench_clocks_{secrets.token_hex(4)}"
-    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        run(f"{POSTGRES}/{name}", args.writes)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_postgres("brass_bench_clocks") as url:
+        run(url, args.writes)
 
 
 if __name__ == "__main__":

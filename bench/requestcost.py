@@ -38,10 +38,9 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 from desk import cpu_seconds, free_port  # noqa: E402  (bench/desk.py, beside this one)
-from sqlalchemy import create_engine, text  # noqa: E402
+from freshdb import POSTGRES, fresh_postgres  # noqa: E402  (bench/freshdb.py)
 from starlette.routing import Match  # noqa: E402
 
-POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 PATHS = ["/api/desk", "/api/me", "/api/banner", "/health"]
 
 
@@ -72,16 +71,8 @@ def database(postgres: bool, folder: str) -> Iterator[str]:
     if not postgres:
         yield f"sqlite:///{folder}/bench.db"
         return
-    name = f"brass_requestcost_{os.getpid()}"
-    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{POSTGRES}/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_postgres("brass_requestcost") as url:
+        yield url
 
 
 def per_request(pid: int, client: httpx.Client, path: str, headers: dict[str, str],
