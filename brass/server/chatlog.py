@@ -41,7 +41,7 @@ class ChatLog(StoreBase):
         that its seat token is no longer known); on Postgres it is also sent whole to the
         other instances (fanout.py) in the same transaction. Returns the message as stored,
         and False if it was stored before: `line` (its page's id for it) came already from
-        the same sender (`_again`), and nothing is written or counted."""
+        the same sender (`_said`), and nothing is written or counted."""
         address = address[:64]
         with self._chat_lock, self._tx() as conn:
             if conn.dialect.name == "postgresql":
