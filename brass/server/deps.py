@@ -84,6 +84,19 @@ def is_host(rt: Runtime, token: str | None) -> bool:
     return token_matches(token, rt.record.host_token_hash)
 
 
+async def hosts(request: Request, rt: Runtime, token: str | None) -> bool:
+    """Whether the asker hosts the game: by the host token, or, sending none, by the cookie
+    of the player whose browser created it (`host_player_id`), so their other devices host
+    it too without its link, as a player's seats follow them (`players_seat`)."""
+    if token is not None:
+        return is_host(rt, token)
+    owner = rt.record.host_player_id
+    if owner is None or not _cookie_sent(request):
+        return False
+    player = await maybe_player(request)
+    return player is not None and player.id == owner
+
+
 def players_seat(rt: Runtime, player: Player | None, asked: str | None) -> int | None:
     """The seat of the game its player's device took (the `X-Seat` header picks one of
     several, on a shared screen); None if the player took none. A device never gets a seat
@@ -114,10 +127,11 @@ def _seat(refusal: str) -> Callable[..., Awaitable[int]]:
     return seat
 
 
-def _host(what: str) -> Callable[[Runtime, str | None], Awaitable[Runtime]]:
-    async def hosted(rt: GameAt, token: Token) -> Runtime:
-        if not is_host(rt, token):
-            raise ApiError("unauthorized", f"Only the host (with the host token) can {what}")
+def _host(what: str) -> Callable[[Request, Runtime, str | None], Awaitable[Runtime]]:
+    async def hosted(request: Request, rt: GameAt, token: Token) -> Runtime:
+        if not await hosts(request, rt, token):
+            raise ApiError("unauthorized", f"Only the host (with the host token, or the "
+                           f"cookie of the player who created the game) can {what}")
         return rt
     return hosted
 

@@ -4,7 +4,9 @@ clock's time left), then the others running, those waiting for players, the rema
 to them (the only invitations the model has: docs/PLAYERS.md), and the finished ones with
 their results. Paged (`offset`, `limit`); read in one statement (the page, by
 `ix_seats_player` with the count as a window, joined to its games' seats by primary key) and,
-on the first page, the rematch offers; measured by bench/desk.py.
+on the first page, the rematch offers and the games they host without a seat (a host who
+seats nobody but bots, or runs a game for others: `ix_games_host_player`); measured by
+bench/desk.py.
 
 Live: the client polls it (every few seconds while the page is visible) with `If-None-Match`;
 an unchanged desk is a 304 without a body. A poll is one small indexed read on any instance,
@@ -20,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import Integer, Select, String, and_, bindparam, case, func, select
+from sqlalchemy import Integer, Select, String, and_, bindparam, case, exists, func, select
 from sqlalchemy.engine import Engine
 
 from . import clocks
@@ -34,6 +36,7 @@ from .tables import games, rematches, seats
 router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 Section = Literal["turn", "running", "waiting", "finished"]
 SHOWN = ("running", "waiting", "finished")  # expired and cancelled games were never played
+HOSTED = 20  # the most games hosted without a seat a desk lists
 
 
 class DeskSeat(BaseModel):
@@ -76,10 +79,24 @@ class Invitation(BaseModel):
     seat: int = Field(description="the player's seat in the finished game")
 
 
+class HostedGame(BaseModel):
+    """A game the player hosts (their browser created it) without a seat of theirs in it:
+    they add bots, cancel it or moderate its chat from any of their devices."""
+
+    id: str
+    name: str
+    status: Literal["waiting", "running"]
+    free: int = Field(description="seats nobody has taken yet")
+
+
 class Desk(BaseModel):
     games: list[DeskGame]
     invitations: list[Invitation] = Field(description="rematches offered to the player (on "
                                                       "the first page only)")
+    hosting: list[HostedGame] = Field(description="waiting and running games the player "
+                                                  "hosts without a seat in them, newest "
+                                                  f"first, at most {HOSTED} (on the first "
+                                                  "page only)")
     next: int | None = Field(description="the next page's offset (null: the last page)")
     total: int
 
@@ -140,7 +157,20 @@ def invitations_query() -> Select[Any]:
                    rematches.c.new_game_id.is_(None)))
 
 
-PAGE, INVITATIONS = page_query(), invitations_query()  # built once (and compiled once)
+def hosting_query() -> Select[Any]:
+    """SQL: the waiting and running games `player` (bound) hosts and holds no seat in, with
+    their free seats (by `ix_games_host_player`)."""
+    g, s = games.c, seats.c
+    player = bindparam("player", type_=String)
+    free = (select(func.count()).where(s.game_id == g.id, s.bot.is_(False),
+                                       s.joined_at.is_(None)).scalar_subquery())
+    seated = exists().where(s.game_id == g.id, s.player_id == player)
+    return (select(g.id, g.name, g.status, free.label("free"))
+            .where(g.host_player_id == player, g.status.in_(("waiting", "running")), ~seated)
+            .order_by(g.created_at.desc(), g.id).limit(HOSTED))
+
+
+PAGE, INVITATIONS, HOSTING = page_query(), invitations_query(), hosting_query()  # built once
 
 
 def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
@@ -151,6 +181,8 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
         rows = conn.execute(PAGE, {"player": player_id, "offset": offset,
                                    "limit": limit + 1}).all()
         invitations = _invitations(conn, player_id) if offset == 0 else []
+        hosting = [HostedGame(id=r.id, name=r.name, status=r.status, free=r.free)
+                   for r in conn.execute(HOSTING, {"player": player_id})] if offset == 0 else []
     pages: dict[tuple[str, int], list[Any]] = {}  # (game, my seat): its rows, a row a seat
     for r in rows:
         pages.setdefault((r.id, r.my_seat), []).append(r)
@@ -165,8 +197,8 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
         out.append(_entry(group[0], group, player_id, at, away))
     more = len(entries) > limit
     total = entries[0][0].total if entries else 0  # a page past the end: nothing, and no count
-    return Desk(games=out, invitations=invitations, next=offset + limit if more else None,
-                total=total)
+    return Desk(games=out, invitations=invitations, hosting=hosting,
+                next=offset + limit if more else None, total=total)
 
 
 def _mover(group: list[Any]) -> str | None:

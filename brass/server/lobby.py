@@ -82,9 +82,11 @@ class Lobby:
 
     async def create_game(self, players: int, name: str, listed: bool = False,
                           clock: Clock | None = None,
-                          shared_screen: bool = False) -> tuple[str, str, str]:
+                          shared_screen: bool = False,
+                          host_player_id: str | None = None) -> tuple[str, str, str]:
         """A new waiting game: its id, the host's secret and the invite secret (joining an
-        unlisted game needs it; only their hashes are stored)."""
+        unlisted game needs it; only their hashes are stored). `host_player_id`: the
+        creator's player, who hosts it by their cookie too (deps.hosts)."""
         clock = clock or Clock()
         wrong = clocks.problems(clock, self.clock_minimum)
         if wrong:
@@ -98,7 +100,8 @@ class Lobby:
             host_token_hash=token_hash(host_token), created_at=stamp, updated_at=stamp,
             seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],
             listed=listed, invite_hash=token_hash(invite),
-            settings={"clock": clock.to_json(), "shared_screen": shared_screen})
+            settings={"clock": clock.to_json(), "shared_screen": shared_screen},
+            host_player_id=host_player_id)
         storage = self.core.storage
         if self.writer is not None and (quick := storage.plan_create(record)) is not None:
             await self.writer.create(quick)

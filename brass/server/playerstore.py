@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from .pushstore import adopt_guest
 from .records import now
 from .storebase import StoreBase
-from .tables import devices, passkeys, players, seats, server_settings
+from .tables import devices, games, passkeys, players, seats, server_settings
 
 TOUCH_EVERY = dt.timedelta(minutes=10)  # a device's last use is written at most this often
 
@@ -70,11 +70,12 @@ class PlayerStore:
                     label: str) -> list[tuple[str, int]]:
         """A guest's browser signs in to an existing account (by e-mail link or passkey):
         in one transaction the browser becomes a new device of the account, and the guest's
-        seats, push subscriptions and notification switches move to it (the account's own
-        switches win), then the guest is retired: `deleted_at` set, no name, no devices.
-        A seat in a game where the account already holds one moves too: the account keeps
-        both (a shared screen of one person; such a game is not rated). The seats moved,
-        as (game, seat); each game is notified, so every instance sees its new player."""
+        seats, the games it hosts, push subscriptions and notification switches move to it
+        (the account's own switches win), then the guest is retired: `deleted_at` set, no
+        name, no devices. A seat in a game where the account already holds one moves too:
+        the account keeps both (a shared screen of one person; such a game is not rated).
+        The seats moved, as (game, seat); each game whose seats or host moved is notified,
+        so every instance sees its new player."""
         with self.base._tx() as conn:
             device_id = _add_device(conn, account_id, secret_hash, label)
             moved = [(r.game_id, r.seat) for r in conn.execute(
@@ -82,12 +83,17 @@ class PlayerStore:
             if moved:
                 conn.execute(update(seats).where(seats.c.player_id == guest_id)
                              .values(player_id=account_id))
+            hosted = list(conn.execute(select(games.c.id).where(
+                games.c.host_player_id == guest_id)).scalars())
+            if hosted:
+                conn.execute(update(games).where(games.c.host_player_id == guest_id)
+                             .values(host_player_id=account_id))
             adopt_guest(conn, guest_id, account_id, device_id)
             conn.execute(delete(devices).where(devices.c.player_id == guest_id))
             conn.execute(update(players).where(
                 players.c.id == guest_id, players.c.email.is_(None)).values(
                 name=None, listed=False, deleted_at=now()))
-            for game_id in sorted({game for game, _ in moved}):
+            for game_id in sorted({game for game, _ in moved} | set(hosted)):
                 self.base._notify(conn, game_id, None)
         return moved
 

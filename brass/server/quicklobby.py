@@ -31,10 +31,11 @@ _SEAT_COLUMNS = ", ".join(c.name for c in seats.c)
 
 _CREATE = (
     "WITH g AS (INSERT INTO games (id, name, players, status, seed, setup, version, "
-    "engine_version, host_token_hash, created_at, updated_at, listed, settings, invite_hash) "
+    "engine_version, host_token_hash, created_at, updated_at, listed, settings, invite_hash, "
+    "host_player_id) "
     "VALUES (%(id)s, %(name)s, %(players)s, %(status)s, %(seed)s, %(setup)s::json, "
     "%(version)s, %(engine_version)s, %(host)s, %(at)s, %(at)s, %(listed)s, "
-    "%(settings)s::json, %(invite)s) RETURNING id) "
+    "%(settings)s::json, %(invite)s, %(host_player)s) RETURNING id) "
     "INSERT INTO seats (game_id, seat, name, token_hash, bot, reserve, bot_level) "
     "SELECT g.id, u.seat, u.name, u.token_hash, u.bot, u.reserve, u.bot_level FROM g, "
     "unnest(%(seats)s::smallint[], %(names)s::text[], %(tokens)s::text[], %(bots)s::bool[], "
@@ -119,7 +120,8 @@ class QuickLobby(StoreBase):
             "version": record.version, "engine_version": record.engine_version,
             "host": record.host_token_hash, "at": record.created_at, "listed": record.listed,
             "settings": None if record.settings is None else jsontext.dumps(record.settings),
-            "invite": record.invite_hash, "seats": [s.seat for s in record.seats],
+            "invite": record.invite_hash, "host_player": record.host_player_id,
+            "seats": [s.seat for s in record.seats],
             "names": [s.name for s in record.seats],
             "tokens": [s.token_hash for s in record.seats],
             "bots": [s.bot for s in record.seats],

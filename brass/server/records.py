@@ -81,6 +81,7 @@ class GameRecord:
     deadline: dt.datetime | None = None
     turn_started_at: dt.datetime | None = None
     called_off_by: vocab.CalledOffBy | None = None  # a cancelled game's: its host or the admin
+    host_player_id: str | None = None  # who hosts it by their player cookie (deps.hosts)
 
     # the clock read from `settings` (set once, at creation), with the settings it was read
     # from: every state message reads it, for each seat
@@ -206,6 +207,7 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
         turn_started_at=_maybe_utc(row.turn_started_at),
         called_off_by=vocab.called_off_by(row.called_off_by),
+        host_player_id=row.host_player_id,
         seats=[SeatRecord(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
                           reserve=s.reserve, stand_in=vocab.stand_in(s.stand_in),
                           browser_hash=s.browser_hash, bot_level=_level(s.bot_level),

@@ -182,7 +182,8 @@ def _create(storage: Storage, conn: Connection, old: GameRecord,
         seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
         host_token_hash=host, created_at=stamp, updated_at=stamp,
         seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],
-        listed=old.listed, invite_hash=token_hash(new_token()), settings=old.settings)
+        listed=old.listed, invite_hash=token_hash(new_token()), settings=old.settings,
+        host_player_id=old.seats[offer.offered_by].player_id)  # the offerer's, as the token
     Storage.insert_game(conn, record)
     fills: list[tuple[int, str | None, str | None, bool, str | None, str | None]] = []
     for seat in old.seats:

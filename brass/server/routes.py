@@ -49,6 +49,7 @@ from .schemas import (
     GameList,
     GameLog,
     HandOver,
+    Hosting,
     InviteRenewed,
     Join,
     Joined,
@@ -74,11 +75,12 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 async def create_game(body: CreateGame, request: Request, service: Service,
                       player: MaybePlayer) -> Created:
     """A new waiting game, if the host's create policy lets this creator make one (policy.py:
-    `create_refused` says what is missing)."""
+    `create_refused` says what is missing). With the player cookie, the creator's player
+    hosts it on every device of theirs too (`GET .../hosting`), as the host token does."""
     await policy.check_create(identity.store(request), player, body.invite_code)
     game_id, host_token, invite = await service.lobby.create_game(
         body.players, body.name, body.listed, Clock(**body.clock.model_dump()),
-        body.shared_screen)
+        body.shared_screen, None if player is None else player.id)
     return Created(id=game_id, host_token=host_token, invite=invite)
 
 
@@ -129,6 +131,14 @@ async def state(game_id: str, service: Service, rt: GameAt, seat: Viewer) -> Res
     """The same state the websocket sends: the seat's view with a seat token (and its legal
     moves if it is to move), else the spectator's."""
     return _json(await service.core.publisher.state_text(rt, seat))
+
+
+@router.get("/games/{game_id}/hosting", response_model=Hosting,
+            openapi_extra=deps.OPTIONAL_TOKEN)
+async def hosting(game_id: str, request: Request, rt: GameAt, token: deps.Token) -> Hosting:
+    """Whether the asker may use the host's powers: a device of the player who created the
+    game asks, holding no host link (the link stays in the browser that made it)."""
+    return Hosting(host=await deps.hosts(request, rt, token))
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,

@@ -172,6 +172,11 @@ class Join(BaseModel):
     browser: str | None = BrowserId
 
 
+class Hosting(BaseModel):
+    host: bool = Field(description="whoever asks hosts the game: by the host token sent, or, "
+                                   "sending none, as the player (cookie) who created it")
+
+
 class InviteRenewed(BaseModel):
     invite: str = Field(description="The new invite secret; the old link stops working.")
 

@@ -96,7 +96,8 @@ async def sign_in_browser(request: Request, response: Response, player_id: str |
     """This browser is `player_id`'s from now on (None: a new player's): a new device and
     its cookie. The device it was (another player's) is removed: its cookie is overwritten,
     nobody could use it again. A guest signing in to an account brings its games along
-    (playerstore's `merge_guest`: seats, pushes and switches, in one transaction)."""
+    (playerstore's `merge_guest`: seats, hosted games, pushes and switches, in one
+    transaction)."""
     players = identity.store(request)
     if current is not None and current.id == player_id:
         return current
@@ -111,6 +112,9 @@ async def sign_in_browser(request: Request, response: Response, player_id: str |
         for game_id, seat in moved:
             if game_id in held:
                 held[game_id].record.seats[seat].player_id = player_id
+        for rt in held.values():  # the games the guest hosts are the account's now too
+            if rt.record.host_player_id == current.id:
+                rt.record.host_player_id = player_id
         if moved:
             log.info("guest %s signed in to %s: %d seat(s) moved", current.id, player_id,
                      len(moved))

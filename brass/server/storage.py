@@ -127,7 +127,8 @@ class Storage(MoveLog, ChatLog, QuickLobby):
             seed=record.seed, setup=record.setup, version=record.version,
             engine_version=record.engine_version, host_token_hash=record.host_token_hash,
             created_at=record.created_at, updated_at=record.updated_at,
-            listed=record.listed, settings=record.settings, invite_hash=record.invite_hash))
+            listed=record.listed, settings=record.settings, invite_hash=record.invite_hash,
+            host_player_id=record.host_player_id))
         conn.execute(insert(seats), [
             {"game_id": record.id, "seat": s.seat, "name": s.name, "token_hash": s.token_hash,
              "bot": s.bot, "reserve": s.reserve, "bot_level": s.bot_level} for s in record.seats])

@@ -64,6 +64,10 @@ games = Table(
     # 0017: who called a cancelled game off, "host" or "admin" (None: not cancelled, or
     # cancelled before 0017)
     Column("called_off_by", String(8), nullable=True),
+    # 0019: the player whose browser created the game (or offered its rematch): they host it
+    # on each of their devices, by their cookie (None: made before 0019, or without a player)
+    Column("host_player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Index("ix_games_host_player", "host_player_id"),
     Index("ix_games_listing", "listed", "created_at", "id"),
     Index("ix_games_listing_status", "listed", "status", "created_at", "id"),
     Index("ix_games_updated", "listed", "updated_at"),

@@ -82,6 +82,18 @@ def signed_in(page: Any) -> Any:
     return me["body"] if me["status"] == 200 else None
 
 
+def mailed_in(context: Any, mailbox: Mailbox, email: str) -> Any:
+    """A page of `context` signed in to `email`'s account by a mailed link, asked for there."""
+    page = context.new_page()
+    page.goto("/")
+    page.get_by_test_id("account-bar").wait_for()
+    asked = fetch(page, "POST", "/api/signin/email", {"email": email})
+    assert asked["status"] == 202, asked
+    page.goto(mailbox.link_for(email))
+    page.get_by_test_id("signed-in").wait_for()
+    return page
+
+
 def until(what: str, check: Any, timeout: float = 60.0) -> Any:
     """Wait for `check()` to give something true; fail saying what it last gave."""
     deadline = time.monotonic() + timeout
@@ -247,13 +259,7 @@ def test_the_listed_switch_shows_and_hides_the_profile(
     email = f"cal-{new_token()[:6].lower()}@test.invalid".replace("_", "x").replace("-", "y", 1)
     context = browser.new_context(base_url=base)
     try:
-        page = context.new_page()
-        page.goto("/")
-        page.get_by_test_id("account-bar").wait_for()
-        asked = fetch(page, "POST", "/api/signin/email", {"email": email})
-        assert asked["status"] == 202, asked
-        page.goto(mailbox.link_for(email))
-        page.get_by_test_id("signed-in").wait_for()
+        page = mailed_in(context, mailbox, email)
         me = fetch(page, "GET", "/api/me")["body"]
         assert me["account"] is True and me["listed"] is False, me
         profile = f"/api/players/{me['id']}"
@@ -285,3 +291,47 @@ def test_no_sign_in_offered_by_a_server_that_has_no_way(browser: Any, server: st
         expect(page.get_by_test_id("signin-link")).to_have_count(0)
     finally:
         page.close()
+
+
+def test_the_host_hosts_from_another_device_without_the_host_link(
+        browser: Any, site: tuple[str, str], mailbox: Mailbox) -> None:
+    """The host link stays in the browser that created the game; the same player's phone
+    finds the game on its desk ("Games you host", no seat in it), adds a bot and makes an
+    invite link from the lobby by its cookie. A stranger's lobby offers none of it."""
+    base = site[0]
+    email = f"hal-{new_token()[:6].lower()}@test.invalid".replace("_", "x").replace("-", "y", 1)
+    laptop, phone, stranger = (browser.new_context(base_url=base) for _ in range(3))
+    try:
+        # the laptop makes the game, and takes no seat in it
+        made = fetch(mailed_in(laptop, mailbox, email), "POST", "/api/games",
+                     {"players": 3, "name": "Hal hosts"})
+        assert made["status"] == 201, made
+        game = made["body"]["id"]
+        page = mailed_in(phone, mailbox, email)
+
+        page.click("a[href='#/']")  # the phone's desk
+        hosted = page.get_by_test_id("desk-hosting").locator(f'[data-game="{game}"]')
+        expect(hosted).to_contain_text("3 seats free")
+        hosted.locator("a").click()
+        page.get_by_test_id("lobby").wait_for()
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("bot-level-0")).to_be_visible()
+        renew = page.get_by_test_id("renew-invite")  # no invite secret here: it makes one
+        page.once("dialog", lambda dialog: dialog.accept())
+        renew.click()
+        page.get_by_test_id("copy-invite").wait_for()
+        assert game in page.locator("#invite").input_value(), page.locator("#invite").input_value()
+        page.get_by_test_id("share-menu").click()
+        expect(page.get_by_test_id("webhook")).to_be_visible()
+        expect(page.get_by_test_id("copy-host-link")).to_have_count(0)  # it has no host link
+
+        other = stranger.new_page()
+        with other.expect_response(f"**/api/games/{game}/hosting") as asked_host:
+            other.goto(f"/#/game/{game}")
+        assert asked_host.value.json() == {"host": False}, asked_host.value.json()
+        expect(other.get_by_test_id("bot-level-0")).to_be_visible()  # the lobby, as it is now
+        expect(other.get_by_test_id("add-bot")).to_have_count(0)
+        expect(other.get_by_test_id("cancel-game")).to_have_count(0)
+    finally:
+        for context in (laptop, phone, stranger):
+            context.close()

@@ -17,6 +17,7 @@ import type {
   GameList,
   GameLog,
   GameRatings,
+  Hosting,
   Joined,
   Me,
   NoticeSwitches,
@@ -101,8 +102,8 @@ export const api = {
   createGame: (players: number, name: string, listed: boolean,
     options: { clock?: ClockChoice; shared_screen?: boolean; invite_code?: string } = {}) =>
     call<Created>("POST", "/api/games", { players, name, listed, ...options }),
-  renewInvite: (id: string, hostToken: string) =>
-    call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, hostToken),
+  renewInvite: (id: string, host: Host) =>
+    call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, host.token),
   /** Resign at whatever version the game is at (`expected_version` null): a resign confirmed
    * does not depend on the board, and a bot's move a moment before must not refuse it. */
   resign: (id: string, token: string) =>
@@ -110,18 +111,20 @@ export const api = {
   takeOver: (id: string, token: string) => call<{ version: number }>("POST", `/api/games/${id}/takeover`, {}, token),
   handOver: (id: string, token: string, seat: number, expected_version: number) =>
     call<{ version: number }>("POST", `/api/games/${id}/handover`, { seat, expected_version }, token),
-  setListed: (id: string, hostToken: string, listed: boolean) =>
-    call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, hostToken),
-  removeSeat: (id: string, hostToken: string, seat: number) =>
-    call<GameInfo>("DELETE", `/api/games/${id}/seats/${seat}`, undefined, hostToken),
-  cancel: (id: string, hostToken: string) => call<GameInfo>("POST", `/api/games/${id}/cancel`, {}, hostToken),
+  setListed: (id: string, host: Host, listed: boolean) =>
+    call<GameInfo>("POST", `/api/games/${id}/listed`, { listed }, host.token),
+  removeSeat: (id: string, host: Host, seat: number) =>
+    call<GameInfo>("DELETE", `/api/games/${id}/seats/${seat}`, undefined, host.token),
+  cancel: (id: string, host: Host) => call<GameInfo>("POST", `/api/games/${id}/cancel`, {}, host.token),
   renew: (id: string, token: string) =>
     call<{ role: "seat" | "host"; seat: number | null; token: string }>("POST", `/api/games/${id}/renew`, {}, token),
   game: (id: string) => call<GameInfo>("GET", `/api/games/${id}`),
+  /** Whether this browser's player hosts the game by their cookie (no host link here). */
+  hosting: (id: string) => call<Hosting>("GET", `/api/games/${id}/hosting`),
   join: (id: string, name: string, invite: string | null) =>
     call<Joined>("POST", `/api/games/${id}/join`, { name, invite, browser: browserId() }),
-  addBot: (id: string, hostToken: string, level: BotLevel = "easy") =>
-    call<{ seat: number }>("POST", `/api/games/${id}/bots`, { level }, hostToken),
+  addBot: (id: string, host: Host, level: BotLevel = "easy") =>
+    call<{ seat: number }>("POST", `/api/games/${id}/bots`, { level }, host.token),
   state: (id: string, token: string | null) => call<StateMessage>("GET", `/api/games/${id}/state`, undefined, token),
   act: (id: string, token: string, action: Action, expected_version: number, action_id: string) =>
     call<{ version: number }>("POST", `/api/games/${id}/actions`, { action, expected_version, action_id }, token),
@@ -131,10 +134,10 @@ export const api = {
   /** A page of the chat, oldest first (`before`: the previous page's `next`). */
   chat: (id: string, before: number | null = null) =>
     call<ChatHistory>("GET", `/api/games/${id}/chat${before === null ? "" : `?before=${before}`}`),
-  deleteChat: (id: string, hostToken: string, message: number) =>
-    call<null>("DELETE", `/api/games/${id}/chat/messages/${message}`, undefined, hostToken),
-  muteChat: (id: string, hostToken: string, seat: number | null, muted: boolean) =>
-    call<ChatMutes>("POST", `/api/games/${id}/chat/mute`, { seat, muted }, hostToken),
+  deleteChat: (id: string, host: Host, message: number) =>
+    call<null>("DELETE", `/api/games/${id}/chat/messages/${message}`, undefined, host.token),
+  muteChat: (id: string, host: Host, seat: number | null, muted: boolean) =>
+    call<ChatMutes>("POST", `/api/games/${id}/chat/mute`, { seat, muted }, host.token),
   analysis: (id: string) => call<Analysis>("GET", `/api/games/${id}/analysis`),
   analyse: (id: string, token: string) => call<Analysis>("POST", `/api/games/${id}/analysis`, undefined, token),
   /** The analysis board: where `line` leads from the position after `frame` moves of a
@@ -179,6 +182,12 @@ export const api = {
   ratings: (id: string, token: string | null) => call<GameRatings>("GET", `/api/games/${id}/ratings`, undefined, token),
   player: (id: string) => call<Profile>("GET", `/api/players/${encodeURIComponent(id)}`),
 };
+
+/** How this browser hosts a game: with its host link's token, or (`token` null) as the player
+ * who created it, by their cookie, on a device that holds no host link (`api.hosting`). */
+export interface Host {
+  token: string | null;
+}
 
 // -- seats kept in localStorage, so a reload rejoins ------------------------------------------
 export interface SeatToken {

@@ -1,6 +1,6 @@
 // E-mail notices and game webhooks (docs/REACH.md): the signed-in player's e-mail switches,
-// and the host's webhook of a game (with the host token).
-import { call } from "./client";
+// and the host's webhook of a game (with the host token, or the cookie of the player hosting it).
+import { call, type Host } from "./client";
 import type { EmailNotices, EmailNoticesIn, WebhookOut } from "./types";
 
 export type { EmailNotices };
@@ -11,7 +11,7 @@ export const mail = {
 };
 
 export const webhook = {
-  get: (game: string, host: string) => call<WebhookOut>("GET", `/api/games/${game}/webhook`, undefined, host),
-  set: (game: string, host: string, url: string) => call<WebhookOut>("PUT", `/api/games/${game}/webhook`, { url }, host),
-  drop: (game: string, host: string) => call<null>("DELETE", `/api/games/${game}/webhook`, undefined, host),
+  get: (game: string, host: Host) => call<WebhookOut>("GET", `/api/games/${game}/webhook`, undefined, host.token),
+  set: (game: string, host: Host, url: string) => call<WebhookOut>("PUT", `/api/games/${game}/webhook`, { url }, host.token),
+  drop: (game: string, host: Host) => call<null>("DELETE", `/api/games/${game}/webhook`, undefined, host.token),
 };

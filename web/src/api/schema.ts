@@ -372,7 +372,8 @@ export interface paths {
         /**
          * Create Game
          * @description A new waiting game, if the host's create policy lets this creator make one (policy.py:
-         *     `create_refused` says what is missing).
+         *     `create_refused` says what is missing). With the player cookie, the creator's player
+         *     hosts it on every device of theirs too (`GET .../hosting`), as the host token does.
          */
         post: operations["create_game_api_games_post"];
         delete?: never;
@@ -599,6 +600,27 @@ export interface paths {
          *     `handoff_after` seconds (a game without a clock that allows it).
          */
         post: operations["hand_over_api_games__game_id__handover_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{game_id}/hosting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hosting
+         * @description Whether the asker may use the host's powers: a device of the player who created the
+         *     game asks, holding no host link (the link stays in the browser that made it).
+         */
+        get: operations["hosting_api_games__game_id__hosting_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2016,6 +2038,11 @@ export interface components {
             /** Games */
             games: components["schemas"]["DeskGame"][];
             /**
+             * Hosting
+             * @description waiting and running games the player hosts without a seat in them, newest first, at most 20 (on the first page only)
+             */
+            hosting: components["schemas"]["HostedGame"][];
+            /**
              * Invitations
              * @description rematches offered to the player (on the first page only)
              */
@@ -2594,6 +2621,35 @@ export interface components {
             seat: number;
             /** Since */
             since: number;
+        };
+        /**
+         * HostedGame
+         * @description A game the player hosts (their browser created it) without a seat of theirs in it:
+         *     they add bots, cancel it or moderate its chat from any of their devices.
+         */
+        HostedGame: {
+            /**
+             * Free
+             * @description seats nobody has taken yet
+             */
+            free: number;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "waiting" | "running";
+        };
+        /** Hosting */
+        Hosting: {
+            /**
+             * Host
+             * @description whoever asks hosts the game: by the host token sent, or, sending none, as the player (cookie) who created it
+             */
+            host: boolean;
         };
         /**
          * Income
@@ -7659,6 +7715,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Version"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hosting_api_games__game_id__hosting_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hosting"];
                 };
             };
             /** @description Bad Request */

@@ -7,7 +7,7 @@ import { t } from "../i18n";
 // invite link, whose secret joining an unlisted game needs (kept the same way).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, SEATS_CHANGED, type SeatToken, seats } from "../api/client";
+import { api, type Host, SEATS_CHANGED, type SeatToken, seats } from "../api/client";
 import { claimStored, player } from "../api/player";
 import { parseLink } from "../logic/links";
 import { AccountBar, AccountPage, LinkPage, SignInPage } from "./Account";
@@ -48,24 +48,27 @@ async function claim(hash: string): Promise<string | null> {
   }
 }
 
-/** The seat this browser's player took in the game, without its link here (joined on another
- * device: the desk links to it): the server seats the player by its cookie, so the seat has no
- * token in this browser (""). Null while unknown or when the player has none. */
-function usePlayerSeat(id: string | null, held: SeatToken | null): SeatToken | null {
-  const [found, setFound] = useState<{ id: string; seat: SeatToken } | null>(null);
+/** What this browser's player is in the game without its links here (joined or created on
+ * another device: the desk links to it): the seat the server gives them by their cookie (no
+ * token in this browser: ""), and whether they host it by that cookie (`api.hosting`). Null
+ * and false while unknown or when they are neither. */
+function usePlayerRole(id: string | null, seated: boolean, hostLink: boolean): { seat: SeatToken | null; host: boolean } {
+  const [found, setFound] = useState<{ id: string; seat: SeatToken | null; host: boolean } | null>(null);
   useEffect(() => {
-    if (!id || held) return;
+    if (!id || (seated && hostLink)) return;
     let stop = false;
-    player().then((me) => (me ? api.state(id, null) : null)).then(async (st) => {
-      if (stop || !st || st.seat === null) return;
-      const info = await api.game(id);
-      if (!stop) setFound({ id, seat: { seat: st.seat, token: "", name: info.seats[st.seat]?.name ?? "" } });
-    }).catch(() => undefined);
+    (async () => {
+      if (!(await player())) return;
+      const [st, hosting] = await Promise.all([seated ? null : api.state(id, null), hostLink ? null : api.hosting(id)]);
+      const seat = st?.seat ?? null;
+      const name = seat === null ? "" : (await api.game(id)).seats[seat]?.name ?? "";
+      if (!stop) setFound({ id, seat: seat === null ? null : { seat, token: "", name }, host: hosting?.host ?? false });
+    })().catch(() => undefined);
     return () => {
       stop = true;
     };
-  }, [id, held]);
-  return found && found.id === id ? found.seat : null;
+  }, [id, seated, hostLink]);
+  return found && found.id === id ? found : { seat: null, host: false };
 }
 
 export function App(): JSX.Element {
@@ -88,7 +91,8 @@ export function App(): JSX.Element {
   }, []);
   const r = route(hash);
   const held = r.page === "game" && !link ? seats.get(r.id) : null;
-  const byPlayer = usePlayerSeat(r.page === "game" && !link ? r.id : null, held);
+  const hostToken = r.page === "game" && !link ? seats.hostToken(r.id) : null;
+  const byPlayer = usePlayerRole(r.page === "game" && !link ? r.id : null, held !== null, hostToken !== null);
   useEffect(() => {
     if (!link) return;
     claim(hash).then((error) => {
@@ -105,11 +109,12 @@ export function App(): JSX.Element {
   if (/^#\/account\b/.test(hash)) return <AccountPage />;
   if (/^#\/admin\b/.test(hash)) return <AdminPage />;
   if (r.page === "game") {
-    const mine = held ?? byPlayer;
+    const mine = held ?? byPlayer.seat;
+    const host: Host | null = hostToken !== null ? { token: hostToken } : byPlayer.host ? { token: null } : null;
     return (
       <>
         {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}
-        <GameScreen key={r.id} id={r.id} mine={mine} />
+        <GameScreen key={r.id} id={r.id} mine={mine} host={host} />
       </>
     );
   }

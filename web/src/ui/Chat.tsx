@@ -4,7 +4,7 @@
 // (gone for everyone: the socket says `chat_deleted`) and mutes a seat or the spectators.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, type GameSocket, seats } from "../api/client";
+import { api, type GameSocket, type Host, seats } from "../api/client";
 import type { ChatMessage, ChatMutes } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
 import { t } from "../i18n";
@@ -83,7 +83,7 @@ function Line({ m, onDelete }: { m: ChatMessage; onDelete?: (id: number) => void
  * `chat_mutes` (a change made on another page, or by the server's admin), and are read again
  * after each answered hello (a change made while the socket was away). */
 function Mutes({ id, host, seatNames, socket }: {
-  id: string; host: string; seatNames: (string | null)[]; socket: GameSocket;
+  id: string; host: Host; seatNames: (string | null)[]; socket: GameSocket;
 }): JSX.Element {
   const [muted, setMuted] = useState<ChatMutes | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -123,14 +123,15 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
   spectator: boolean;
   /** a replay: only messages sent within the first `upTo` actions */
   upTo?: number;
-  /** the game's host (its id, token and seat names): may delete messages and mute */
-  host?: { id: string; token: string; seatNames: (string | null)[] } | null;
+  /** the game's host (its id, how this browser hosts it, and the seat names): may delete
+   * messages and mute */
+  host?: { id: string; host: Host; seatNames: (string | null)[] } | null;
   /** the game is over: the server takes no more messages, so none is offered */
   closed?: boolean;
 }): JSX.Element {
   const [modError, setModError] = useState<string | null>(null);
   const onDelete = host && socket
-    ? (m: number) => api.deleteChat(host.id, host.token, m).catch((e) => setModError(e.message))
+    ? (m: number) => api.deleteChat(host.id, host.host, m).catch((e) => setModError(e.message))
     : undefined;
   const [text, setText] = useState("");
   const [name, setName] = useState(() => seats.lastName());
@@ -211,7 +212,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
         )}
       </div>
       {modError && <div class="message bad">{modError}</div>}
-      {host && socket && <Mutes id={host.id} host={host.token} seatNames={host.seatNames} socket={socket} />}
+      {host && socket && <Mutes id={host.id} host={host.host} seatNames={host.seatNames} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
       {socket && !closed && refused && <p class="message bad" data-testid="chat-refused" role="alert">{refused.text}</p>}
       {socket && !closed && unsent.length > 0 && (

@@ -1,6 +1,7 @@
 import { dateTime, num, t } from "../i18n";
 // The desk (issue 24): every game of this browser's player, on any device, their turn first
-// with the time left, then running, waiting, rematch offers, and finished games with places.
+// with the time left, then running, waiting, rematch offers, and finished games with places;
+// and the games the player hosts without a seat in them (they host them from any device).
 // Polled while the page is visible (GET /api/desk, revalidated with its ETag, so an unchanged
 // desk costs a 304), and again as soon as the page is shown.
 import type { JSX } from "preact";
@@ -75,7 +76,7 @@ export function Desk(): JSX.Element | null {
       document.removeEventListener("visibilitychange", load);
     };
   }, [offset]);
-  if (!page || (!page.desk.total && !page.desk.invitations.length)) return null;
+  if (!page || (!page.desk.total && !page.desk.invitations.length && !page.desk.hosting.length)) return null;
   const { desk, received } = page;
   return (
     <section class="my-games panel" data-testid="my-games">
@@ -94,6 +95,19 @@ export function Desk(): JSX.Element | null {
             ))}
           </ul>
         </>
+      )}
+      {desk.hosting.length > 0 && (
+        <div data-testid="desk-hosting">
+          <h3>{t("desk.hosting")}</h3>
+          <ul>
+            {desk.hosting.map((h) => (
+              <li key={h.id} data-game={h.id}>
+                <a href={`#/game/${h.id}`}><bdi>{h.name}</bdi></a>{" "}
+                <span class="muted">· {h.free > 0 ? t("desk.free_seats", { count: h.free }) : t("desk.hosting_running")}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {SECTIONS.map(([section, title]) => {
         const games = desk.games.filter((g) => g.section === section);

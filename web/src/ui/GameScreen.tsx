@@ -4,7 +4,7 @@ import { isolate, t } from "../i18n";
 // this file only lays them out and sends the chosen move.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, newActionId, type SeatToken, seats } from "../api/client";
+import { api, ApiError, type Host, newActionId, type SeatToken, seats } from "../api/client";
 import type { GameInfo, LegalEntry } from "../api/types";
 import { Board } from "../board/Board";
 import { PanZoom } from "../board/PanZoom";
@@ -55,8 +55,9 @@ function SeatLost({ removed, byHost, onWatch }: { removed: boolean; byHost: bool
   );
 }
 
-/** `mine`: the seat this browser holds (App reads it again whenever one is stored). */
-export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | null }): JSX.Element {
+/** `mine`: the seat this browser holds (App reads it again whenever one is stored); `host`: how
+ * it hosts the game (its host link, or its player's cookie), null if it does not. */
+export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatToken | null; host: Host | null }): JSX.Element {
   const [watching, setWatching] = useState<string | null>(null); // the lost token, when watching
   const mine = held && held.token !== watching ? held : null;
   const token = mine?.token ?? null;
@@ -70,7 +71,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   useEffect(() => setMessage((m) => (m?.passing ? null : m)), [st]);
   // seats are emptied only in the lobby, and a lobby may be called off or expire since
   const lobby = st?.status === "waiting" || st?.status === "cancelled" || st?.status === "expired";
-  const lost = seatLost && mine ? <SeatLost removed={lobby} byHost={seats.hostToken(id) !== null}
+  const lost = seatLost && mine ? <SeatLost removed={lobby} byHost={host !== null}
     onWatch={() => setWatching(mine.token)} /> : null;
 
   const version = st?.version ?? -1;
@@ -150,9 +151,9 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
   }
   if (st.status === "waiting" || !view) {
     return <>
-      <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
+      <SeatLinks id={id} mine={lost ? null : mine} host={host} />
       {lost}
-      <Lobby id={id} info={info} mine={lost ? null : mine} conn={conn} onJoined={(s) => seats.set(id, s)} />
+      <Lobby id={id} info={info} mine={lost ? null : mine} host={host} conn={conn} onJoined={(s) => seats.set(id, s)} />
     </>;
   }
 
@@ -188,7 +189,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
         {(view.is_over || called) && <a class="badge" href={`#/replay/${id}`}>{t("home.replay")}</a>}
         {mySeat !== null && <MuteSwitch />}
         <HelpButton />
-        <SeatLinks id={id} mine={lost ? null : mine} host={seats.hostToken(id)} />
+        <SeatLinks id={id} mine={lost ? null : mine} host={host} />
         <ScoreStrip view={view} names={names} />
       </header>
       <main class="game-body">
@@ -236,7 +237,7 @@ export function GameScreen({ id, mine: held }: { id: string; mine: SeatToken | n
           {mySeat !== null && !view.is_over && !called && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
-            host={seats.hostToken(id) ? { id, token: seats.hostToken(id) as string, seatNames: names } : null} />
+            host={host ? { id, host, seatNames: names } : null} />
           <Players view={view} names={names} ended={called} />
           <Markets view={view} />
           <GameLogPanel entries={log} />

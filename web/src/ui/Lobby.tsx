@@ -2,7 +2,7 @@
 // may renew it), joining with a name, the host adding bots.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, type ConnStatus, type SeatToken, seats } from "../api/client";
+import { api, type ConnStatus, type Host, type SeatToken, seats } from "../api/client";
 import { player } from "../api/player";
 import type { BotLevel, GameInfo } from "../api/types";
 import { seatLink } from "../logic/links";
@@ -28,10 +28,12 @@ function calledOff(by: GameInfo["called_off_by"]): string {
   return by === "host" ? t("lobby.cancelled") : by === "admin" ? t("lobby.cancelled_by_admin") : t("lobby.called_off");
 }
 
-export function Lobby({ id, info, mine, conn, onJoined }: {
+export function Lobby({ id, info, mine, host, conn, onJoined }: {
   id: string;
   info: GameInfo | null;
   mine: SeatToken | null;
+  /** how this browser hosts the game (null: it does not) */
+  host: Host | null;
   conn: ConnStatus;
   onJoined: (s: SeatToken) => void;
 }): JSX.Element {
@@ -42,7 +44,6 @@ export function Lobby({ id, info, mine, conn, onJoined }: {
   const [copied, setCopied] = useState(false);
   const { busy, error, run: hostDo } = useBusy();
   const [level, setLevel] = useState<BotLevel>("medium"); // a first game against a bot that plays
-  const host = seats.hostToken(id);
   const invite = seats.invite(id);
   const link = inviteLink(id, invite);
   const free = info ? info.seats.filter((s) => !s.taken).length : 0;

@@ -1,9 +1,10 @@
 // Always at hand on a game page, in one "Share and links" menu of the header: copy my seat link
 // (and the host link), or renew it (the old link stops working at once). Opening a link in any
-// browser takes the seat back (App.tsx).
+// browser takes the seat back (App.tsx). A host by their player cookie (another device of the
+// player who created the game) has no host link here: only the webhook.
 import type { JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { api, type SeatToken, seats } from "../api/client";
+import { api, type Host, type SeatToken, seats } from "../api/client";
 import { seatLink, type LinkRole } from "../logic/links";
 import { t } from "../i18n";
 import { useDismiss } from "./useDismiss";
@@ -22,7 +23,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToken | null; host: string | null }): JSX.Element | null {
+export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToken | null; host: Host | null }): JSX.Element | null {
   const mine = held?.token ? held : null; // a seat held by the player's cookie has no link here
   const [copied, setCopied] = useState<LinkRole | null>(null);
   const [shown, setShown] = useState<string | null>(null);
@@ -65,11 +66,11 @@ export function SeatLinks({ id, mine: held, host }: { id: string; mine: SeatToke
             title={t("links.seat_title")}>{copied === "seat" ? t("links.copied") : t("links.copy_seat")}</button>
           <button type="button" onClick={() => renew("seat", mine.token)} data-testid="renew-seat-link">{t("links.renew_seat")}</button>
         </>}
-        {host && <>
-          <button type="button" onClick={() => copy("host", host)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
-          <button type="button" onClick={() => renew("host", host)} data-testid="renew-host-link">{t("links.renew_host")}</button>
-          <Webhook id={id} host={host} />
+        {host?.token && <>
+          <button type="button" onClick={() => host.token && copy("host", host.token)} data-testid="copy-host-link">{copied === "host" ? t("links.copied") : t("links.copy_host")}</button>
+          <button type="button" onClick={() => host.token && renew("host", host.token)} data-testid="renew-host-link">{t("links.renew_host")}</button>
         </>}
+        {host && <Webhook id={id} host={host} />}
         {shown && <input class="seat-link" readOnly value={shown} data-testid="seat-link" aria-label={t("links.shown")}
           onFocus={(e) => (e.target as HTMLInputElement).select()} />}
         {error && <span class="message bad">{error}</span>}

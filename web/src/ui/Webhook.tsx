@@ -3,10 +3,11 @@
 // the URL (https, not a private address) and says why it refuses one.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import type { Host } from "../api/client";
 import { webhook } from "../api/mailhooks";
 import { t } from "../i18n";
 
-export function Webhook({ id, host }: { id: string; host: string }): JSX.Element {
+export function Webhook({ id, host }: { id: string; host: Host }): JSX.Element {
   const [url, setUrl] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -14,7 +15,7 @@ export function Webhook({ id, host }: { id: string; host: string }): JSX.Element
     // what the host typed before the answer came is kept (it is theirs, not a stale field)
     webhook.get(id, host).then((w) => { setUrl((typed) => typed || (w.url ?? "")); setSaved(w.url ?? null); },
       () => {});
-  }, [id, host]);
+  }, [id, host.token]);
   const run = async (work: () => Promise<string | null>) => {
     setError(null);
     try {
