@@ -55,24 +55,31 @@ class Clock:
                      handoff_after=float(data.get("handoff_after", 0)))
 
 
+def _spans(clock: Clock, minimum: float) -> list[tuple[str, float, float, float]]:
+    """Each setting this kind of clock uses, with its range: (name, value, least, most), in
+    seconds; `minimum` is the server's shortest allowed turn, reserve or hand-over time."""
+    if clock.kind == "live":
+        return [("reserve", clock.reserve, minimum, MAX_SECONDS),
+                ("increment", clock.increment, 0.0, MAX_INCREMENT)]
+    if clock.kind == "correspondence":
+        return [("per_turn", clock.per_turn, minimum, MAX_SECONDS)]
+    return [("handoff_after", clock.handoff_after, minimum, MAX_SECONDS)] if clock.handoff_after \
+        else []
+
+
+def out_of_range(clock: Clock, minimum: float) -> tuple[str, float, float, float] | None:
+    """The first setting outside its range, as (name, value, least, most) in seconds: what a
+    page says in its own words and unit (None: each is within its range)."""
+    return next(((name, value, low, high) for name, value, low, high in _spans(clock, minimum)
+                 if not low <= value <= high), None)
+
+
 def problems(clock: Clock, minimum: float) -> list[str]:
     """What is wrong with these settings (empty: valid); `minimum` is the server's shortest
     allowed turn, reserve or hand-over time (`BRASS_CLOCK_MINIMUM`)."""
-    out = []
-
-    def span(name: str, value: float, low: float, high: float) -> None:
-        if not low <= value <= high:
-            out.append(f"{name} must be between {low:g} and {high:g} seconds, not {value:g}")
-
-    if clock.kind == "live":
-        span("reserve", clock.reserve, minimum, MAX_SECONDS)
-        span("increment", clock.increment, 0.0, MAX_INCREMENT)
-    elif clock.kind == "correspondence":
-        span("per_turn", clock.per_turn, minimum, MAX_SECONDS)
-    if clock.kind == "none":
-        if clock.handoff_after:
-            span("handoff_after", clock.handoff_after, minimum, MAX_SECONDS)
-    elif clock.handoff_after:
+    out = [f"{name} must be between {low:g} and {high:g} seconds, not {value:g}"
+           for name, value, low, high in _spans(clock, minimum) if not low <= value <= high]
+    if clock.kind != "none" and clock.handoff_after:
         out.append("handoff_after is for games without a clock (a clock hands an idle seat "
                    "to a bot when it runs out)")
     if clock.kind != "live" and (clock.reserve or clock.increment):

@@ -89,8 +89,12 @@ class Lobby:
         creator's player, who hosts it by their cookie too (deps.hosts)."""
         clock = clock or Clock()
         wrong = clocks.problems(clock, self.clock_minimum)
-        if wrong:
-            raise ApiError("malformed", "Clock: " + "; ".join(wrong))
+        if wrong:  # a value out of its range is named with it (`clock_range`), for the page
+            off = clocks.out_of_range(clock, self.clock_minimum)
+            raise ApiError("malformed", "Clock: " + "; ".join(wrong),
+                           reason=None if off is None else "clock_range",
+                           params=None if off is None else dict(zip(
+                               ("field", "value", "least", "most"), off, strict=True)))
         host_token, invite = new_token(), new_token()
         stamp = now()
         reserves = clocks.start_reserves(clock, players)

@@ -25,8 +25,11 @@ _REQUEST = ConfigDict(extra="forbid")
 
 # An engine refusal (`illegal` or `malformed` from brass/engine) names its stable reason and
 # its params beside the English message (docs/ENGINE.md lists them), for a translated message.
-REASON = "the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves"
-PARAMS = "the refusal's parameters: ids of cards, locations, links, industries; numbers"
+REASON = ("the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves; the "
+          "server's own: `accounts` and `invite` (create_refused), `clock_range` (a clock "
+          "setting out of its range)")
+PARAMS = ("the refusal's parameters: ids of cards, locations, links, industries; numbers "
+          "(`clock_range`: `field`, `value`, `least`, `most`, in seconds)")
 
 # Characters a name may not hold: control (Cc), invisible formatting (Cf: zero-width,
 # direction overrides, tags...) and line/paragraph separators (Zl, Zp), so a name cannot pass

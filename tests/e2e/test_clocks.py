@@ -161,3 +161,17 @@ def test_an_idle_seat_is_handed_to_a_bot_and_taken_back(
         assert not p.errors  # type: ignore[attr-defined]
         p.context.close()
 
+
+
+def test_a_clock_out_of_range_is_refused_in_the_forms_words_and_minutes(
+        browser: Browser, server: str) -> None:
+    """The server's range is in seconds and its field names; the page says it as the picker
+    does: the field's label, in minutes (the server's minimum is 1 s here)."""
+    page = open_page(browser, server + "/")
+    page.select_option("select[name=clock]", "correspondence")
+    page.fill("input[name=per-turn]", "0")
+    page.click("[data-testid=create]")
+    expect(page.get_by_test_id("home").locator(".message.bad")).to_have_text(
+        "Per turn (min): from 0.017 to 43,200")
+    expect(page.get_by_test_id("lobby")).to_have_count(0)
+    page.context.close()

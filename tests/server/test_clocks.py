@@ -149,6 +149,25 @@ def test_every_clock_setting_is_validated(clocked: httpx.Client, clock: dict[str
     assert says in error_of(reply, 400, "malformed")
 
 
+@pytest.mark.parametrize(("clock", "params"), [
+    ({"kind": "live", "reserve": 0.5, "increment": 30},
+     {"field": "reserve", "value": 0.5, "least": 1.0, "most": 30 * 86_400.0}),
+    ({"kind": "live", "reserve": 60, "increment": 86_401},
+     {"field": "increment", "value": 86_401, "least": 0.0, "most": 86_400.0}),
+    ({"kind": "correspondence", "per_turn": 0},
+     {"field": "per_turn", "value": 0, "least": 1.0, "most": 30 * 86_400.0}),
+    ({"kind": "none", "handoff_after": 0.2},
+     {"field": "handoff_after", "value": 0.2, "least": 1.0, "most": 30 * 86_400.0}),
+])
+def test_a_clock_value_out_of_range_is_named_with_its_range(
+        clocked: httpx.Client, clock: dict[str, Any], params: dict[str, Any]) -> None:
+    """The page says it in minutes, in the player's language: the field and its range come
+    as data (`clock_range`, seconds) beside the English message."""
+    reply = clocked.post("/api/games", json={"players": 2, "name": "bad", "clock": clock})
+    error_of(reply, 400, "malformed")
+    assert (reply.json()["reason"], reply.json()["params"]) == ("clock_range", params), reply.text
+
+
 def test_the_server_clock_minimum_is_validated() -> None:
     with pytest.raises(ValueError, match="clock_minimum"):
         Settings(clock_minimum=0)

@@ -2300,14 +2300,14 @@ export interface components {
             message: string;
             /**
              * Params
-             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers (`clock_range`: `field`, `value`, `least`, `most`, in seconds)
              */
             params?: {
                 [key: string]: unknown;
             } | null;
             /**
              * Reason
-             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves; the server's own: `accounts` and `invite` (create_refused), `clock_range` (a clock setting out of its range)
              */
             reason?: string | null;
         };
@@ -4250,14 +4250,14 @@ export interface components {
             message: string;
             /**
              * Params
-             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers
+             * @description the refusal's parameters: ids of cards, locations, links, industries; numbers (`clock_range`: `field`, `value`, `least`, `most`, in seconds)
              */
             params?: {
                 [key: string]: unknown;
             } | null;
             /**
              * Reason
-             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves
+             * @description the engine's refusal code (docs/ENGINE.md), for illegal and malformed moves; the server's own: `accounts` and `invite` (create_refused), `clock_range` (a clock setting out of its range)
              */
             reason?: string | null;
             /**

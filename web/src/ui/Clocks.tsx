@@ -60,6 +60,15 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
   );
 }
 
+/** A setting of the picker the server refused as out of its range (reason `clock_range`: the
+ * field and its range in seconds), in the picker's words and unit. */
+export function clockRangeText(p: Record<string, unknown>): string {
+  const labels: Record<string, string> = { reserve: t("clock.reserve"), increment: t("clock.increment"),
+    per_turn: t("clock.per_turn"), handoff_after: t("clock.handoff_after") };
+  return t("clock.out_of_range", { field: labels[String(p.field)] ?? String(p.field),
+    least: Number(p.least) / 60, most: Number(p.most) / 60 });
+}
+
 /** The server's clock now, from the last state message and how long ago it came. */
 function useServerNow(st: StateMessage): number {
   const received = useMemo(() => Date.now() / 1000, [st]);

@@ -8,7 +8,7 @@ import { api, ApiError, seats } from "../api/client";
 import { player } from "../api/player";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
-import { ClockPicker, NO_CLOCK } from "./Clocks";
+import { ClockPicker, clockRangeText, NO_CLOCK } from "./Clocks";
 import { Desk } from "./Desk";
 
 const POLL_MS = 5000;
@@ -90,7 +90,8 @@ export function Home(): JSX.Element {
       location.hash = `#/game/${c.id}`;
     } catch (err) {
       if (err instanceof ApiError && err.code === "create_refused" && err.reason === "invite") setCode((c) => c ?? "");
-      setError(err instanceof Error ? err.message : String(err));
+      setError(err instanceof ApiError && err.reason === "clock_range" && err.params ? clockRangeText(err.params)
+        : err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
   }
