@@ -82,10 +82,15 @@ class Notices:
                 self._to_seat(rt, seat, "started")
 
     def game_ended(self, rt: Runtime) -> None:
-        """Every player seated in the game, a bot standing in for them or not."""
+        """Every player seated in the game, a bot standing in for them or not, with their
+        place (`place` of `players`: the engine's ranks, VP then income then money; none
+        for a game called off before its end)."""
         self._watchers("game_ended", rt)
+        ranks = rt.game.ranks() if rt.game is not None and rt.game.is_over else None
         for seat in _people(rt):
-            self._to_seat(rt, seat, "ended")
+            result = {} if ranks is None else {"place": ranks[seat],
+                                                "players": rt.record.players}
+            self._to_seat(rt, seat, "ended", **result)
         self._told.pop(rt.id, None)
 
     def seat_replaced(self, rt: Runtime, seat: int, why: str) -> None:

@@ -192,3 +192,17 @@ def test_no_notification_for_the_game_the_player_looks_at(context: BrowserContex
     page.evaluate("location.hash = '#/'")
     shown = worker.evaluate(PUSHED, notice("g1"))
     assert sorted(shown) == ["turn-g1", "turn-g2"], shown
+
+
+def test_an_ended_notice_says_the_players_place(context: BrowserContext, server: str) -> None:
+    """The end's place comes as data (`place` of `players`); the words for it are the page's
+    (NoticeSwitches.tsx `noticeWords`), left for the worker in the player's language."""
+    page = controlled_page(context, server)
+    said = catalogue("en")["notices.said_ended"]
+    page.evaluate(LEAVE_WORDS, {"ended": said, "ended.2.4": "place 2 of 4"})
+    cdp, ours = registration(context, page, server)
+    push(cdp, page, server, ours, {"kind": "ended", "game": "g2", "name": "Ended game",
+                                   "seat": 0, "url": "/#/game/g2", "place": 2, "players": 4})
+    shown = shown_now(page)
+    assert [(n["title"], n["body"]) for n in shown] == [
+        ("Ended game", f"{said}\nplace 2 of 4")], shown

@@ -208,9 +208,13 @@ def test_each_kind_reaches_a_player_when_on_and_not_when_off(
         assert resigned.status_code == 200, resigned.text
     wait_for(lambda: alice.client.get(table.url()).json()["status"] == "finished",
              "the bots to finish the game", timeout=240)
+    places = []
     for who in (alice, bob):  # the bots' last move ends it: its notices follow the commit
         ended = who.read(push_service.next(who.endpoint.removeprefix(push_service.origin)))
         assert ended["kind"] == "ended" and ended["game"] == table.id, ended
+        places.append((ended["seat"], ended["place"], ended["players"]))
+    ranks = alice.client.get(table.url("/state")).json()["view"]["ranks"]  # the engine's
+    assert sorted(places) == [(seat, ranks[seat], 2) for seat in (0, 1)], (places, ranks)
     settled(notices_server)
     assert drain(push_service) == [], "more than the end was told"
     offered = alice.client.post(table.url("/rematch"), json={"empty_seats": "open"})

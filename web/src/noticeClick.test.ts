@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseWindow, onScreen, type Looked, type Shown } from "./noticeClick";
+import { chooseWindow, noticeBody, onScreen, type Looked, type Shown } from "./noticeClick";
 
 const w = (id: string, hash: string | null, path = "/"): Shown => ({ id, path, hash });
 
@@ -31,5 +31,20 @@ describe("onScreen: a pushed notice goes without a notification", () => {
   it("not for another game, nor when no window answered", () => {
     expect(onScreen([l("#/game/g2"), l(null)], "#/game/g1")).toBe(false);
     expect(onScreen([], "#/game/g1")).toBe(false);
+  });
+});
+
+describe("noticeBody: what a notice says under the game's name", () => {
+  const words = { ended: "The game is over", "ended.2.4": "place 2 of 4", chat: "Said to you", nudge: "Your move, please" };
+  const notice = { game: "g1", name: "Friday", url: "/#/game/g1" };
+  it("an end's place, from the words the page left", () => {
+    expect(noticeBody({ ...notice, kind: "ended", place: 2, players: 4 }, words)).toBe("The game is over\nplace 2 of 4");
+  });
+  it("an end called off before its end has no place", () => {
+    expect(noticeBody({ ...notice, kind: "ended" }, words)).toBe("The game is over");
+  });
+  it("a chat line after its sender's name, or who nudged", () => {
+    expect(noticeBody({ ...notice, kind: "chat", by: "Ada", text: "@Bo hi" }, words)).toBe("Said to you\nAda: @Bo hi");
+    expect(noticeBody({ ...notice, kind: "nudge", by: "Ada" }, words)).toBe("Your move, please\nAda");
   });
 });

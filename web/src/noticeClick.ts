@@ -4,7 +4,22 @@
 // moved on to the desk still reports the game, and one that went to the game reports `/`. The
 // worker therefore asks each window what it shows (SHOWS: the page answers its location.hash,
 // api/noticeClicks.ts) and tells the chosen one to open the game (OPEN: the page sets
-// location.hash); it opens a new window only when the app has none.
+// location.hash); it opens a new window only when the app has none. And what a notice says.
+
+/** A pushed notice (brass/server/notices.py; docs/REACH.md), nothing hidden in it. */
+export interface Notice {
+  kind: string; game: string; name: string; url: string; by?: string; text?: string;
+  place?: number; players?: number; // an end's result
+}
+
+/** A notice's body: what happened, in the words the page left (NoticeSwitches.tsx's
+ * `noticeWords`), and its detail: a chat line after its sender's name, who nudged or offered a
+ * rematch (the server's, as text), an end's place. */
+export function noticeBody(notice: Notice, words: Record<string, string>): string {
+  const line = notice.text === undefined ? undefined : notice.by ? `${notice.by}: ${notice.text}` : notice.text;
+  const result = notice.place ? words[`ended.${notice.place}.${notice.players}`] : undefined;
+  return [words[notice.kind] ?? "", line ?? notice.by ?? result ?? ""].filter(Boolean).join("\n");
+}
 
 /** The worker's question to a window (answered on the message's port with location.hash). */
 export const SHOWS = "brass-shows";

@@ -28,7 +28,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly } from "workbox-strategies";
-import { chooseWindow, onScreen, OPEN, SHOWS } from "./noticeClick";
+import { chooseWindow, type Notice, noticeBody, onScreen, OPEN, SHOWS } from "./noticeClick";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -36,7 +36,6 @@ const OFFLINE_PAGE = "offline.html";
 const WORDS_CACHE = "brass-push"; // as api/push.ts
 const WORDS_URL = "/push-words.json";
 
-interface Notice { kind: string; game: string; name: string; url: string; by?: string; text?: string }
 
 self.addEventListener("push", (event) => {
   let notice: Notice;
@@ -51,8 +50,7 @@ self.addEventListener("push", (event) => {
     const kept = await (await caches.open(WORDS_CACHE)).match(WORDS_URL);
     const words = (kept ? await kept.json().catch(() => ({})) : {}) as Record<string, string>;
     await self.registration.showNotification(notice.name, {
-      // a chat notice adds its line, a nudge or a rematch who sent it (the server's, as text)
-      body: [words[notice.kind] ?? "", notice.text ?? notice.by ?? ""].filter(Boolean).join("\n"), tag: `${notice.kind}-${notice.game}`, icon: "/pwa-192x192.png",
+      body: noticeBody(notice, words), tag: `${notice.kind}-${notice.game}`, icon: "/pwa-192x192.png",
       data: { url: notice.url },
     });
   })());

@@ -18,10 +18,14 @@ const KINDS: [Kind, () => string][] = [
 /** The words each kind of notice says, in the page's language (the service worker has no
  * catalogue: api/push.ts leaves these for it). */
 export function noticeWords(): Record<string, string> {
+  const places: Record<string, string> = {}; // an end's result, `ended.PLACE.PLAYERS` (sw.ts)
+  for (let players = 2; players <= 4; players++) {
+    for (let place = 1; place <= players; place++) places[`ended.${place}.${players}`] = t("desk.place", { place, players });
+  }
   return {
     turn: t("home.your_turn"), started: t("notices.said_started"), ended: t("notices.said_ended"),
     replaced: t("notices.said_replaced"), rematch: t("notices.said_rematch"),
-    nudge: t("notices.said_nudge"), chat: t("notices.said_chat"), clock: t("desk.clock_low"),
+    nudge: t("notices.said_nudge"), chat: t("notices.said_chat"), clock: t("desk.clock_low"), ...places,
   };
 }
 
