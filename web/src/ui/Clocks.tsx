@@ -26,7 +26,10 @@ export function clockText(c: ClockChoice | ClockView): string {
   return c.handoff_after ? t("clock.none_handoff", { after: duration(c.handoff_after) }) : t("clock.none");
 }
 
-export const NO_CLOCK: ClockChoice = { kind: "none", reserve: 0, increment: 0, per_turn: 0, handoff_after: 0 };
+/** The form's first choice: no clock, and a seat idle for three days may be handed to a bot by
+ * the other players, so a game among friends cannot stall for good when one of them leaves (the
+ * host may set 0: never). */
+export const NO_CLOCK: ClockChoice = { kind: "none", reserve: 0, increment: 0, per_turn: 0, handoff_after: 3 * 86400 };
 
 /** The create form's clock: none, live (reserve + increment) or correspondence (per turn). */
 export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange: (c: ClockChoice) => void }): JSX.Element {
@@ -37,8 +40,8 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
       <legend>{t("clock.legend")}</legend>
       <select name="clock" aria-label={t("clock.legend")} value={value.kind} onChange={(e) => {
         const kind = (e.target as HTMLSelectElement).value as ClockChoice["kind"];
-        onChange(kind === "live" ? { ...NO_CLOCK, kind, reserve: 1800, increment: 30 }
-          : kind === "correspondence" ? { ...NO_CLOCK, kind, per_turn: 86400 } : NO_CLOCK);
+        onChange(kind === "live" ? { ...NO_CLOCK, kind, reserve: 1800, increment: 30, handoff_after: 0 }
+          : kind === "correspondence" ? { ...NO_CLOCK, kind, per_turn: 86400, handoff_after: 0 } : NO_CLOCK);
       }}>
         <option value="none">{t("clock.no_clock")}</option>
         <option value="live">{t("clock.live_choice")}</option>
