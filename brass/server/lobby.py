@@ -122,13 +122,9 @@ class Lobby:
         the game allows a shared screen, a browser takes one seat. `player_id`: the player
         whose device joins (the seat is theirs: docs/PLAYERS.md)."""
         rt = await self.core.runtime(game_id)
-        record = rt.record
-        if (not record.listed and record.invite_hash is not None
-                and not token_matches(invite, record.invite_hash)):
-            raise ApiError("unauthorized", "This game is joined with its invite link: ask the "
-                           "host for it" if invite is None else
-                           "This invite link is not (or no longer) valid: ask the host for "
-                           "the new one")
+        refused = invite_refusal(rt.record, invite)
+        if refused is not None:
+            raise refused
         token = new_token()
         seat = await self._claim(rt, None, name, token_hash(token), bot=False,
                                  browser=None if browser is None else token_hash(browser),
@@ -270,6 +266,16 @@ def _claimable(record: GameRecord, seat: int | None) -> None:
         raise ApiError("malformed", f"This game has seats 0 to {len(record.seats) - 1}")
     if seat is not None and seat not in free:
         raise ApiError("seat_taken", f"Seat {seat} is not free")
+
+
+def invite_refusal(record: GameRecord, invite: str | None) -> ApiError | None:
+    """Why `invite` does not let its holder join (None: it does): an unlisted game needs its
+    current invite secret (a listed game is public: the listing is its invitation)."""
+    if record.listed or record.invite_hash is None or token_matches(invite, record.invite_hash):
+        return None
+    return ApiError("unauthorized", "This game is joined with its invite link: ask the host "
+                    "for it" if invite is None else "This invite link is not (or no longer) "
+                    "valid: ask the host for the new one")
 
 
 def _waiting(rt: Runtime, what: str) -> None:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from brass.engine import DATA
 
-from . import chat, deps, identity, listing, outbound, policy
+from . import chat, deps, identity, listing, lobby, outbound, policy
 from .clocks import Clock
 from .deps import (
     GameAt,
@@ -50,7 +50,9 @@ from .schemas import (
     GameLog,
     HandOver,
     Hosting,
+    InviteCheck,
     InviteRenewed,
+    InviteValid,
     Join,
     Joined,
     LegalEntry,
@@ -162,6 +164,13 @@ async def claim(game_id: str, request: Request, rt: GameAt, seat: Seat,
     if mine:
         rt.record.seats[seat].player_id = player.id  # other instances hear it (notified)
     return Claimed(seat=seat, mine=mine)
+
+
+@router.post("/games/{game_id}/invite/check", response_model=InviteValid)
+async def check_invite(game_id: str, body: InviteCheck, rt: GameAt) -> InviteValid:
+    """Whether an invite link opened still lets its holder join, asked before they type a
+    name: a renewed link's lobby says so at once, where the join was refused only after."""
+    return InviteValid(valid=lobby.invite_refusal(rt.record, body.invite) is None)
 
 
 @router.post("/games/{game_id}/invite", response_model=InviteRenewed)

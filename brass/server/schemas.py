@@ -175,6 +175,16 @@ class Join(BaseModel):
     browser: str | None = BrowserId
 
 
+class InviteCheck(BaseModel):
+    model_config = _REQUEST
+    invite: str = Field(max_length=200, description="the invite secret of the link opened")
+
+
+class InviteValid(BaseModel):
+    valid: bool = Field(description="the secret lets its holder join (a listed game needs "
+                                    "none); false: renewed by the host, or never this game's")
+
+
 class Hosting(BaseModel):
     host: bool = Field(description="whoever asks hosts the game: by the host token sent, or, "
                                    "sending none, as the player (cookie) who created it")

@@ -64,3 +64,28 @@ def test_the_host_removes_a_player_then_cancels(browser: Browser, server: str,
     for page in (host, guest):
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_a_renewed_invite_link_says_so_before_a_name_is_typed(browser: Browser,
+                                                               server: str) -> None:
+    """The host makes a new invite link: the old one's lobby offers no join form and says
+    why, where it used to refuse only once a name was typed and Join pressed."""
+    host = open_page(browser, server + "/")
+    host.fill("input[name=game-name]", "Renewed invite")
+    host.click("[data-testid=create]")
+    expect(host.locator("[data-testid=lobby]")).to_be_visible()
+    old = host.input_value("#invite")
+    host.once("dialog", lambda d: d.accept())
+    host.click("[data-testid=renew-invite]")
+    expect(host.locator("#invite")).not_to_have_value(old)
+    new = host.input_value("#invite")
+
+    late = open_page(browser, old)
+    expect(late.locator("[data-testid=needs-invite]")).to_contain_text("no longer valid")
+    expect(late.locator("[data-testid=join]")).to_have_count(0)
+    expect(late.locator("[data-testid=copy-invite]")).to_have_count(0)
+    fresh = open_page(browser, new)
+    expect(fresh.locator("[data-testid=join]")).to_be_visible()
+    for page in (host, late, fresh):
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

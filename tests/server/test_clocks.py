@@ -95,6 +95,10 @@ def test_an_unlisted_game_is_joined_only_with_its_current_invite(clocked: httpx.
     assert fresh != table.invite
     error_of(http.post(table.url("/join"), json={"name": "b", "invite": table.invite}), 401,
              "unauthorized")
+    # a page asks before a name is typed: the same rule as the join's
+    for invite, valid in ((table.invite, False), (fresh, True), ("guess", False)):
+        checked = http.post(table.url("/invite/check"), json={"invite": invite})
+        assert checked.status_code == 200 and checked.json() == {"valid": valid}, checked.text
     assert http.post(table.url("/join"),
                      json={"name": "b", "invite": fresh}).json()["seat"] == 1
     assert [s["taken"] for s in http.get(table.url()).json()["seats"]] == [True, True, False]
@@ -104,6 +108,8 @@ def test_a_listed_game_is_public_and_needs_no_invite(clocked: httpx.Client) -> N
     table = new_table(clocked, humans=0, listed=True)
     joined = clocked.post(table.url("/join"), json={"name": "from the listing"})
     assert joined.status_code == 201, joined.text
+    checked = clocked.post(table.url("/invite/check"), json={"invite": "any old link"})
+    assert checked.json() == {"valid": True}, "a listed game needs no invite"
 
 
 def test_one_browser_takes_one_seat_unless_the_screen_is_shared(clocked: httpx.Client) -> None:

@@ -18,6 +18,7 @@ import type {
   GameLog,
   GameRatings,
   Hosting,
+  InviteValid,
   Joined,
   Me,
   NoticeSwitches,
@@ -102,6 +103,9 @@ export const api = {
   createGame: (players: number, name: string, listed: boolean,
     options: { clock?: ClockChoice; shared_screen?: boolean; invite_code?: string } = {}) =>
     call<Created>("POST", "/api/games", { players, name, listed, ...options }),
+  /** Whether an invite link opened still lets its holder join (the host may have renewed it). */
+  checkInvite: (id: string, invite: string) =>
+    call<InviteValid>("POST", `/api/games/${id}/invite/check`, { invite }),
   renewInvite: (id: string, host: Host) =>
     call<{ invite: string }>("POST", `/api/games/${id}/invite`, {}, host.token),
   /** Resign at whatever version the game is at (`expected_version` null): a resign confirmed

@@ -647,6 +647,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{game_id}/invite/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check Invite
+         * @description Whether an invite link opened still lets its holder join, asked before they type a
+         *     name: a renewed link's lobby says so at once, where the join was refused only after.
+         */
+        post: operations["check_invite_api_games__game_id__invite_check_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{game_id}/join": {
         parameters: {
             query?: never;
@@ -2695,6 +2716,14 @@ export interface components {
              */
             seat: number;
         };
+        /** InviteCheck */
+        InviteCheck: {
+            /**
+             * Invite
+             * @description the invite secret of the link opened
+             */
+            invite: string;
+        };
         /** InviteRenewed */
         InviteRenewed: {
             /**
@@ -2702,6 +2731,14 @@ export interface components {
              * @description The new invite secret; the old link stops working.
              */
             invite: string;
+        };
+        /** InviteValid */
+        InviteValid: {
+            /**
+             * Valid
+             * @description the secret lets its holder join (a listed game needs none); false: renewed by the host, or never this game's
+             */
+            valid: boolean;
         };
         /** Join */
         Join: {
@@ -7921,6 +7958,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InviteRenewed"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    check_invite_api_games__game_id__invite_check_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteCheck"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteValid"];
                 };
             };
             /** @description Bad Request */

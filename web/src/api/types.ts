@@ -20,6 +20,7 @@ export type Desk = S["Desk"];
 export type DeskGame = S["DeskGame"];
 export type HostedGame = S["HostedGame"];
 export type Hosting = S["Hosting"];
+export type InviteValid = S["InviteValid"];
 export type Me = S["Me"];
 export type PushSubscriptionIn = S["PushSubscriptionIn"];
 export type NoticeSwitches = S["NoticeSwitches"];

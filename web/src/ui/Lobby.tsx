@@ -28,6 +28,22 @@ function calledOff(by: GameInfo["called_off_by"]): string {
   return by === "host" ? t("lobby.cancelled") : by === "admin" ? t("lobby.cancelled_by_admin") : t("lobby.called_off");
 }
 
+/** Whether the invite secret this browser holds no longer lets it join (the host renewed the
+ * link), asked once when the lobby opens (`ask`: an unlisted game, and this browser is not its
+ * host): the page says so before a name is typed, where the join was refused only after. */
+function useStaleInvite(id: string, invite: string | null, ask: boolean): boolean {
+  const [stale, setStale] = useState<string | null>(null); // the secret found stale
+  useEffect(() => {
+    if (!invite || !ask) return;
+    let stop = false;
+    api.checkInvite(id, invite).then((r) => { if (!stop && !r.valid) setStale(invite); }).catch(() => undefined);
+    return () => {
+      stop = true;
+    };
+  }, [id, invite, ask]);
+  return stale !== null && stale === invite;
+}
+
 export function Lobby({ id, info, mine, host, conn, onJoined }: {
   id: string;
   info: GameInfo | null;
@@ -44,7 +60,9 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
   const [copied, setCopied] = useState(false);
   const { busy, error, run: hostDo } = useBusy();
   const [level, setLevel] = useState<BotLevel>("medium"); // a first game against a bot that plays
-  const invite = seats.invite(id);
+  const heldInvite = seats.invite(id);
+  const stale = useStaleInvite(id, heldInvite, host === null && !info?.listed);
+  const invite = stale ? null : heldInvite; // a renewed link's secret lets nobody join
   const link = inviteLink(id, invite);
   const free = info ? info.seats.filter((s) => !s.taken).length : 0;
   // a seat this browser held but the host emptied (or gave to someone else) is not ours now
@@ -98,7 +116,7 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
           {invite ? t("lobby.renew_invite") : t("lobby.make_invite")}</button>
       )}
       {!invite && !host && !info?.listed && !held && !closed &&
-        <p class="muted" data-testid="needs-invite">{t("lobby.needs_invite")}</p>}
+        <p class="muted" data-testid="needs-invite">{stale ? t("lobby.invite_stale") : t("lobby.needs_invite")}</p>}
       <ul class="seats" data-testid="seats">
         {info?.seats.map((s) => (
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
