@@ -116,10 +116,7 @@ class Webhooks:
     def game_ended(self, rt: Runtime) -> None:
         if self._none(rt.id):
             return
-        scores = rt.record.scores or []
-        order = sorted(range(len(scores)), key=lambda s: -scores[s])
-        result = ", ".join(f"{_name(rt, s)} {scores[s]}" for s in order)
-        self._queue(rt.id, f"{rt.record.name} is over: {result}.{self._link(rt)}")
+        self._queue(rt.id, f"{rt.record.name} is over: {result_text(rt)}.{self._link(rt)}")
 
     def _queue(self, game_id: str, text: str) -> None:
         self._pending[game_id] = text  # a message not sent yet is replaced: the latest wins
@@ -232,6 +229,17 @@ class Webhooks:
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._session is not None:
             await self._session.close()
+
+
+def result_text(rt: Runtime) -> str:
+    """A finished game's seats by name with their points, best first in the rules' order
+    (points, then income, then money: the engine's `winner_order`, which breaks a tie on
+    points as the end screen does)."""
+    scores = rt.record.scores or []
+    game = rt.game
+    order = (game.winner_order if game is not None and game.is_over
+             else sorted(range(len(scores)), key=lambda s: -scores[s]))
+    return ", ".join(f"{_name(rt, s)} {scores[s]}" for s in order if s < len(scores))
 
 
 def _name(rt: Runtime, seat: int) -> str:

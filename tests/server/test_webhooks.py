@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import itertools
 import json
 import queue
@@ -22,9 +23,12 @@ from typing import Any
 import httpx
 import pytest
 
+from brass.engine import ENGINE_VERSION, new_game
 from brass.server import Settings
 from brass.server.netguard import PublicOnly
-from brass.server.webhooks import GAP, body_for
+from brass.server.records import GameRecord, SeatRecord, now
+from brass.server.runtime import Runtime
+from brass.server.webhooks import GAP, body_for, result_text
 
 from .conftest import LiveServer, Table, act, auth, info, legal, make_game
 from .databases import fresh_like
@@ -387,3 +391,22 @@ def test_a_failing_receiver_gets_the_message_once_after_retries(hooked: LiveServ
     gaps = [b.at - a.at for a, b in itertools.pairwise(calls + later)]
     assert all(g >= GAP * 0.5 for g in gaps), gaps  # at most one call per game per gap
     assert max(took) < 2.0, took  # moves alone: none waited for the receiver
+
+
+def test_the_end_message_orders_a_tie_on_points_as_the_rules_do() -> None:
+    """Seats equal on points are ordered by income, then money (RULES.md §1), as the end
+    screen says: a sort by points alone put the lower seat first."""
+    game = new_game(3, 5, None)
+    players = list(game.players)
+    # income spaces 30 and 40: income levels 10 and 14
+    for seat, (vp, space, money) in enumerate(((80, 30, 5), (80, 40, 1), (95, 10, 0))):
+        players[seat] = dataclasses.replace(players[seat], vp=vp, income_space=space,
+                                            money=money)
+    over = dataclasses.replace(game, players=tuple(players), is_over=True)
+    stamp = now()
+    record = GameRecord(
+        id="tie", name="Tie", players=3, status="finished", seed=5, setup=None, version=1,
+        engine_version=ENGINE_VERSION, host_token_hash="h", created_at=stamp,
+        updated_at=stamp, scores=[80, 80, 95],
+        seats=[SeatRecord(seat=s, name=n) for s, n in enumerate(("Ada", "Bo", "Cy"))])
+    assert result_text(Runtime(record=record, turn=[over])) == "Cy 95, Bo 80, Ada 80"
