@@ -394,7 +394,8 @@ class GameCore:
         final = changes.record
         for (version, kind, what), turn in zip(steps, turns, strict=True):
             rt.record = final if version == final.version else dataclasses.replace(
-                final, version=version, status="running", scores=None, finished_at=None,
+                final, version=version, status="running", scores=None, ranks=None,
+                finished_at=None,
                 seats=list(final.seats))
             if kind == "play":
                 rt.played(dataclasses.replace(what, undone=False, undone_at=None), turn)

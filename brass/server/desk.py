@@ -66,7 +66,8 @@ class DeskGame(BaseModel):
                                               "time): their clock stands still (null: not "
                                               "away)")
     scores: list[int] | None = Field(description="a finished game's points, by seat")
-    place: int | None = Field(description="a finished game: the player's place (1: won)")
+    place: int | None = Field(description="a finished game: the player's place (1: won), "
+                              "as the rules rank (points, then income, then money)")
     updated_at: str
 
 
@@ -121,7 +122,7 @@ def desk_query(player_id: Any) -> Select[Any]:
     """SQL: the player's games in the desk's order, each with its section and the count
     (`player_id`: an id, or a bound parameter)."""
     g, rank = games.c, _rank()
-    mine = (select(g.id, g.name, g.players, g.status, g.to_move, g.deadline, g.scores,
+    mine = (select(g.id, g.name, g.players, g.status, g.to_move, g.deadline, g.scores, g.ranks,
                    g.finished_at, g.updated_at, g.settings, g.turn_started_at,
                    seats.c.seat.label("my_seat"),
                    rank.label("rank"), func.count().over().label("total"))
@@ -248,8 +249,9 @@ def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime,
     counted_from = at if back is None else back  # away: the time left stands still
     scores = list(r.scores) if r.status == "finished" and r.scores else None
     place = None
-    if scores is not None and 0 <= r.my_seat < len(scores):
-        place = 1 + sum(1 for s in scores if s > scores[r.my_seat])
+    if scores is not None and 0 <= r.my_seat < len(scores):  # the rules' places (0020), else
+        place = (int(r.ranks[r.my_seat]) if r.ranks  # by points alone, for an older game
+                 else 1 + sum(1 for s in scores if s > scores[r.my_seat]))
     updated = _utc(r.updated_at)
     assert updated is not None
     return DeskGame(

@@ -100,6 +100,7 @@ class Play:
             rt.legal_cache = (rt.record.version, ahead[0], ahead[1])
         if scores is not None:
             rt.record.status, rt.record.scores = "finished", scores
+            rt.record.ranks = after.ranks()  # as the write stored them (its game_end event)
         if timing is not None:
             rt.timed(timing)
         sending = core.publish(rt)

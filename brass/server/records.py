@@ -74,6 +74,7 @@ class GameRecord:
     updated_at: dt.datetime
     finished_at: dt.datetime | None = None
     scores: list[int] | None = None
+    ranks: list[int] | None = None  # a finished game's places by seat (the engine's ranks)
     seats: list[SeatRecord] = field(default_factory=list)
     listed: bool = False
     settings: dict[str, Any] | None = None  # {"clock": Clock.to_json(), "shared_screen": bool}
@@ -203,7 +204,7 @@ def _game_record(row: Any, seat_rows: list[Any]) -> GameRecord:
         host_token_hash=row.host_token_hash, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at),
         finished_at=None if row.finished_at is None else _utc(row.finished_at),
-        scores=row.scores, listed=row.listed, settings=row.settings,
+        scores=row.scores, ranks=row.ranks, listed=row.listed, settings=row.settings,
         invite_hash=row.invite_hash, deadline=_maybe_utc(row.deadline),
         turn_started_at=_maybe_utc(row.turn_started_at),
         called_off_by=vocab.called_off_by(row.called_off_by),

@@ -67,6 +67,9 @@ games = Table(
     # 0019: the player whose browser created the game (or offered its rematch): they host it
     # on each of their devices, by their cookie (None: made before 0019, or without a player)
     Column("host_player_id", String(32), ForeignKey("players.id"), nullable=True),
+    # 0020: a finished game's places by seat, the rules' (points, then income, then money:
+    # the engine's ranks), written with `scores` (None: not finished, or finished before 0020)
+    Column("ranks", JSON, nullable=True),
     Index("ix_games_host_player", "host_player_id"),
     Index("ix_games_listing", "listed", "created_at", "id"),
     Index("ix_games_listing_status", "listed", "status", "created_at", "id"),

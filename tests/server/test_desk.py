@@ -96,6 +96,27 @@ def test_the_desk_lists_the_players_games_their_turn_first(
         {"game_id": done.id, "name": "done", "offered_by": 1 - done_seat, "seat": done_seat}]
 
 
+def test_a_tie_on_points_is_placed_as_the_rules_rank(
+        server: LiveServer, http: httpx.Client, alice: httpx.Client,
+        bob: httpx.Client) -> None:
+    """Two players equal on points are not both first: the places the move that ended the
+    game stored (`ranks`: income, then money) decide; a game finished before they were
+    stored is placed by points alone."""
+    tied, older = create(http, "tied"), create(http, "older")
+    mine = {"alice": join(alice, tied, "Alice"), "bob": join(bob, tied, "Bob")}
+    join(alice, older, "Alice")
+    join(bob, older, "Bob")
+    ranks = [0, 0]
+    ranks[mine["bob"]], ranks[mine["alice"]] = 1, 2  # Bob has more income
+    write(server, update(games).where(games.c.id == tied.id).values(
+        status="finished", scores=[60, 60], ranks=ranks, finished_at=dt.datetime.now(dt.UTC)))
+    write(server, update(games).where(games.c.id == older.id).values(
+        status="finished", scores=[60, 60], finished_at=dt.datetime.now(dt.UTC)))
+    for client, place in ((alice, 2), (bob, 1)):
+        places = {g["id"]: g["place"] for g in client.get("/api/desk").json()["games"]}
+        assert (places[tied.id], places[older.id]) == (place, 1), places
+
+
 def test_the_desk_is_paged_and_tagged(server: LiveServer, http: httpx.Client,
                                       alice: httpx.Client, bob: httpx.Client) -> None:
     tables = [create(http, f"game {i}") for i in range(3)]

@@ -17,10 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, select
 from websockets.sync.client import ClientConnection, connect
 
 from brass.server import Settings
 from brass.server.push import Pusher
+from brass.server.tables import games
 
 from .conftest import LiveServer, Table, auth, legal
 from .databases import fresh_like, fresh_postgres
@@ -215,6 +217,13 @@ def test_each_kind_reaches_a_player_when_on_and_not_when_off(
         places.append((ended["seat"], ended["place"], ended["players"]))
     ranks = alice.client.get(table.url("/state")).json()["view"]["ranks"]  # the engine's
     assert sorted(places) == [(seat, ranks[seat], 2) for seat in (0, 1)], (places, ranks)
+    engine = create_engine(notices_server.settings.database_url)  # as the end's write left it
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(select(games.c.ranks).where(games.c.id == table.id)).scalar()
+    finally:
+        engine.dispose()
+    assert stored == ranks, (stored, ranks)
     settled(notices_server)
     assert drain(push_service) == [], "more than the end was told"
     offered = alice.client.post(table.url("/rematch"), json={"empty_seats": "open"})

@@ -2094,7 +2094,7 @@ export interface components {
             name: string;
             /**
              * Place
-             * @description a finished game: the player's place (1: won)
+             * @description a finished game: the player's place (1: won), as the rules rank (points, then income, then money)
              */
             place: number | null;
             /** Players */
