@@ -238,13 +238,14 @@ def _row_and_game(expected_version: int, seat: int, action: dict[str, Any], acti
                           stand_in=stand_in)
     values: dict[str, Any] = {"version": record.seq, "updated_at": record.created_at}
     if scores is not None:
-        values.update(status="finished", scores=scores, ranks=_ranks(effects, len(scores)),
+        values.update(status="finished", scores=scores, ranks=ranks_of(effects, len(scores)),
                       finished_at=record.created_at, deadline=None)
     return record, values
 
 
-def _ranks(effects: list[Any] | None, players: int) -> list[int] | None:
-    """The places by seat of the move's `game_end` event (the engine's ranking), else None."""
+def ranks_of(effects: list[Any] | None, players: int) -> list[int] | None:
+    """The places by seat of a move's `game_end` event (the engine's ranking), else None:
+    `games.ranks` of the move that ends a game, or of an imported game's last move."""
     for event in effects or ():
         if event.get("type") == "game_end":
             ranks = [0] * players

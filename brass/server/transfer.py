@@ -42,6 +42,7 @@ from brass.engine import (
 from . import importcheck, migrate, outbound
 from .auth import new_token, token_hash
 from .lobby import new_game_id
+from .movelog import ranks_of
 from .operatordb import failed, shown
 from .runtime import restore
 from .schemas import GameLog
@@ -222,6 +223,8 @@ def import_record(url: str, record: Any, new_id: bool = False) -> str:
                 "seed": log.seed, "setup": log.setup, "version": log.version,
                 "engine_version": log.engine_version,
                 "host_token_hash": token_hash(new_token()), "scores": checked.scores,
+                "ranks": ranks_of(checked.effects[-1] if checked.effects else None,
+                                  log.players),
                 "created_at": started, "updated_at": ended, "finished_at": ended}
         rows: dict[str, list[dict[str, Any]]] = {
             # a seat token nobody holds: every seat of a finished game is taken

@@ -77,6 +77,10 @@ def test_export_then_import_moves_a_finished_game(
                 game_id, mark)
             assert kept is not None and made is not None
             assert (made.seq, made.actions, made.state) == (kept.seq, kept.actions, kept.state)
+        # the places the desk shows, as the move that ended it stored them
+        played, moved = source_db.load_game(game_id), target_db.load_game(game_id)
+        assert played is not None and moved is not None and played.ranks
+        assert moved.ranks == played.ranks, (moved.ranks, played.ranks)
     finally:
         source_db.close()
         target_db.close()
