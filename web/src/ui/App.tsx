@@ -59,7 +59,7 @@ function usePlayerRole(id: string | null, seated: boolean, hostLink: boolean): {
     let stop = false;
     (async () => {
       if (!(await player())) return;
-      const [st, hosting] = await Promise.all([seated ? null : api.state(id, null), hostLink ? null : api.hosting(id)]);
+      const [st, hosting] = await Promise.all([seated ? null : api.state(id, null), hostLink ? null : api.hosting(id).catch(() => null)]);
       const seat = st?.seat ?? null;
       const name = seat === null ? "" : (await api.game(id)).seats[seat]?.name ?? "";
       if (!stop) setFound({ id, seat: seat === null ? null : { seat, token: "", name }, host: hosting?.host ?? false });
