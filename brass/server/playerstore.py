@@ -1,8 +1,9 @@
 """The players' store: the one writer of `players`, `devices` and `server_settings`, and of
 `seats.player_id` once a seat is taken (an old seat claimed by its player; a join sets it in
-storage.py's claim). Synchronous, one short transaction each, like storage.py; the server calls
-it in a worker thread. docs/PLAYERS.md is the model: a device secret is stored as its hash
-only, so the database never holds what signs a browser in."""
+storage.py's claim) and of `games.host_player_id` once the game is made (a guest's sign-in
+moves both to the account). Synchronous, one short transaction each, like storage.py; the
+server calls it in a worker thread. docs/PLAYERS.md is the model: a device secret is stored as
+its hash only, so the database never holds what signs a browser in."""
 
 from __future__ import annotations
 
