@@ -74,6 +74,10 @@ def test_a_renewed_invite_link_says_so_before_a_name_is_typed(browser: Browser,
     host.fill("input[name=game-name]", "Renewed invite")
     host.click("[data-testid=create]")
     expect(host.locator("[data-testid=lobby]")).to_be_visible()
+    # the form's first choice: no clock, and an absent player's seat may go to a bot after
+    # three days, so the game cannot stall for good
+    expect(host.locator("[data-testid=clock-setting]")).to_have_text(
+        "Clock: none (an idle seat may go to a bot after 3 d 0 h)")
     old = host.input_value("#invite")
     host.once("dialog", lambda d: d.accept())
     host.click("[data-testid=renew-invite]")
