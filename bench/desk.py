@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import httpx
 from sqlalchemy import create_engine, insert, text
 
+from bench.freshdb import fresh_postgres
 from brass.engine import ENGINE_VERSION, new_game
 from brass.server import migrate
 from brass.server.auth import token_hash
@@ -151,11 +152,13 @@ def main() -> int:
     if args.players % 4:
         parser.error("--players: a multiple of 4 (4-player games)")
     rng = random.Random(24)
-    name = f"brass_bench_desk_{os.getpid()}"
-    admin = create_engine(f"{args.postgres}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = f"{args.postgres}/{name}"
+    with fresh_postgres("brass_bench_desk", args.postgres) as url:
+        measure(url, args, rng)
+    return 0
+
+
+def measure(url: str, args: argparse.Namespace, rng: random.Random) -> None:
+    """Fill the database at `url`, then time the desk's read in-process and over HTTP."""
     server = None
     try:
         migrate.upgrade(url)
@@ -212,10 +215,6 @@ def main() -> int:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-    return 0
 
 
 if __name__ == "__main__":

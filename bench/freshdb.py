@@ -14,15 +14,15 @@ POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres
 
 
 @contextmanager
-def fresh_postgres(prefix: str) -> Iterator[str]:
-    """The URL of a new database named `prefix` and a random tail, dropped (its connections
-    ended) when the block ends."""
+def fresh_postgres(prefix: str, server: str = POSTGRES) -> Iterator[str]:
+    """The URL of a new database on `server` named `prefix` and a random tail, dropped (its
+    connections ended) when the block ends."""
     name = f"{prefix}_{secrets.token_hex(4)}"
-    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
+    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     try:
-        yield f"{POSTGRES}/{name}"
+        yield f"{server}/{name}"
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

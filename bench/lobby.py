@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import datetime as dt
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -33,10 +32,9 @@ from sqlalchemy import create_engine, insert, text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.freshdb import fresh_postgres  # noqa: E402
 from bench.server import free_port, percentile  # noqa: E402  (one of each for the benches)
 from brass.server.storage import games, seats  # noqa: E402
-
-POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
 
 def fill(url: str, n: int) -> None:
@@ -139,11 +137,13 @@ def main() -> int:
     parser.add_argument("--pollers", type=int, default=20)
     parser.add_argument("--poll", type=float, default=5.0, help="seconds between polls")
     args = parser.parse_args()
-    name = f"brass_bench_{secrets.token_hex(4)}"
-    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = f"{POSTGRES}/{name}"
+    with fresh_postgres("brass_bench") as url:
+        measure(url, args)
+    return 0
+
+
+def measure(url: str, args: argparse.Namespace) -> None:
+    """Fill the database at `url`, serve it, and time the listing and the bots' moves."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "BRASS_JOIN_LIMIT": "0",
            "BRASS_BOT_DELAY": str(args.bot_delay)}
@@ -173,10 +173,6 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-    return 0
 
 
 if __name__ == "__main__":

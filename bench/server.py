@@ -73,17 +73,16 @@ from pathlib import Path
 import httpx
 import orjson
 from prometheus_client.parser import text_string_to_metric_families
-from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.freshdb import fresh_postgres  # noqa: E402
 from brass.bots import choose_entry  # noqa: E402
 
 METRICS_TOKEN = "bench-metrics-token-0123456789"  # the servers' BRASS_METRICS_TOKEN
-POSTGRES = os.environ.get("BRASS_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 
 
 @dataclass
@@ -550,15 +549,19 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
     """One run: a fresh Postgres database (`sqlite`: SQLite file) and `instances` server
     processes for `games` games (`options`: more of the servers' settings, as environment
     variables)."""
-    name = f"brass_bench_{os.getpid()}_{games}_{instances}"
-    folder = tempfile.TemporaryDirectory(prefix="brass-bench-")
-    admin = create_engine(f"{POSTGRES}/postgres", isolation_level="AUTOCOMMIT")
-    if sqlite:
-        url = f"sqlite:///{folder.name}/{name}.db"
-    else:
-        url = f"{POSTGRES}/{name}"
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    with tempfile.TemporaryDirectory(prefix="brass-bench-") as folder:
+        if sqlite:
+            return serve_and_play(f"sqlite:///{folder}/bench.db", games, seconds, think, warmup,
+                                  root, instances, options, sticky)
+        with fresh_postgres("brass_bench") as url:
+            return serve_and_play(url, games, seconds, think, warmup, root, instances, options,
+                                  sticky)
+
+
+def serve_and_play(url: str, games: int, seconds: float, think: float, warmup: float,
+                   root: Path, instances: int, options: dict[str, str] | None,
+                   sticky: bool) -> Bench:
+    """Start `instances` servers of `root` on the database at `url` and play `games`."""
     env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0",  # 1000 sockets from one address
@@ -592,11 +595,6 @@ def bench_once(games: int, seconds: float, think: float, warmup: float, root: Pa
             server.terminate()
         for server in servers:
             server.wait(timeout=120)  # its shutdown is slow on a loaded machine
-        if not sqlite:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-        folder.cleanup()
 
 
 def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
