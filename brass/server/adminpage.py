@@ -144,9 +144,8 @@ async def games(
 
 async def end_game(service: GameService, game_id: str) -> None:
     """Call the game off (`cancelled`); this instance's clients of it hear it now."""
-    store = _store(service)
-    if not await service.core.db(store.end_game, game_id):
-        if await service.core.db(store.status, game_id) is None:
+    if not await service.core.db(service.storage.cancel_game, game_id, "admin"):
+        if await service.core.db(_store(service).status, game_id) is None:
             raise ApiError("not_found", f"No game {game_id}")
         raise ApiError("game_not_running", "The game is not waiting or running")
     rt = service.core.games.get(game_id)
@@ -178,7 +177,7 @@ async def delete(game_id: str, _admin: Admin, service: Service) -> Response:
         except ApiError as exc:
             if exc.code != "game_not_running":  # it ended meanwhile: delete it all the same
                 raise
-    if not await service.core.db(store.delete_game, game_id):
+    if not await service.core.db(service.storage.delete_game, game_id):
         raise ApiError("not_found", f"No game {game_id}")
     service.core.forget(game_id)
     return Response(status_code=204)

@@ -1,8 +1,7 @@
 """The admin page's reads and writes across all games (adminpage.py): every game with its
-filters a page at a time, ending and deleting a game, the chat of all games and whom each
-game's chat has muted. Only the admin page uses these; the games' own writes stay in
-storage.py (a game's end here is the same conditional status write as the host's cancel, for
-a running game too)."""
+filters a page at a time, the chat of all games and whom each game's chat has muted. Only
+the admin page uses these. It writes nothing: ending a game is storage.py's `cancel_game`
+(the host's cancel, for a running game too) and deleting one its `delete_game`."""
 
 from __future__ import annotations
 
@@ -10,10 +9,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, func, select, update
+from sqlalchemy import and_, func, select
 
 from .chatlog import SPECTATORS
-from .records import now
 from .storebase import StoreBase
 from .tables import chat, chat_mutes, games, seats, status_is
 from .vocab import GameStatus
@@ -83,31 +81,6 @@ class AdminStore:
             found: str | None = conn.execute(select(games.c.status).where(
                 games.c.id == game_id)).scalar()
         return found
-
-    def end_game(self, game_id: str) -> bool:
-        """A waiting or running game is called off (`cancelled`, as a host's cancel); the
-        version stays, so a move in flight is refused (moves need `running`), and the other
-        instances hear it. False if the game is not waiting or running."""
-        with self.base._tx() as conn:
-            done = conn.execute(
-                update(games).where(games.c.id == game_id, status_is("waiting", "running"))
-                .values(status="cancelled", called_off_by="admin", deadline=None,
-                        updated_at=now())).rowcount == 1
-            if done:
-                self.base._notify(conn, game_id, None)
-            return done
-
-    def delete_game(self, game_id: str) -> bool:
-        """The game's rows are gone (its seats, log, chat... by their foreign keys' cascade).
-        Only a game no longer waiting or running: the page ends one first. False if the game
-        is not there, or waits or runs."""
-        with self.base._tx() as conn:
-            done = conn.execute(delete(games).where(
-                games.c.id == game_id,
-                status_is("finished", "expired", "cancelled"))).rowcount == 1
-            if done:
-                self.base._notify(conn, game_id, None)
-            return done
 
     def chat_lines(self, limit: int, before: int | None,
                    game_id: str | None) -> list[dict[str, Any]]:

@@ -1,6 +1,15 @@
 """The action log and its snapshots (tables `actions`, `snapshots`): the versioned move
 write in its two shapes (`append_turn` in a transaction; `plan_append`, the same rows as one
-Postgres statement for movewrite.py), undo, and the log's reads."""
+Postgres statement for movewrite.py), undo, and the log's reads.
+
+A move is a versioned write: the game's version moves from `expected` to `expected + 1` (or
+nothing happens) and its row is inserted with `seq = expected + 1`; the unique constraints on
+`(game_id, seq)` and `(game_id, action_id)` are the backstop if two writers ever race past that
+check. Each row keeps the public effect of its action (`effects`), and `snapshots` keeps the
+whole state at the start, after every round end and at the end, so no replay starts further
+back than one round. Undo marks rows `undone` (kept as history, `undone_at` its version) and
+moves the version on; it never reaches back past a round end, so a snapshot is never undone.
+The version only grows, so a client can always ignore a state older than the one it holds."""
 
 from __future__ import annotations
 

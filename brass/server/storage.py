@@ -1,23 +1,10 @@
-"""Storage: four tables behind a small interface (SQLAlchemy 2 Core; Postgres or SQLite).
+"""Storage: the games' tables behind one interface (SQLAlchemy 2 Core; Postgres or SQLite).
 
-The state of record of a game is its setup, seed and append-only action log; everything else is
-derived. Each log row also keeps the public effect of its action (`effects`: what everyone
-saw happen, the engine's events with nobody's cards), and `snapshots` keeps the whole engine
-state at the start, after every round end and at the end of the game, so that no replay ever
-has to start further back than one round (and a finished game is shown from its final state,
-even by a server whose engine no longer replays its log).
-
-The one write that matters, `append_action`, is a versioned write: in one transaction the game's
-version moves from `expected` to `expected + 1` (or nothing happens) and the action row (with
-its snapshot, if it ended a round) is inserted with `seq = expected + 1`. The unique constraints
-on `(game_id, seq)` and `(game_id, action_id)` are the backstop if two writers ever race past
-that check.
-
-Undo marks action rows `undone` (they stay in the table as history, with the version of the
-undo in `undone_at`) and moves the version on; the game is the replay of the rows that are not
-undone. Undo never reaches back past a round end (the end of a turn draws cards), so a snapshot
-is never undone. The version only ever grows, so a client can always ignore a state older than
-the one it holds.
+`Storage` is this module's writes of games, seats, seat changes and analyses, with its
+parts: movelog.py (the action log and its snapshots: the versioned write, undo, catch-up
+reads), chatlog.py (chat) and quicklobby.py (a create and a join in one round trip). The state
+of record of a game is its setup, seed and append-only action log; everything else is
+derived (docs/SERVER.md, "The path of a move").
 
 Every method is synchronous (one short transaction each); the game service calls them in a
 worker thread so the event loop never waits on the database.
@@ -33,6 +20,7 @@ from typing import Any
 from sqlalchemy import (
     and_,
     bindparam,
+    delete,
     insert,
     or_,
     select,
@@ -84,7 +72,7 @@ from .tables import (
     status_not,
 )
 from .timing import _db_now, _timed, _turn_timing
-from .vocab import SeatChangeKind
+from .vocab import CalledOffBy, SeatChangeKind
 
 __all__ = [  # what other modules import from here (the records and tables are re-exported)
     "ActionRecord", "BrowserSeated", "Changes", "Claimed", "DuplicateActionId", "GameRecord",
@@ -283,13 +271,25 @@ class Storage(MoveLog, ChatLog, QuickLobby):
             return False
         return True
 
-    def cancel_game(self, game_id: str) -> bool:
-        """A waiting game is called off by its host; False if it is no longer waiting."""
+    def cancel_game(self, game_id: str, by: CalledOffBy = "host") -> bool:
+        """The game is called off: by its host while it waits, by the admin while it waits or
+        runs (the version stays, so a move in flight is refused: moves need `running`).
+        False if it is no longer so."""
+        open_to = ("waiting",) if by == "host" else ("waiting", "running")
+        return self._changed_game(game_id, update(games).where(
+            games.c.id == game_id, status_is(*open_to)).values(
+            status="cancelled", called_off_by=by, deadline=None, updated_at=now()))
+
+    def delete_game(self, game_id: str) -> bool:
+        """The game's rows are gone (its seats, log, chat... by their foreign keys' cascade);
+        only a game that no longer waits or runs. False if it is not there, or waits or runs."""
+        return self._changed_game(game_id, delete(games).where(
+            games.c.id == game_id, status_is("finished", "expired", "cancelled")))
+
+    def _changed_game(self, game_id: str, statement: Any) -> bool:
+        """Run `statement` on the game's row; if it changed it, the other instances hear."""
         with self._tx() as conn:
-            done = conn.execute(
-                update(games).where(games.c.id == game_id, status_is("waiting"))
-                .values(status="cancelled", called_off_by="host",
-                        updated_at=now())).rowcount == 1
+            done: bool = conn.execute(statement).rowcount == 1
             if done:
                 self._notify(conn, game_id, None)
             return done
