@@ -71,8 +71,8 @@ class Settings(BaseSettings):
         description="analyses under way at once started from one client address")
     workers: int = Field(
         default_factory=lambda: max(1, usable_cpus() - 1), ge=0, le=64,
-        description="processes that compute bot moves and analyses (0: in the server "
-                    "process)", json_schema_extra={"default_help": "usable CPUs - 1"})
+        description="processes that compute bot moves, previews and replay frames (0: in "
+                    "the server process)", json_schema_extra={"default_help": "usable CPUs - 1"})
     synchronous_commit: bool = Field(
         default=True,
         description="on Postgres, acknowledge a move only once it is flushed to disk (off: "

@@ -56,8 +56,8 @@ def make_engine(url: str, name: str = "") -> Engine:
         return engine
     # as many kept connections as the server's database threads (core.py: 16): a pool
     # smaller than its users opens and closes a connection (a Postgres process) per
-    # overflowing write under load. With the move writer's 4 and the listener, an instance
-    # uses at most 25 (HOSTING.md)
+    # overflowing write under load. With the move writer's 4, the listener, the push
+    # sender's one and the notifier's, an instance uses at most 27 (HOSTING.md)
     named = {"connect_args": {"application_name": name[:63]}} if name else {}
     return create_engine(url, pool_size=16, max_overflow=4, pool_pre_ping=True, **named,
                          **JSON_CODEC)

@@ -2,8 +2,10 @@
 table has one writer: storage.py (games, seats, seat_changes, analyses), chatlog.py (chat,
 chat_mutes), movelog.py (actions, snapshots), leases.py (leases), analysisjobs.py
 (analysis_jobs), mailstore.py (email_notices, digests_sent, game_webhooks), watching.py
-(watching); the players'
-tables (0008, docs/PLAYERS.md) each have the one storage module that docs/PLAYERS.md names."""
+(watching), nudges.py (nudges), clockwatch.py (clock_reminders), vacations.py (vacations);
+the players' tables (0008, docs/PLAYERS.md) each have the one storage module that
+docs/PLAYERS.md names. storage.py's bases (movelog.py, quicklobby.py, chatlog.py) are part of
+its `Storage`."""
 
 from __future__ import annotations
 
