@@ -87,6 +87,8 @@ class GameCore:
         if rt is not None:
             if rt.behind:
                 await self.catch_up(rt)
+                if self.games.get(game_id) is not rt:  # deleted meanwhile (`caught_up`)
+                    raise ApiError("not_found", f"No game {game_id!r}")
             return rt
         async with self._loading:
             rt = self.games.get(game_id)
@@ -318,7 +320,8 @@ class GameCore:
         Publishes if anything changed."""
         rt.behind = False  # a notification during the read sets it again
         changes = await self.db(self.storage.changes, rt.id, rt.record.version)
-        if changes is None:
+        if changes is None:  # deleted (the admin page, on any instance): gone here too
+            self.forget(rt.id)
             return
         if changes.marks is not None:
             metrics.FOLLOWED.labels("read").inc()

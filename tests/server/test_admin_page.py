@@ -3,7 +3,7 @@
 heard live by its spectators and refuses moves after; deleting one removes its rows; chat
 moderation across games deletes a line for the history and mutes a seat; the create policy
 is the one `brass settings` reads; the banner is sanitised and a second instance shows a
-change within seconds; the backup card reads the newest dump; the figures are /metrics'."""
+change within seconds, and no longer serves a game deleted on the first; the backup card reads the newest dump; the figures are /metrics'."""
 
 from __future__ import annotations
 
@@ -299,6 +299,14 @@ def test_a_second_instance_sees_the_banner_and_the_end(tmp_path: Path) -> None:
                 while heard[-1].get("status") != "cancelled":
                     assert len(heard) < 20, f"B's spectator never heard the end: {heard}"
                     heard.append(receive(ws))
+                # deleted on A while B holds it (its spectator is still there): gone on B too
+                assert admin.delete(f"/api/admin/games/{table.id}").status_code == 204
+                start, answers = time.monotonic(), [other.get(table.url()).status_code]
+                while answers[-1] != 404:
+                    assert time.monotonic() - start < 10, f"B still serves it: {answers}"
+                    time.sleep(0.05)
+                    answers.append(other.get(table.url()).status_code)
+                error_of(other.get(table.url("/log")), 404, "not_found")
             # each instance's figures are its own, and say whose: a reload may reach the other
             with httpx.Client(base_url=b.base, timeout=60, cookies=admin.cookies,
                               headers={"Origin": b.base}) as admin_on_b:
