@@ -33,6 +33,9 @@ def install(app: FastAPI, settings: Settings) -> None:
     """The account routes and what they share (the store comes once the server runs)."""
     app.state.accounts = Accounts(settings=settings, mailer=Mailer.from_settings(settings),
                                   limiter=RateLimiter(settings.signin_limit))
+    refused = signin.passkeys_refused(settings)
+    if refused is not None:
+        signin.log.warning(refused)
     app.include_router(signin.router)
     app.include_router(passkeys.router)
     app.include_router(router)

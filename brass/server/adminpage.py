@@ -219,8 +219,9 @@ async def delete_chat(game_id: str, message_id: int, _admin: Admin,
 @router.post("/games/{game_id}/chat/mute", response_model=ChatMutes)
 async def mute_chat(game_id: str, body: ChatMute, _admin: Admin, service: Service) -> Any:
     """Mute a seat or the spectators (`seat` null) of a game, or let them speak again, as the
-    game's host would; whom the game's chat has muted now."""
-    return await chat.mute(service.core, await service.runtime(game_id), body.seat, body.muted)
+    game's host would, but the host cannot lift this mute; whom the chat has muted now."""
+    return await chat.mute(service.core, await service.runtime(game_id), body.seat, body.muted,
+                           "admin")
 
 
 @router.get("/policy", response_model=PolicyView)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import outbound
 from .chatlog import BURST, WINDOW
 from .errors import ApiError
+from .vocab import Moderator
 
 if TYPE_CHECKING:
 
@@ -102,12 +103,13 @@ async def delete(core: GameCore, rt: Runtime, message_id: int) -> None:
     broadcast(rt, {"id": message_id, "deleted": True})
 
 
-async def mute(core: GameCore, rt: Runtime, seat: int | None,
-               muted: bool) -> dict[str, Any]:
-    """The host mutes (or not) a seat, or the spectators (`seat` None); whom it has muted."""
+async def mute(core: GameCore, rt: Runtime, seat: int | None, muted: bool,
+               by: Moderator = "host") -> dict[str, Any]:
+    """The host or the admin (`by`) mutes (or not) a seat, or the spectators (`seat` None);
+    whom the chat has muted now."""
     if seat is not None and not 0 <= seat < rt.record.players:
         raise ApiError("not_found", f"No seat {seat}")
-    now: dict[str, Any] = await core.db(core.storage.mute_chat, rt.id, seat, muted)
+    now: dict[str, Any] = await core.db(core.storage.mute_chat, rt.id, seat, muted, by)
     broadcast(rt, {"muted": now})  # the host's boxes on every page follow, the admin's too
     return now
 

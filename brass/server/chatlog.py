@@ -24,6 +24,7 @@ from .records import _utc
 from .storebase import StoreBase
 from .tables import chat, chat_mutes
 from .timing import _db_now
+from .vocab import Moderator
 
 BURST = 5  # messages per WINDOW from one seat, or from one address as a spectator
 WINDOW = 10.0  # seconds
@@ -92,16 +93,25 @@ class ChatLog(StoreBase):
                 self._chat_notice(conn, game_id, {"id": message_id, "deleted": True})
             return bool(done.rowcount)
 
-    def mute_chat(self, game_id: str, seat: int | None, muted: bool) -> dict[str, Any]:
-        """The host mutes (or lets speak again) a seat, or the spectators (`seat` None); whom
-        the game's chat has muted now (`ChatMutes`), which the other instances hear as
-        `{"muted": ...}`."""
+    def mute_chat(self, game_id: str, seat: int | None, muted: bool,
+                  by: Moderator = "host") -> dict[str, Any]:
+        """The host or the admin (`by`) mutes (or lets speak again) a seat, or the spectators
+        (`seat` None); whom the game's chat has muted now (`ChatMutes`), which the other
+        instances hear as `{"muted": ...}`. A mute by the admin is lifted by the admin only
+        (`forbidden` to the host; a host's mute of it again changes nothing)."""
         who = SPECTATORS if seat is None else seat
+        mine = (chat_mutes.c.game_id == game_id, chat_mutes.c.seat == who)
         with self._tx() as conn:
-            conn.execute(delete(chat_mutes).where(chat_mutes.c.game_id == game_id,
-                                                  chat_mutes.c.seat == who))
+            if by == "host" and conn.execute(select(chat_mutes.c.by).where(
+                    *mine)).scalar() == "admin":
+                if not muted:
+                    raise ApiError("forbidden", "The server's admin muted "
+                                   f"{'the spectators' if seat is None else 'this seat'}: "
+                                   "only the admin can let them speak again")
+                return _mutes(conn, game_id)
+            conn.execute(delete(chat_mutes).where(*mine))
             if muted:
-                conn.execute(insert(chat_mutes).values(game_id=game_id, seat=who))
+                conn.execute(insert(chat_mutes).values(game_id=game_id, seat=who, by=by))
             now = _mutes(conn, game_id)
             self._chat_notice(conn, game_id, {"muted": now})
         return now
@@ -145,9 +155,12 @@ def _check(conn: Connection, where: Any, limit: int, t: dt.datetime, what: str) 
 
 
 def _mutes(conn: Connection, game_id: str) -> dict[str, Any]:
-    found = set(conn.execute(select(chat_mutes.c.seat).where(
-        chat_mutes.c.game_id == game_id)).scalars())
-    return {"seats": sorted(s for s in found if s >= 0), "spectators": SPECTATORS in found}
+    found = {r.seat: r.by for r in conn.execute(select(chat_mutes.c.seat, chat_mutes.c.by)
+                                                   .where(chat_mutes.c.game_id == game_id))}
+    by_admin = {s for s, by in found.items() if by == "admin"}
+    return {"seats": sorted(s for s in found if s >= 0), "spectators": SPECTATORS in found,
+            "admin_seats": sorted(s for s in by_admin if s >= 0),
+            "admin_spectators": SPECTATORS in by_admin}
 
 
 def _chat_message(row: Any) -> dict[str, Any]:

@@ -727,10 +727,13 @@ class ChatMessage(BaseModel):
 
 
 class ChatMutes(BaseModel):
-    """Whom the game's host has muted in its chat."""
+    """Whom the game's chat has muted: by its host, or by the server's admin, whose mutes the
+    host cannot lift."""
 
     seats: list[int]
     spectators: bool
+    admin_seats: list[int] = Field(description="of `seats`, those the server's admin muted")
+    admin_spectators: bool = Field(description="the spectators are muted by the admin")
 
 
 class ChatHistory(BaseModel):

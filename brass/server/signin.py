@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import ipaddress
 import logging
 import re
 from dataclasses import dataclass
@@ -160,12 +161,37 @@ class OpenLink(BaseModel):
 
 
 def relying_party(settings: Settings) -> tuple[str, str] | None:
-    """The site's name and origin for passkeys (None: not configured, not offered)."""
+    """The site's name and origin for passkeys (None: not offered). Not configured, or a site
+    no browser makes a passkey for: its name an IP address (WebAuthn takes a host name only),
+    or its page neither HTTPS nor on localhost (not a secure context)."""
     origin = settings.public_url
     if not origin:
         return None
     origin = origin.rstrip("/")
-    return settings.rp_id or urlsplit(origin).hostname or "", origin
+    parts = urlsplit(origin)
+    host = parts.hostname or ""
+    rp_id = settings.rp_id or host
+    local = host == "localhost" or host.endswith(".localhost")
+    if not rp_id or _is_address(rp_id) or not (parts.scheme == "https" or local):
+        return None
+    return rp_id, origin
+
+
+def passkeys_refused(settings: Settings) -> str | None:
+    """Why passkeys are not offered although the public URL is set (logged at start)."""
+    if not settings.public_url or relying_party(settings) is not None:
+        return None
+    return (f"passkeys are not offered: a browser makes them only for a host name served over "
+            f"HTTPS (or localhost), and the site is {settings.public_url}"
+            + (f" with the name {settings.rp_id}" if settings.rp_id else ""))
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 @router.get("/options", response_model=SigninOptions)

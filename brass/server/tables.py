@@ -312,6 +312,7 @@ chat_mutes = Table(
     "chat_mutes", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", SmallInteger, primary_key=True),
+    Column("by", String(8), nullable=False, server_default="host"),  # 0021: "host" or "admin"
 )
 
 # 0015 (issue 27, docs/REACH.md): e-mail notices and game webhooks; mailstore.py writes them

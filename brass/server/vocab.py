@@ -12,7 +12,8 @@ from typing import Literal, get_args
 GameStatus = Literal["waiting", "running", "finished", "expired", "cancelled"]
 StandIn = Literal["timeout", "resigned", "handover"]  # why a bot plays for a seat's player
 SeatChangeKind = Literal[StandIn, "returned"]  # a bot stands in from then, or it came back
-CalledOffBy = Literal["host", "admin"]  # who made a game `cancelled`
+Moderator = Literal["host", "admin"]  # who called a game off, or muted a seat in its chat
+CalledOffBy = Moderator  # who made a game `cancelled`
 
 STATUSES: frozenset[str] = frozenset(get_args(GameStatus))
 STAND_INS: frozenset[str] = frozenset(get_args(StandIn))

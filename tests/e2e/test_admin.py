@@ -203,9 +203,13 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
     expect(muted.locator("[data-muted-seat]")).to_have_count(1)
     expect(muted.locator("[data-muted-seat]")).to_contain_text("Bob")
     assert asked and "Bob" in asked[-1], asked
-    # the host's mute box follows the admin's mute, without a reload
+    # the host's mute box follows the admin's mute, without a reload, and the host cannot
+    # lift it (the player muted often hosts the game): it says whose mute it is
     host_box = alice.locator(f"[data-testid=chat-mute-{seated['Bob']}]")
     expect(host_box).to_be_checked()
+    expect(host_box).to_be_disabled()
+    expect(alice.locator("[data-testid=chat-mutes]")).to_contain_text(
+        "muted by the server's admin")
 
     say(bob, "am I heard?")  # refused: the page says so, nobody gets the line
     expect(bob.locator("[data-testid=chat-refused]")).to_contain_text("muted in this game's chat")
@@ -217,6 +221,7 @@ def test_an_admin_mutes_a_seat_then_lets_it_speak(browser: Browser, server: str,
     muted.locator("[data-testid=allow-speak]").click()
     expect(muted).to_have_count(0)
     expect(host_box).not_to_be_checked()
+    expect(host_box).to_be_enabled()
     say(bob, "heard again")
     expect(heard).to_have_count(3)
     expect(heard.last).to_contain_text("heard again")

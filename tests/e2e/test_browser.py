@@ -264,6 +264,11 @@ def test_a_bot_takes_a_seat(browser: Browser, server: str) -> None:
     expect(host.locator("[data-testid=game]")).to_be_visible(timeout=10000)
     # the bot moves when its turn comes: one of the first two actions is Alice's, one the bot's
     expect(host.locator("[data-testid=action-panel]")).to_be_visible(timeout=10000)
+    # the host's chat mutes offer Alice's seat and the spectators, not the bot's seat
+    alice = my_seat(host, host.url.split("#/game/", 1)[1].split("/")[0])
+    expect(host.locator(f"[data-testid=chat-mute-{alice}]")).to_have_count(1)
+    expect(host.locator(f"[data-testid=chat-mute-{1 - alice}]")).to_have_count(0)
+    expect(host.locator("[data-testid=chat-mute-spectators]")).to_have_count(1)
     assert host.errors == []  # type: ignore[attr-defined]
 
 
@@ -311,6 +316,9 @@ def test_a_whole_game_then_its_replay(browser: Browser, server: str, plan: tuple
         expect(panel).to_contain_text("built rail links")
         expect(panel.locator("[data-testid=era-scores]")).to_have_count(2)
         expect(panel.locator("[data-testid=ranking]")).to_have_count(1)
+        # the chat is read-only now: no mutes are offered to its host
+        expect(p.locator("[data-testid=chat-closed]")).to_be_visible()
+        expect(p.locator("[data-testid=chat-mutes]")).to_have_count(0)
     alice.screenshot(path=str(shots_dir / "game-over.png"))
 
     replay = open_page(browser, f"{server}/#/replay/{game_id}")

@@ -53,7 +53,8 @@ def test_a_deleted_line_disappears_for_a_spectator_and_in_the_replay(
     watcher.locator("[data-testid=chat]").screenshot(path=str(shots_dir / "chat-muted.png"))
     with urllib.request.urlopen(f"{server}/api/games/{game_id}/chat", timeout=10) as reply:
         history = json.loads(reply.read())
-    assert history["muted"] == {"seats": [], "spectators": True}
+    assert history["muted"] == {"seats": [], "spectators": True, "admin_seats": [],
+                                "admin_spectators": False}
     assert [m["text"] for m in history["messages"]] == ["welcome"]
 
     replay = open_page(browser, f"{server}/#/replay/{game_id}")

@@ -22,7 +22,9 @@ class Site:
 
     def __init__(self, db_url: str, smtp_port: int | None, **extra: Any) -> None:
         self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        # localhost, not 127.0.0.1: a browser makes passkeys for a host name only, so a public
+        # URL that names an address offers none (signin.relying_party)
+        self.base = f"http://localhost:{self.port}"
         mail = {"smtp_host": "127.0.0.1", "smtp_port": smtp_port, "smtp_tls": "none",
                 "mail_from": "Brass <brass@test.invalid>"} if smtp_port else {}
         # the limit per client address has room for every test's requests (all from here)

@@ -258,3 +258,29 @@ def _first(db_url: str, query: Any) -> Any:
         found = conn.execute(query).first()
     engine.dispose()
     return found
+
+
+@pytest.mark.parametrize(("url", "rp_id", "offered"), [
+    ("https://brass.example.org", None, "brass.example.org"),
+    ("https://play.brass.example.org", "brass.example.org", "brass.example.org"),
+    ("http://localhost:8000", None, "localhost"),
+    ("http://brass.localhost:8000", None, "brass.localhost"),
+    ("http://127.0.0.1:8815", None, None),  # an address: no browser makes a passkey for it
+    ("https://192.0.2.7", None, None),
+    ("https://[2001:db8::1]:8443", None, None),
+    ("http://brass.example.org", None, None),  # not a secure context
+    (None, None, None)])
+def test_passkeys_are_offered_only_where_a_browser_can_make_one(
+        url: str | None, rp_id: str | None, offered: str | None) -> None:
+    """A public URL that names an address, or a site on plain HTTP but localhost, offers no
+    passkeys (the page's "Add a passkey" did nothing there), and the start says why."""
+    from brass.server import Settings
+    from brass.server.signin import passkeys_refused, relying_party
+
+    settings = Settings(database_url="sqlite://", public_url=url, rp_id=rp_id)
+    party = relying_party(settings)
+    assert (party and party[0]) == offered, party
+    refused = passkeys_refused(settings)
+    assert (refused is None) == (offered is not None or url is None), refused
+    if refused is not None:
+        assert url is not None and url in refused, refused

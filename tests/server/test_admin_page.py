@@ -3,7 +3,8 @@
 heard live by its spectators and refuses moves after; deleting one removes its rows; chat
 moderation across games deletes a line for the history and mutes a seat; the create policy
 is the one `brass settings` reads; the banner is sanitised and a second instance shows a
-change within seconds, and no longer serves a game deleted on the first; the backup card reads the newest dump; the figures are /metrics'."""
+change within seconds, and no longer serves a game deleted on the first; the backup card
+reads the newest dump; the figures are /metrics'."""
 
 from __future__ import annotations
 
@@ -196,7 +197,14 @@ def test_chat_moderation_across_games(server: LiveServer, http: httpx.Client,
              "not_found")
     muted = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
                        json={"seat": 1, "muted": True})
-    assert muted.json() == {"seats": [1], "spectators": False}, muted.text
+    assert muted.json() == {"seats": [1], "spectators": False, "admin_seats": [1],
+                            "admin_spectators": False}, muted.text
+    # the game's host (often the player muted) cannot lift the admin's mute
+    host_mute = tables[1].url("/chat/mute")
+    error_of(http.post(host_mute, json={"seat": 1, "muted": False},
+                       headers=auth(tables[1].host)), 403, "forbidden")
+    again = http.post(host_mute, json={"seat": 1, "muted": True}, headers=auth(tables[1].host))
+    assert again.json() == muted.json(), again.text  # still the admin's
     admin.post(f"/api/admin/games/{tables[0].id}/chat/mute", json={"seat": None, "muted": True})
     found = admin.get("/api/admin/chat/muted").json()
     mine = [g for g in found["games"] if g["game_id"] in {t.id for t in tables}]
@@ -212,7 +220,8 @@ def test_chat_moderation_across_games(server: LiveServer, http: httpx.Client,
         assert say(ws, "muted?")["code"] == "chat_muted"
         heard = admin.post(f"/api/admin/games/{tables[1].id}/chat/mute",
                            json={"seat": 1, "muted": False})
-        assert heard.json() == {"seats": [], "spectators": False}, heard.text
+        assert heard.json() == {"seats": [], "spectators": False, "admin_seats": [],
+                                "admin_spectators": False}, heard.text
         # the game's pages are told (the host's mute boxes follow the admin's change)
         assert next_other(ws) == {"type": "chat_mutes", "muted": heard.json()}
         assert say(ws, "heard again")["type"] == "chat"

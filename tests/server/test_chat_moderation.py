@@ -132,13 +132,15 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
                  404, "not_found")
         # the host mutes seat 0, then the spectators: every socket is told whom, each time
         muted = http.post(mute, json={"seat": 0, "muted": True}, headers=auth(table.host))
-        assert muted.json() == {"seats": [0], "spectators": False}
+        assert muted.json() == {"seats": [0], "spectators": False, "admin_seats": [],
+                                "admin_spectators": False}
         for ws in (player, watcher):
             assert next_other(ws) == {"type": "chat_mutes", "muted": muted.json()}
         refused = say(player, "still here")
         assert (refused["code"], refused["about"]) == ("chat_muted", "chat"), refused
         muted = http.post(mute, json={"seat": None, "muted": True}, headers=auth(table.host))
-        assert muted.json() == {"seats": [0], "spectators": True}
+        assert muted.json() == {"seats": [0], "spectators": True, "admin_seats": [],
+                                "admin_spectators": False}
         for ws in (player, watcher):
             assert next_other(ws) == {"type": "chat_mutes", "muted": muted.json()}
         assert say(watcher, "me too", name="Sam")["code"] == "chat_muted"
@@ -146,7 +148,9 @@ def test_the_host_mutes_and_deletes(http: httpx.Client, server: LiveServer) -> N
         http.post(mute, json={"seat": 0, "muted": False}, headers=auth(table.host))
         for ws in (player, watcher):
             assert next_other(ws) == {"type": "chat_mutes",
-                                      "muted": {"seats": [], "spectators": True}}
+                                      "muted": {"seats": [], "spectators": True,
+                                                "admin_seats": [],
+                                                "admin_spectators": False}}
         assert say(player, "sorry")["type"] == "chat"
     assert texts(http, table) == ["hi", "sorry"]
 

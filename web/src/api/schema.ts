@@ -257,7 +257,7 @@ export interface paths {
         /**
          * Mute Chat
          * @description Mute a seat or the spectators (`seat` null) of a game, or let them speak again, as the
-         *     game's host would; whom the game's chat has muted now.
+         *     game's host would, but the host cannot lift this mute; whom the chat has muted now.
          */
         post: operations["mute_chat_api_admin_games__game_id__chat_mute_post"];
         delete?: never;
@@ -1855,9 +1855,20 @@ export interface components {
         };
         /**
          * ChatMutes
-         * @description Whom the game's host has muted in its chat.
+         * @description Whom the game's chat has muted: by its host, or by the server's admin, whose mutes the
+         *     host cannot lift.
          */
         ChatMutes: {
+            /**
+             * Admin Seats
+             * @description of `seats`, those the server's admin muted
+             */
+            admin_seats: number[];
+            /**
+             * Admin Spectators
+             * @description the spectators are muted by the admin
+             */
+            admin_spectators: boolean;
             /** Seats */
             seats: number[];
             /** Spectators */

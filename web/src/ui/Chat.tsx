@@ -82,8 +82,8 @@ function Line({ m, onDelete }: { m: ChatMessage; onDelete?: (id: number) => void
 /** The host's mutes: a box per seat and one for the spectators. They follow the socket's
  * `chat_mutes` (a change made on another page, or by the server's admin), and are read again
  * after each answered hello (a change made while the socket was away). */
-function Mutes({ id, host, seatNames, socket }: {
-  id: string; host: Host; seatNames: (string | null)[]; socket: GameSocket;
+function Mutes({ id, host, seatNames, bots, socket }: {
+  id: string; host: Host; seatNames: (string | null)[]; bots: boolean[]; socket: GameSocket;
 }): JSX.Element {
   const [muted, setMuted] = useState<ChatMutes | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -105,12 +105,16 @@ function Mutes({ id, host, seatNames, socket }: {
   return (
     <fieldset class="chat-mutes" data-testid="chat-mutes">
       <legend>{t("chat.muted")}</legend>
-      {seatNames.map((n, s) => (
+      {seatNames.map((n, s) => bots[s] ? null : (
         <label key={s}><input type="checkbox" data-testid={`chat-mute-${s}`} checked={muted.seats.includes(s)}
-          onChange={(e) => toggle(s, (e.target as HTMLInputElement).checked)} /> <bdi>{n ?? PLAYER_NAMES[s]}</bdi></label>
+          disabled={muted.admin_seats.includes(s)}
+          onChange={(e) => toggle(s, (e.target as HTMLInputElement).checked)} /> <bdi>{n ?? PLAYER_NAMES[s]}</bdi>
+          {muted.admin_seats.includes(s) && <span class="muted"> ({t("chat.muted_by_admin")})</span>}</label>
       ))}
       <label><input type="checkbox" data-testid="chat-mute-spectators" checked={muted.spectators}
-        onChange={(e) => toggle(null, (e.target as HTMLInputElement).checked)} /> {t("chat.spectators")}</label>
+        disabled={muted.admin_spectators}
+        onChange={(e) => toggle(null, (e.target as HTMLInputElement).checked)} /> {t("chat.spectators")}
+        {muted.admin_spectators && <span class="muted"> ({t("chat.muted_by_admin")})</span>}</label>
       {error && <div class="message bad">{error}</div>}
     </fieldset>
   );
@@ -125,7 +129,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
   upTo?: number;
   /** the game's host (its id, how this browser hosts it, and the seat names): may delete
    * messages and mute */
-  host?: { id: string; host: Host; seatNames: (string | null)[] } | null;
+  host?: { id: string; host: Host; seatNames: (string | null)[]; bots: boolean[] } | null;
   /** the game is over: the server takes no more messages, so none is offered */
   closed?: boolean;
 }): JSX.Element {
@@ -212,7 +216,7 @@ export function ChatPanel({ messages, socket, spectator, upTo, host, closed }: {
         )}
       </div>
       {modError && <div class="message bad">{modError}</div>}
-      {host && socket && <Mutes id={host.id} host={host.host} seatNames={host.seatNames} socket={socket} />}
+      {host && socket && !closed && <Mutes id={host.id} host={host.host} seatNames={host.seatNames} bots={host.bots} socket={socket} />}
       {socket && closed && <p class="muted" data-testid="chat-closed">{t("chat.closed")}</p>}
       {socket && !closed && refused && <p class="message bad" data-testid="chat-refused" role="alert">{refused.text}</p>}
       {socket && !closed && unsent.length > 0 && (

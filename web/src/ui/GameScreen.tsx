@@ -237,7 +237,7 @@ export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatTok
           {mySeat !== null && !view.is_over && !called && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
-            host={host ? { id, host, seatNames: names } : null} />
+            host={host ? { id, host, seatNames: names, bots: names.map((_, s) => !!info?.seats[s]?.bot) } : null} />
           <Players view={view} names={names} ended={called} />
           <Markets view={view} />
           <GameLogPanel entries={log} />
