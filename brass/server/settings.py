@@ -47,7 +47,9 @@ class Settings(BaseSettings):
         default=DEFAULT_SQLITE,
         validation_alias=AliasChoices("DATABASE_URL", "BRASS_DATABASE_URL"),
         description="the database: postgresql://user:password@host:5432/db or "
-                    "sqlite:///path/to/file.db")
+                    "sqlite:///path/to/file.db (a password on the command line shows to every "
+                    "user of the machine: give the URL in the environment, or the BRASS_DB_* "
+                    "parts with BRASS_DB_PASSWORD_FILE)")
     host: str = Field(default="127.0.0.1", description="the address the server listens on")
     port: int = Field(default=8000, ge=1, le=65535, description="the port it listens on")
     bot_delay: float = Field(default=0.5, ge=0.0, le=60.0,

@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from .admin import DATABASE_HELP
 from .operatordb import Refused, server_database, shown
+from .storebase import private
 
 
 def copy(url: str, out: Path) -> int:
@@ -31,6 +32,8 @@ def copy(url: str, out: Path) -> int:
     if out.exists():
         raise Refused(f"{out} is there already: name a new file")
     partial = out.with_name(out.name + ".partial")
+    partial.unlink(missing_ok=True)  # left by a copy that was stopped
+    private(partial)  # owner-only, as the server's file (storebase.private)
     source = sqlite3.connect(str(parsed.database), timeout=30)
     try:
         target = sqlite3.connect(partial)

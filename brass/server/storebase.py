@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,14 @@ JSON_CODEC: dict[str, Any] = {"json_serializer": jsontext.dumps,
                               "json_deserializer": jsontext.loads}
 
 
+def private(path: Path) -> None:
+    """Make the SQLite file `path`, if it is not there, readable by its owner alone: it holds
+    every seat's token hash and every chat line, as a Postgres dump does (deploy/backup.sh
+    writes those 0600). SQLite gives its -wal and -shm files the database file's mode."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def make_engine(url: str, name: str = "") -> Engine:
     """An SQLAlchemy engine for `url`; creates the SQLite file's folder if needed. On Postgres
     its connections say `name` as their `application_name` (`pg_stat_activity`: restore.sh
@@ -34,6 +42,7 @@ def make_engine(url: str, name: str = "") -> Engine:
         if not path or path == ":memory:":  # a memory database keeps no connection
             return _sqlite_engine(url, {"poolclass": NullPool})
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private(Path(path))
         # a file's connections are kept (as many as the database threads, core.py: 16, and
         # as many again for `asyncio.to_thread`'s readers): opening one and setting its
         # pragmas was 40 % of a desk poll's CPU and a quarter of a move's (bench/

@@ -196,6 +196,41 @@ def test_the_accounts_and_mail_settings_reach_the_app(monkeypatch: pytest.Monkey
     assert defaults.workers == max(1, usable_cpus() - 1), defaults.workers
 
 
+def test_the_hosts_other_settings_reach_the_app_and_the_proxy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings docs/HOSTING.md tells a host of (logs, limits, expiries, reminders, the
+    commit's durability, the proxy's header timeout) reach their service from .env; left out,
+    each is its default."""
+    chosen = {"BRASS_LOG_FORMAT": "json", "BRASS_LOG_LEVEL": "warning", "BRASS_JOIN_LIMIT": "5",
+              "BRASS_SOCKETS_PER_ADDRESS": "7", "BRASS_SIGNIN_LIMIT": "3",
+              "BRASS_WAITING_EXPIRY": "600", "BRASS_FINISHED_LISTED": "3600",
+              "BRASS_CLOCK_MINIMUM": "60", "BRASS_NUDGE_AFTER": "120",
+              "BRASS_REMIND_MINIMUM": "300", "BRASS_MAIL_DIGEST_EVERY": "900",
+              "BRASS_BOT_BUDGET": "2", "BRASS_ANALYSIS_BUDGET": "0.25",
+              "BRASS_SYNCHRONOUS_COMMIT": "0"}
+    done = compose_config(POSTGRES_PASSWORD=PASSWORD, BRASS_READ_HEADER_TIMEOUT="30s", **chosen)
+    assert done.returncode == 0, done.stderr
+    services = yaml.safe_load(done.stdout)["services"]
+    app = environment(services["app"])
+    assert {k: app.get(k) for k in chosen} == chosen
+    assert environment(services["proxy"])["BRASS_READ_HEADER_TIMEOUT"] == "30s"
+    for key in chosen:
+        monkeypatch.setenv(key, app[key])
+    set_ = Settings()
+    assert (set_.log_format, set_.join_limit, set_.nudge_after, set_.synchronous_commit,
+            set_.analysis_budget) == ("json", 5, 120, False, 0.25), set_
+
+    services = yaml.safe_load(compose_config(POSTGRES_PASSWORD=PASSWORD).stdout)["services"]
+    unset = environment(services["app"])
+    assert {unset[k] for k in chosen} == {""}, unset
+    assert environment(services["proxy"])["BRASS_READ_HEADER_TIMEOUT"] == "10s"
+    for key in chosen:
+        monkeypatch.setenv(key, unset[key])
+    for key in chosen:
+        assert getattr(Settings(), key.removeprefix("BRASS_").lower()) == \
+            Settings.model_fields[key.removeprefix("BRASS_").lower()].default, key
+
+
 def published(port: str | dict[str, Any]) -> str:
     """host_ip:published (or published) of a port as either tool prints it."""
     if isinstance(port, str):

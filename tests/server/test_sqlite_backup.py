@@ -1,6 +1,7 @@
 """`brass backup OUT` (sqlitecopy.py): a whole copy of a running server's SQLite database,
 the commits still in its write-ahead log included, that a server started on the copy serves;
-a Postgres database, a missing file and an OUT already there are refused in one line."""
+a Postgres database, a missing file and an OUT already there are refused in one line. The
+server's file and the copy are readable by their owner alone."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ def test_a_running_servers_games_are_copied_whole(tmp_path: Path,
             assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         copy.close()
     assert sorted(p.name for p in out.parent.iterdir()) == ["brass-copy.db"]  # no .partial
+    # each holds every seat's token hash and chat line: its owner's alone, as a dump is
+    modes = {p.name: oct(p.stat().st_mode & 0o777) for p in (tmp_path / "brass.db", out)}
+    assert modes == {"brass.db": "0o600", "brass-copy.db": "0o600"}, modes
     with LiveServer(Settings(database_url=f"sqlite:///{out}", bot_delay=0.0)) as live, \
             httpx.Client(base_url=live.base, timeout=30) as http:
         game = http.get(f"/api/games/{table.id}").json()
