@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,12 +29,14 @@ from .adminstore import DEEPEST, PAGE, AdminStore, GameFilter
 from .deps import Admin, Service
 from .errors import ApiError
 from .hostfacts import Backup, Figures, Rate, figures, last_backup
+from .playerstore import Player
 from .policy import MAX_CODE, MIN_CODE, Policy
 from .records import now
 from .schemas import ERRORS, BannerText, ChatMute, ChatMutes
 from .service import GameService
 from .vocab import GameStatus
 
+log = logging.getLogger("brass.server.admin")
 router = APIRouter(prefix="/api/admin", tags=["admin"], responses=ERRORS)
 _REQUEST = ConfigDict(extra="forbid")
 
@@ -121,6 +124,12 @@ class BannerChange(BaseModel):
     text: BannerText | None = Field(description="the message (null: no banner)")
 
 
+def did(admin: Player, what: str) -> None:
+    """One log line per change an admin makes, naming the admin and what changed (several
+    admins share a server: the access log says only the path)."""
+    log.info("admin %s (%r) %s", admin.id, admin.name, what)
+
+
 def _store(service: GameService) -> AdminStore:
     return AdminStore(service.storage)
 
@@ -155,16 +164,17 @@ async def end_game(service: GameService, game_id: str) -> None:
 
 
 @router.post("/games/{game_id}/end", response_model=AdminGame)
-async def end(game_id: str, _admin: Admin, service: Service) -> AdminGame:
+async def end(game_id: str, admin: Admin, service: Service) -> AdminGame:
     """End a waiting or running game: it becomes `cancelled` for everyone watching it, on
     every instance; nobody can move or join any more. `game_not_running` if it is over."""
     await end_game(service, game_id)
+    did(admin, f"ended game {game_id}")
     rows = await service.core.db(_store(service).games, GameFilter(game_id=game_id), 1, 0)
     return AdminGame.model_validate(rows[0])
 
 
 @router.delete("/games/{game_id}", status_code=204, response_class=Response)
-async def delete(game_id: str, _admin: Admin, service: Service) -> Response:
+async def delete(game_id: str, admin: Admin, service: Service) -> Response:
     """Delete a game and everything of it (seats, log, chat, analysis). A game still waiting
     or running is ended first, so that its players see it end."""
     store = _store(service)
@@ -180,6 +190,7 @@ async def delete(game_id: str, _admin: Admin, service: Service) -> Response:
     if not await service.core.db(service.storage.delete_game, game_id):
         raise ApiError("not_found", f"No game {game_id}")
     service.core.forget(game_id)
+    did(admin, f"deleted game {game_id} ({status} until then)")
     return Response(status_code=204)
 
 
@@ -209,19 +220,23 @@ async def muted(_admin: Admin, service: Service,
 
 @router.delete("/games/{game_id}/chat/messages/{message_id}", status_code=204,
                 response_class=Response)
-async def delete_chat(game_id: str, message_id: int, _admin: Admin,
+async def delete_chat(game_id: str, message_id: int, admin: Admin,
                       service: Service) -> Response:
     """Delete a chat line, as the game's host would: gone for everyone, now and in replays."""
     await chat.delete(service.core, await service.runtime(game_id), message_id)
+    did(admin, f"deleted chat line {message_id} of game {game_id}")
     return Response(status_code=204)
 
 
 @router.post("/games/{game_id}/chat/mute", response_model=ChatMutes)
-async def mute_chat(game_id: str, body: ChatMute, _admin: Admin, service: Service) -> Any:
+async def mute_chat(game_id: str, body: ChatMute, admin: Admin, service: Service) -> Any:
     """Mute a seat or the spectators (`seat` null) of a game, or let them speak again, as the
     game's host would, but the host cannot lift this mute; whom the chat has muted now."""
-    return await chat.mute(service.core, await service.runtime(game_id), body.seat, body.muted,
-                           "admin")
+    now = await chat.mute(service.core, await service.runtime(game_id), body.seat, body.muted,
+                          "admin")
+    whom = "the spectators" if body.seat is None else f"seat {body.seat}"
+    did(admin, f"{'muted' if body.muted else 'let speak'} {whom} in the chat of game {game_id}")
+    return now
 
 
 @router.get("/policy", response_model=PolicyView)
@@ -232,19 +247,22 @@ async def get_policy(_admin: Admin, request: Request) -> PolicyView:
 
 
 @router.put("/policy", response_model=PolicySet)
-async def set_policy(body: PolicyChange, _admin: Admin, request: Request) -> PolicySet:
+async def set_policy(body: PolicyChange, admin: Admin, request: Request) -> PolicySet:
     """Set who may create games; `invite` keeps only the code's hash and shows it this once."""
     if body.code is not None and body.policy != "invite":
         raise ApiError("malformed", "A code goes with the invite policy only")
     code = await asyncio.to_thread(policy.set_policy, identity.store(request), body.policy,
                                    body.code)
+    did(admin, f"set the create policy to {body.policy}")  # never the code
     return PolicySet(policy=body.policy, code=code)
 
 
 @router.put("/banner", response_model=banner.Banner)
-async def set_banner(body: BannerChange, _admin: Admin, request: Request) -> banner.Banner:
+async def set_banner(body: BannerChange, admin: Admin, request: Request) -> banner.Banner:
     """Set the banner every page shows (null: none); every instance shows it within 2 s."""
-    return await banner.cache(request).set(body.text, now().isoformat())
+    shown = await banner.cache(request).set(body.text, now().isoformat())
+    did(admin, "cleared the banner" if body.text is None else f"set the banner to {body.text!r}")
+    return shown
 
 
 @router.get("/backup", response_model=Backup)

@@ -8,6 +8,7 @@ reads the newest dump; the figures are /metrics'."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 import socket
 import time
@@ -323,3 +324,39 @@ def test_a_second_instance_sees_the_banner_and_the_end(tmp_path: Path) -> None:
                 assert on_b.status_code == 200, on_b.text
             on_a = admin.get("/api/admin/figures").json()["instance"]
             assert on_a != on_b.json()["instance"], (on_a, on_b.json())
+
+
+def test_each_change_an_admin_makes_is_logged_with_the_admin_and_its_target(
+        server: LiveServer, http: httpx.Client, admin: httpx.Client,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Several admins share a server: the access log says only the path, so each change is
+    a line of its own naming the admin and what changed (never an invite code)."""
+    me = admin.get("/api/me").json()["id"]
+    table = make_game(http, players=2, humans=2)
+    with open_socket(server, table.id) as ws:
+        hello(ws, table.tokens[1])
+        line_id = say(ws, "a line to delete")["message"]["id"]
+    caplog.set_level(logging.INFO, logger="brass.server.admin")
+    steps = [("DELETE", f"/api/admin/games/{table.id}/chat/messages/{line_id}", None,
+              f"deleted chat line {line_id} of game {table.id}"),
+             ("POST", f"/api/admin/games/{table.id}/chat/mute", {"seat": 1, "muted": True},
+              f"muted seat 1 in the chat of game {table.id}"),
+             ("POST", f"/api/admin/games/{table.id}/chat/mute", {"seat": None, "muted": False},
+              f"let speak the spectators in the chat of game {table.id}"),
+             ("PUT", "/api/admin/banner", {"text": "Back soon"}, "set the banner to 'Back soon'"),
+             ("PUT", "/api/admin/banner", {"text": None}, "cleared the banner"),
+             ("PUT", "/api/admin/policy", {"policy": "invite", "code": "secret-code-123"},
+              "set the create policy to invite"),
+             ("PUT", "/api/admin/policy", {"policy": "anyone"}, "set the create policy to anyone"),
+             ("POST", f"/api/admin/games/{table.id}/end", None, f"ended game {table.id}"),
+             ("DELETE", f"/api/admin/games/{table.id}", None,
+              f"deleted game {table.id} (cancelled until then)")]
+    for method, path, body, said in steps:
+        caplog.clear()
+        done = admin.request(method, path, json=body)
+        assert done.status_code < 300, (path, done.text)
+        lines = [r.getMessage() for r in caplog.records if r.name == "brass.server.admin"]
+        assert len(lines) == 1 and lines[0].startswith(f"admin {me} ") and \
+            lines[0].endswith(said), (said, lines)
+        assert "secret-code-123" not in lines[0]
+
