@@ -63,6 +63,7 @@ def grant_cmd(args: argparse.Namespace) -> int:
                       else players.get(wanted))
             if player is not None:
                 players.set_role(player.id, args.role)
+            left = len(players.with_role("admin"))
     except Refused as exc:
         print(f"brass admin: {exc}", file=sys.stderr)
         return 2
@@ -71,6 +72,9 @@ def grant_cmd(args: argparse.Namespace) -> int:
         return 1
     said = "is an admin" if args.role == "admin" else "is no longer an admin"
     print(f"player {player.id} ({_named(player)}) {said}")
+    if not left:
+        print("no admins left: nobody can open the admin page (brass admin grant, or brass "
+              "admin link)", file=sys.stderr)
     return 0
 
 

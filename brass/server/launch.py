@@ -79,6 +79,8 @@ def describe(exc: ValidationError, infos: list[SettingInfo], given: set[str]) ->
         return f"bad setting {key}: {message}" if key else f"bad settings: {message}"
     where = f"--{info.name.replace('_', '-')}" if info.name in given else info.env
     message = str(problem["msg"]).removeprefix("Value error, ")
+    if problem["type"] in ("too_short", "too_long") and info.secret:  # a token, not a list
+        message = message.replace(" items", " characters")
     if info.name == "database_url" or info.secret:  # do not repeat a password
         return f"bad setting {where}: {message}"
     return f"bad setting {where}={problem.get('input')!r}: {message}"

@@ -256,7 +256,10 @@ def _claimable(record: GameRecord, seat: int | None) -> None:
     if record.status == "expired":
         raise ApiError("game_not_running", "This game expired: nobody joined it in time")
     if record.status == "cancelled":
-        raise ApiError("game_not_running", "The host called this game off")
+        raise ApiError("game_not_running", "The host called this game off"
+                       if record.called_off_by != "admin" else "The server's admin ended this game")
+    if record.status == "finished":
+        raise ApiError("game_not_running", "This game is over: watch it, or its replay")
     if record.status != "waiting":
         raise ApiError("game_not_running", "The game has started: every seat is taken")
     free = [s.seat for s in record.seats if not s.taken]

@@ -65,9 +65,10 @@ Action = _effects.Action
 Event = TypeAliasType("Event", _effects.Event)
 
 def _visible(name: str) -> str:
-    """The schema's pattern (and no lone surrogate), with a message a player understands."""
+    """The schema's pattern (and no lone surrogate), with a message a player understands (a
+    name, a chat line and the banner share it)."""
     if not _NAME.fullmatch(name) or _SURROGATE.search(name):
-        raise ValueError("a name starts and ends with a visible character and holds no "
+        raise ValueError("the text must start and end with a visible character and hold no "
                          "control or invisible formatting characters")
     return name
 

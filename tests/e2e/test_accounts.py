@@ -246,6 +246,11 @@ def test_an_admin_link_opens_the_admin_page_without_a_reload(
         page = context.new_page()
         page.goto(f"/#/signin/{token}")
         page.get_by_test_id("signed-in").wait_for()
+        # the landing says what the link made of this player, with the way to the page
+        expect(page.get_by_test_id("signed-in-admin")).to_contain_text(
+            "You are an admin of this server")
+        page.get_by_test_id("landing-admin-link").click()
+        expect(page.get_by_test_id("admin-page")).to_be_visible()
         page.click("a[href='#/']")
         page.get_by_test_id("admin-link").click()
         expect(page.get_by_test_id("admin-page")).to_be_visible()

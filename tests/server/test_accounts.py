@@ -204,7 +204,12 @@ def test_brass_admin_link_and_grant(site: Site, box: Mailbox, db_url: str,
             f"player {hal_id} ({email}) is no longer an admin")
         assert hal.get("/api/me").json()["role"] == "player"
         assert brass(["admin", "list", "--database", db_url]) == 0
-        assert hal_id not in capsys.readouterr().out
+        left = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+        assert hal_id not in left and left, left  # the link's admin at least
+        for n, other in enumerate(left, 1):  # the last one revoked is told none is left
+            assert brass(["admin", "revoke", other, "--database", db_url]) == 0
+            warned = "no admins left" in capsys.readouterr().err
+            assert warned == (n == len(left)), (n, left)
     assert brass(["admin", "--database", db_url, "grant", "no-such-player"]) == 1
 
 

@@ -143,6 +143,9 @@ def test_a_waiting_game_the_admin_ends_says_so(http: httpx.Client,
     assert (after["status"], after["called_off_by"]) == ("cancelled", "admin"), after
     error_of(http.post(table.url("/cancel"), headers=auth(table.host)), 409, "game_not_running")
     assert info(http, table)["called_off_by"] == "admin"
+    said = error_of(http.post(table.url("/join"), json={"name": "late", "invite": table.invite}),
+                    409, "game_not_running")
+    assert said == "The server's admin ended this game", said
 
 
 def test_deleting_a_game_removes_its_rows(server: LiveServer, http: httpx.Client,

@@ -91,6 +91,19 @@ def test_game_starts_when_every_seat_is_taken_and_joining_stops(http: httpx.Clie
              409, "game_not_running")
 
 
+def test_a_join_too_late_says_why(http: httpx.Client) -> None:
+    """A game that is over, or that the admin ended, is not said to have "started"."""
+    table = make_game(http, players=2, humans=1)
+    assert http.post(table.url("/bots"), headers=auth(table.host),
+                     json={"level": "easy"}).status_code == 201
+    resigned = http.post(table.url("/resign"), headers=auth(table.tokens[0]), json={})
+    assert resigned.status_code == 200, resigned.text  # a bot plays the seat to the end
+    wait_for(lambda: info(http, table)["status"] == "finished", "the bots to end the game")
+    said = error_of(http.post(table.url("/join"), json={"name": "late", "invite": table.invite}),
+                    409, "game_not_running")
+    assert said == "This game is over: watch it, or its replay", said
+
+
 def test_host_token_is_needed_to_add_bots(http: httpx.Client) -> None:
     table = make_game(http, players=3, humans=1)
     path = table.url("/bots")

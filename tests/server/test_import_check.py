@@ -74,7 +74,7 @@ def test_names_are_held_to_the_api_rule(resigned: dict[str, Any]) -> None:
         named = copy.deepcopy(resigned)
         named["name"] = bad
         assert refused(named).startswith("the game's name is refused as a player's would be: "
-                                         "a name starts and ends with a visible character"), bad
+                                         "the text must start and end with a visible character"), bad
     nameless = copy.deepcopy(resigned)
     nameless["seats"][0]["name"] = None
     assert refused(nameless).startswith("seat 0's name is refused")

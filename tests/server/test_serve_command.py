@@ -63,6 +63,8 @@ def test_an_unknown_log_level_is_refused_by_the_command_line() -> None:
     ("BRASS_WEB_DIST", "/", "bad setting BRASS_WEB_DIST='/': / has no index.html"),
     ("DATABASE_URL", "mysql://me:s3cret@db/brass",
      "bad setting DATABASE_URL: DATABASE_URL must be a postgresql:// or sqlite:// URL"),
+    ("BRASS_METRICS_TOKEN", "short",  # a token is counted in characters (not "items")
+     "bad setting BRASS_METRICS_TOKEN: Value should have at least 16 characters"),
 ])
 def test_a_bad_setting_stops_the_start_with_one_line(
         tmp_path: Path, setting: str, value: str, says: str) -> None:

@@ -85,6 +85,9 @@ export function LinkPage(props: { token: string }): JSX.Element {
       <h1>{t("account.signin_title")}</h1>
       {!me && !error && <p>{t("account.link_opening")}</p>}
       {me && <p class="message good" data-testid="signed-in">{t("account.signed_in", { name: me.name ?? me.email ?? t("account.unnamed") })}</p>}
+      {me?.role === "admin" && (
+        <p data-testid="signed-in-admin">{t("account.you_are_admin")} <a href="#/admin" data-testid="landing-admin-link">{t("admin.title")}</a></p>
+      )}
       {error && <div class="message bad" data-testid="link-error">{error}</div>}
       {error && <p><a href="#/signin">{t("account.ask_again")}</a></p>}
       <p><a href="#/">{t("account.to_games")}</a></p>
