@@ -73,8 +73,9 @@ def test_names_are_held_to_the_api_rule(resigned: dict[str, Any]) -> None:
     for bad in ("evil\u202egnp.exe", "nul\x00here", " padded", "zero\u200bwidth"):
         named = copy.deepcopy(resigned)
         named["name"] = bad
-        assert refused(named).startswith("the game's name is refused as a player's would be: "
-                                         "the text must start and end with a visible character"), bad
+        assert refused(named).startswith(
+            "the game's name is refused as a player's would be: "
+            "the text must start and end with a visible character"), bad
     nameless = copy.deepcopy(resigned)
     nameless["seats"][0]["name"] = None
     assert refused(nameless).startswith("seat 0's name is refused")
