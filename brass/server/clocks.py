@@ -116,12 +116,17 @@ def reserve_after(clock: Clock, deadline: dt.datetime | None, reserve: float | N
     return round(left + clock.increment, 3)
 
 
+RETURN_LEAST = 60.0  # a live seat's player who comes back has at least this long (seconds)
+
+
 def reserve_on_return(clock: Clock, reserve: float | None) -> float | None:
-    """A live seat that timed out has no time left; its player, back, gets the increment or a
-    tenth of the starting reserve, whichever is more (else they would time out at once)."""
+    """A live seat that timed out has no time left; its player, back, gets a quarter of the
+    starting reserve, at least a minute but never more than the starting reserve, or the
+    increment if that is more (a tenth, 3 s of a 30 s reserve, timed them out again at once)."""
     if clock.kind != "live":
         return None
-    return max(reserve or 0.0, clock.increment, clock.reserve / 10)
+    least = min(clock.reserve, max(clock.reserve / 4, RETURN_LEAST))
+    return max(reserve or 0.0, clock.increment, least)
 
 
 def idle_enough(clock: Clock, turn_started: dt.datetime | None, now: dt.datetime) -> bool:

@@ -332,3 +332,18 @@ def test_hand_over_is_only_for_games_that_allow_it(clocked: httpx.Client) -> Non
         idle = st["view"]["current_seat"]
         error_of(http.post(table.url("/handover"), json={"seat": idle},
                            headers=auth(table.tokens[1 - idle])), 409, "illegal")
+
+
+@pytest.mark.parametrize(("start", "increment", "left", "back"), [
+    (30.0, 0.0, 0.0, 30.0),  # a 30 s reserve: all of it (a tenth, 3 s, timed out at once)
+    (600.0, 0.0, 0.0, 150.0),  # a quarter
+    (120.0, 0.0, 0.0, 60.0),  # at least a minute
+    (600.0, 200.0, 0.0, 200.0),  # the increment when it is more
+    (600.0, 0.0, 400.0, 400.0)])  # what was left, if more (a hand-over keeps the reserve)
+def test_a_live_player_back_from_a_time_out_has_time_to_move(
+        start: float, increment: float, left: float, back: float) -> None:
+    from brass.server.clocks import Clock, reserve_on_return
+
+    clock = Clock(kind="live", reserve=start, increment=increment)
+    assert reserve_on_return(clock, left) == back
+    assert reserve_on_return(Clock(kind="correspondence", per_turn=600.0), None) is None
