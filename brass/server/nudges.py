@@ -82,6 +82,9 @@ def target(rt: Runtime, by: int) -> int:
     if rt.record.status != "running":
         raise ApiError("nudge_not_allowed", "Only a running game's players are nudged",
                        reason="not_running")
+    if rt.record.clock.kind == "live":  # one sitting: the reserve runs out within it
+        raise ApiError("nudge_not_allowed", "A live game's clock tells the player to move",
+                       reason="live_clock")
     seat = rt.mover
     if seat is None or seat == by:
         raise ApiError("nudge_not_allowed", "It is your turn: nobody to nudge",

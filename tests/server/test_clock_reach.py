@@ -376,3 +376,21 @@ def test_a_player_on_vacation_is_not_nudged(
     run_sql(reach, delete(vacations))
     assert other.client.get(table.url("/nudge")).json()["allowed"] is True
     assert other.client.post(table.url("/nudge")).status_code == 200
+
+
+def test_a_live_game_offers_no_nudge(
+        reach: LiveServer, push_service: PushService,  # noqa: F811
+        pair: tuple[Browser, Browser]) -> None:
+    """A live game is one sitting and its reserve runs out within it: a nudge (which opens an
+    hour into a turn) is neither offered nor taken (`live_clock`)."""
+    alice, bob = pair
+    table, by_seat = start_game(alice, bob, "Live, no nudge",
+                                clock={"kind": "live", "reserve": 1800.0, "increment": 0.0})
+    first = game_state(alice.client, table)["view"]["current_seat"]
+    other = by_seat[1 - first]
+    offered = other.client.get(table.url("/nudge")).json()
+    assert (offered["allowed"], offered["seat"]) == (False, None), offered
+    refused = other.client.post(table.url("/nudge"))
+    assert refused.status_code == 409, refused.text
+    assert (refused.json()["code"], refused.json()["reason"]) == (
+        "nudge_not_allowed", "live_clock"), refused.text

@@ -224,7 +224,7 @@ export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatTok
           {mySeat !== null && !myTurn && !view.is_over && !called && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
               {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}{" "}
-              <Nudge id={id} token={mine?.token ?? null} mover={view.current_seat} />
+              <Nudge id={id} token={mine?.token ?? null} mover={view.current_seat} turn={st.clock.turn_started} />
             </div>
           )}
           {myTurn && st.undoable && (

@@ -1,6 +1,6 @@
 // "Nudge" (issue 27, docs/REACH.md): a seated player asks the person to move to play, which
 // sends them a notice. The server says whether a nudge is allowed now (GET .../nudge, asked
-// again when the seat to move changes): the client holds no rule of its own.
+// again when a turn starts): the client holds no rule of its own (none in a live game).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
@@ -8,7 +8,10 @@ import type { NudgeInfo } from "../api/types";
 import { dateTime, t } from "../i18n";
 import { useBusy } from "./useBusy";
 
-export function Nudge({ id, token, mover }: { id: string; token: string | null; mover: number | null }): JSX.Element | null {
+/** `turn`: when the turn to move started (a new turn of the same seat asks again). */
+export function Nudge({ id, token, mover, turn }: {
+  id: string; token: string | null; mover: number | null; turn: number | null;
+}): JSX.Element | null {
   const [info, setInfo] = useState<NudgeInfo | null>(null);
   const { busy, error, run } = useBusy();
   useEffect(() => {
@@ -18,7 +21,7 @@ export function Nudge({ id, token, mover }: { id: string; token: string | null; 
     return () => {
       stop = true;
     };
-  }, [id, token, mover]);
+  }, [id, token, mover, turn]);
   if (!info || (info.seat === null && !error)) return null;
   return (
     <span class="nudge">
