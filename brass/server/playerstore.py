@@ -152,6 +152,14 @@ class PlayerStore:
             with self.base._tx() as conn:
                 conn.execute(update(players).where(players.c.id == player_id).values(**values))
 
+    def name_if_none(self, player_id: str, name: str) -> None:
+        """The name the player joined a game with becomes their display name if they have
+        none yet (a retired guest, whose name is cleared, is left so)."""
+        with self.base._tx() as conn:
+            conn.execute(update(players).where(players.c.id == player_id,
+                                               players.c.name.is_(None),
+                                               players.c.deleted_at.is_(None)).values(name=name))
+
     def claim_seat(self, game_id: str, seat: int, player_id: str) -> bool:
         """An old seat (from before players: no player) is its link's opener's from now on.
         True if the seat is `player_id`'s (claimed now or before); a seat another player

@@ -23,7 +23,7 @@ from .test_seat_links import get, post
 
 def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server: str) -> None:
     # a game joined before players (no cookie), against a bot: its seat link kept here
-    old = post(server, "/api/games", {"players": 2, "name": "Old game"})
+    old = post(server, "/api/games", {"players": 2, "name": "Old game", "listed": True})
     joined = post(server, f"/api/games/{old['id']}/join",
                   {"name": "Alice", "invite": old["invite"]})
     post(server, f"/api/games/{old['id']}/bots", {}, old["host_token"])
@@ -66,6 +66,9 @@ def test_the_desk_follows_the_player_to_another_browser(browser: Browser, server
     phone.goto(server + "/")
     phone_desk = phone.locator("[data-testid=my-games]")
     expect(phone_desk.locator(f"[data-game='{waiting['id']}']")).to_be_visible(timeout=15000)
+    # the listing offers to play the player's own game here too, not to spectate it
+    listed = phone.locator(f"[data-testid=games] tr[data-game='{old['id']}']")
+    expect(listed.locator(".actions a").first).to_have_text("Play")
     phone_desk.locator(f"[data-game='{old['id']}'] a").click()
     expect(phone.locator("[data-testid=hand]")).to_be_visible(timeout=15000)
     expect(phone.locator("[data-testid=spectating]")).to_have_count(0)

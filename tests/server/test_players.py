@@ -128,6 +128,24 @@ def test_a_seat_joined_with_the_cookie_is_the_players_on_every_request(
     assert me not in http.get(table.url()).text
 
 
+def test_the_first_name_a_player_joins_with_becomes_their_display_name(
+        http: httpx.Client, alice: httpx.Client, bob: httpx.Client) -> None:
+    """A guest who plays as "Alice" finds "Alice" on their account page (it was empty), and
+    a name chosen since is never replaced by a later join's."""
+    assert alice.get("/api/me").json()["name"] is None
+    first, second = make_game(http, 2, 0), make_game(http, 2, 0)
+    assert alice.post(first.url("/join"), json={"name": "Alice", "invite": first.invite}
+                      ).status_code == 201
+    assert alice.get("/api/me").json()["name"] == "Alice"
+    assert alice.post(second.url("/join"), json={"name": "Ally", "invite": second.invite}
+                      ).status_code == 201
+    assert alice.get("/api/me").json()["name"] == "Alice"  # the first one stays
+    assert bob.patch("/api/me", json={"name": "Robert"}).status_code == 200
+    assert bob.post(first.url("/join"), json={"name": "Bob", "invite": first.invite}
+                    ).status_code == 201
+    assert bob.get("/api/me").json()["name"] == "Robert"
+
+
 def test_an_old_seat_link_is_claimed_by_the_browser_that_opens_it(
         server: LiveServer, http: httpx.Client, alice: httpx.Client,
         bob: httpx.Client) -> None:

@@ -53,10 +53,15 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
 }
 
 /** The player's desk; nothing until the first page is in (and nothing if it is empty). */
-export function Desk(): JSX.Element | null {
+/** `onGames`: told the ids of the games on the page shown where the player holds a seat (the
+ * home page's list then offers Play, not Spectate, on a device that has no link to them). */
+export function Desk({ onGames }: { onGames?: (ids: string[]) => void } = {}): JSX.Element | null {
   const [page, setPage] = useState<{ desk: DeskPage; received: number } | null>(null);
   const [offset, setOffset] = useState(0);
   const [, tick] = useState(0);
+  useEffect(() => {
+    if (page) onGames?.(page.desk.games.map((g) => g.id));
+  }, [page?.desk]);
   useEffect(() => {
     let stop = false;
     const load = () => {

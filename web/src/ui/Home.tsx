@@ -28,6 +28,7 @@ export function mergeGames(list: GameInfo[], changed: GameInfo[]): GameInfo[] {
 }
 
 export function Home(): JSX.Element {
+  const [seated, setSeated] = useState<Set<string>>(new Set()); // games the desk says are the player's
   const [games, setGames] = useState<GameInfo[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [players, setPlayers] = useState(2);
@@ -101,7 +102,7 @@ export function Home(): JSX.Element {
       <h1>{t("app.title")}</h1>
       {/* a returning player's games first (nothing for a first visit): on a phone the form
           below is a screen high */}
-      <Desk />
+      <Desk onGames={(ids) => setSeated(new Set(ids))} />
       <form class="create panel" onSubmit={create}>
         <h2>{t("home.new_game")}</h2>
         <label>{t("home.name")} <input name="game-name" value={name} maxLength={40} placeholder={t("home.default_name")} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
@@ -133,7 +134,7 @@ export function Home(): JSX.Element {
           <tbody>
             {games.map((g) => {
               const free = g.seats.filter((s) => !s.taken).length;
-              const mine = seats.get(g.id);
+              const mine = seats.get(g.id) ?? seated.has(g.id);
               return (
                 <tr key={g.id} data-game={g.id}>
                   <td><bdi>{g.name}</bdi></td>
