@@ -209,8 +209,23 @@ function readAll(): Record<string, SeatToken> {
     return {};
   }
 }
+/** The other seats this browser took of a game its host let be played on one shared screen. */
+function readShared(game: string): SeatToken[] {
+  try {
+    return JSON.parse(localStorage.getItem(`brass.shared.${game}`) ?? "[]");
+  } catch {
+    return [];
+  }
+}
 export const seats = {
   get: (game: string): SeatToken | null => readAll()[game] ?? null,
+  /** The seats taken here after the first (`get`) of a shared-screen game. */
+  shared: readShared,
+  addShared(game: string, s: SeatToken) {
+    const others = readShared(game).filter((o) => o.seat !== s.seat);
+    localStorage.setItem(`brass.shared.${game}`, JSON.stringify([...others, s]));
+    dispatchEvent(new Event(SEATS_CHANGED));
+  },
   set(game: string, s: SeatToken) {
     localStorage.setItem(KEY, JSON.stringify({ ...readAll(), [game]: s }));
     dispatchEvent(new Event(SEATS_CHANGED));

@@ -16,6 +16,7 @@ import { GameScreen } from "./GameScreen";
 import { Home } from "./Home";
 import { ProfileScreen } from "./Profile";
 import { ReplayScreen } from "./Replay";
+import { SharedScreen } from "./SharedScreen";
 
 export function route(hash: string): { page: "home" } | { page: "game" | "replay" | "player"; id: string } {
   const m = /^#\/(game|replay|player)\/([^/?#]+)/.exec(hash);
@@ -114,7 +115,9 @@ export function App(): JSX.Element {
     return (
       <>
         {linkError && <div class="message bad" data-testid="link-error">{linkError}</div>}
-        <GameScreen key={r.id} id={r.id} mine={mine} host={host} />
+        {held && seats.shared(r.id).length > 0
+          ? <SharedScreen key={r.id} id={r.id} held={[held, ...seats.shared(r.id)]} host={host} />
+          : <GameScreen key={r.id} id={r.id} mine={mine} host={host} />}
       </>
     );
   }

@@ -57,7 +57,11 @@ function SeatLost({ removed, byHost, onWatch }: { removed: boolean; byHost: bool
 
 /** `mine`: the seat this browser holds (App reads it again whenever one is stored); `host`: how
  * it hosts the game (its host link, or its player's cookie), null if it does not. */
-export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatToken | null; host: Host | null }): JSX.Element {
+export function GameScreen({ id, mine: held, host, onMover }: {
+  id: string; mine: SeatToken | null; host: Host | null;
+  /** told the seat to move at each version (a shared screen passes itself to its player) */
+  onMover?: (seat: number | null) => void;
+}): JSX.Element {
   const [watching, setWatching] = useState<string | null>(null); // the lost token, when watching
   const mine = held && held.token !== watching ? held : null;
   const token = mine?.token ?? null;
@@ -76,6 +80,9 @@ export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatTok
 
   const version = st?.version ?? -1;
   const view = st?.view ?? null;
+  useEffect(() => {
+    if (view && !view.is_over && st?.status === "running") onMover?.(view.current_seat);
+  }, [version]);
   const mySeat = st?.seat ?? null;
   // the server's admin ended it (admin page): over like a finished game, though the rules
   // still name a seat to move; nothing may say whose turn it is
@@ -153,7 +160,7 @@ export function GameScreen({ id, mine: held, host }: { id: string; mine: SeatTok
     return <>
       <SeatLinks id={id} mine={lost ? null : mine} host={host} />
       {lost}
-      <Lobby id={id} info={info} mine={lost ? null : mine} host={host} conn={conn} onJoined={(s) => seats.set(id, s)} />
+      <Lobby id={id} info={info} mine={lost ? null : mine} host={host} conn={conn} onJoined={(s) => (mine && info?.shared_screen ? seats.addShared(id, s) : seats.set(id, s))} />
     </>;
   }
 

@@ -78,6 +78,7 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
       const j = await api.join(id, name.trim(), invite);
       seats.setLastName(name.trim());
       onJoined({ seat: j.seat, token: j.token, name: name.trim() });
+      if (info?.shared_screen) setName(""); // the next player at this screen types theirs
     });
   }
   const setListed = (listed: boolean) => host && hostDo(() => api.setListed(id, host, listed));
@@ -130,7 +131,7 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
           </li>
         ))}
       </ul>
-      {!held && free > 0 && !closed && (invite || info?.listed) && (
+      {(!held || info?.shared_screen) && free > 0 && !closed && (invite || info?.listed) && (
         <form onSubmit={join} class="join">
           <label>{t("lobby.your_name")} <input name="name" value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button type="submit" disabled={busy || !name.trim()} data-testid="join">{t("home.join")}</button>
