@@ -36,6 +36,16 @@ export function judgementWords(m: MoveJudged): string[] {
   return lines;
 }
 
+/** A mistake in words: the mover's win chance with the preferred move and after the move made
+ * (the search's `loss` is in its own points: VP lead, win chance and position together, which
+ * a player took for VP of the game); the points only where no win chance came with it. */
+export function mistakeWords(m: MoveJudged & { loss: number }): string {
+  const who = PLAYER_NAMES[m.seat];
+  return m.win_preferred
+    ? t("analysis.mistake_win", { n: m.seq, who, p: m.win_preferred[m.seat], made: m.win[m.seat] })
+    : t("analysis.mistake", { n: m.seq, who, loss: m.loss });
+}
+
 /** The `count` judged moves that lost the most, worst first (an unjudged move is never one). */
 export function biggestMistakes(moves: MoveJudged[], count = 5): (MoveJudged & { loss: number })[] {
   return moves.filter(isJudged).filter((m) => m.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, count);
@@ -134,7 +144,7 @@ export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: n
       {worst.length > 0 && <div class="mistakes">{t("analysis.mistakes")}
         <ol data-testid="mistakes">{worst.map((m) => (
           <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
-            {t("analysis.mistake", { n: m.seq, who: PLAYER_NAMES[m.seat], loss: m.loss })}</button></li>
+            {mistakeWords(m)}</button></li>
         ))}</ol>
       </div>}
     </div>

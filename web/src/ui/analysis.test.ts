@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { MoveJudged } from "../api/types";
 import { actionOnlyWords } from "../logic/events";
 import { info, type Lang, LANGUAGES, setLanguage, t } from "../i18n";
-import { betterMove, biggestMistakes, isJudged, judgementWords } from "./Analysis";
+import { betterMove, biggestMistakes, isJudged, judgementWords, mistakeWords } from "./Analysis";
 import { touched } from "../board/touched";
 import type { Analysis } from "../api/types";
 
@@ -28,7 +28,7 @@ describe("a move's judgement in words", () => {
     await setLanguage("en");
     expect(judgementWords(unjudged)).toEqual(["Move 7: not judged: the analysis ran out of time before it reached this move."]);
     expect(judgementWords(better)).toEqual([
-      "Move 9: the bot preferred: Yellow took a loan (judged 3.3 VP better)",
+      "Move 9: the bot preferred: Yellow took a loan (judged 3.3 points better, by its reckoning of the VP lead, the win chance and the position)",
       "With it Yellow would have had a 45% chance of winning (38% after the move made).",
       "Judged from 1,240 positions.",
     ]);
@@ -38,7 +38,7 @@ describe("a move's judgement in words", () => {
   it("an analysis stored before judgements said how sure they are shows what it has", async () => {
     await setLanguage("en");
     expect(judgementWords(move(3, { positions: null, loss: 2, preferred: LOAN, win_preferred: null }))).toEqual([
-      "Move 3: the bot preferred: Red took a loan (judged 2.0 VP better)"]);
+      "Move 3: the bot preferred: Red took a loan (judged 2.0 points better, by its reckoning of the VP lead, the win chance and the position)"]);
     expect(judgementWords(move(3, { positions: undefined }))).toEqual(["Move 3: the bot agrees with this move."]);
   });
 
@@ -89,6 +89,14 @@ describe("the biggest mistakes", () => {
     ];
     expect(biggestMistakes(moves).map((m) => m.seq)).toEqual([3, 9, 8, 1, 6]);
     expect(biggestMistakes([unjudged, agrees])).toEqual([]);
+  });
+
+  it("say the mover's win chance with the preferred move and after the one made, not the search's points as VP", async () => {
+    await setLanguage("en");
+    expect(mistakeWords(better as MoveJudged & { loss: number })).toBe("move 9, Yellow: win chance 45% → 38%");
+    // an analysis stored before win chances came with each move: its points, named so
+    expect(mistakeWords(move(3, { loss: 51, win_preferred: null }) as MoveJudged & { loss: number }))
+      .toBe("move 3, Red: −51.0 points");
   });
 });
 
