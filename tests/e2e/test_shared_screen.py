@@ -10,7 +10,7 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import actions_done, click_action, open_page, wait_actions
+from .test_browser import actions_done, click_action, open_page
 from .test_seat_links import get
 
 
@@ -27,10 +27,15 @@ def test_two_players_take_their_turns_at_one_screen(browser: Browser, server: st
     page.select_option("select[name=players]", "2")
     page.check("input[name=shared-screen]")
     page.click("[data-testid=create]")
-    for name in ("Alice", "Bob"):  # the form stays for the next player at this screen
-        page.fill("input[name=name]", name)
-        page.click("[data-testid=join]")
-        expect(page.locator("[data-testid=seats]")).to_contain_text(name)
+    page.fill("input[name=name]", "Alice")
+    page.click("[data-testid=join]")
+    expect(page.locator("[data-testid=seats]")).to_contain_text("Alice")
+    # the form stays for the next player at this screen, empty for their name
+    expect(page.locator("input[name=name]")).to_have_value("")
+    page.fill("input[name=name]", "Bob")
+    page.click("[data-testid=join]")  # the last seat: the game starts
+    expect(page.locator("[data-testid=pass-screen], [data-testid=game]").first).to_be_visible(
+        timeout=15000)
     game_id = page.url.split("#/game/", 1)[1].split("/")[0]
     held = held_tokens(page, game_id)
     assert sorted(held) == [0, 1], held
@@ -55,8 +60,9 @@ def test_two_players_take_their_turns_at_one_screen(browser: Browser, server: st
         page.click("[data-testid=confirm]")
         if turn == 0:  # the turn passes to the other player at this screen
             expect(passing).to_have_attribute("data-seat", str(1 - mover), timeout=15000)
-        else:
-            wait_actions(page, n + 1)
+        else:  # the next round: this page again, or the screen passed on
+            after = f"[data-testid=pass-screen], [data-testid=game][data-actions='{n + 1}']"
+            expect(page.locator(after).first).to_be_visible(timeout=15000)
     assert sorted(movers) == [0, 1], movers  # each played their own seat, in turn
     assert get(server, f"/api/games/{game_id}", held[0])["version"] == 2
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
