@@ -55,6 +55,8 @@ def test_rematch_across_two_browsers(browser: Browser, server: str, server_db: s
     expect(a.locator("[data-testid=rematch-offer]")).to_be_visible(timeout=15000)
     expect(b.locator("[data-testid=rematch-offer]")).to_be_visible(timeout=15000)
     expect(a.locator(f"[data-testid=rating-{alice['seat']}]")).to_be_visible()
+    # the final scores say who resigned (the ratings rank them last), beside their name
+    expect(a.locator("[data-testid=summary] [data-testid=summary-resigned]")).to_have_count(2)
     a.select_option("[data-testid=rematch-empty]", "bot")
     a.click("[data-testid=rematch-offer]")
     expect(a.locator("[data-testid=rematch-offered]")).to_be_visible()

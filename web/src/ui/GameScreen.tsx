@@ -213,7 +213,7 @@ export function GameScreen({ id, mine: held, host, onMover }: {
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {called && <div class="message bad" role="status" data-testid="game-ended">{t("game.ended_by_admin")}</div>}
           {view.is_over && <WinnerLine view={view} names={names} />}
-          {view.is_over && <Summary view={view} names={names} />}
+          {view.is_over && <Summary view={view} names={names} standIns={st.seats.map((s) => s.stand_in)} />}
           {view.is_over && <RatingChanges id={id} token={token} />}
           {view.is_over && <Rematch id={id} token={token} mySeat={mySeat} names={names} />}
           {view.is_over && start && log.length === view.action_count && (() => {

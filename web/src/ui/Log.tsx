@@ -115,9 +115,22 @@ export function GameLogPanel({ entries, current, onJump }: {
 
 const score = (n: number | undefined): string => (n === undefined ? "–" : num(n));
 
-export function Summary({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
+/** Each seat's VP paid for income it could not pay, once both eras are scored: what the eras
+ * scored less the VP it has (no other VP is ever lost: RULES.md, income). */
+export function vpLost(view: Pick<View, "players" | "era_scores">): number[] {
+  const scored = (seat: number) => view.era_scores.reduce((sum, era) => sum + (era[seat]?.links ?? 0) + (era[seat]?.industries ?? 0), 0);
+  return view.players.map((p) => (view.era_scores.length === 2 ? scored(p.seat) - p.vp : 0));
+}
+
+/** `standIns`: why a bot played a seat at the end, if one did (a resigned or timed-out seat
+ * is marked beside its name). */
+export function Summary({ view, names, standIns }: {
+  view: View; names: (string | null)[]; standIns?: (string | null | undefined)[];
+}): JSX.Element {
   const order = view.winner_order ?? view.players.map((p) => p.seat);
   const era = (e: number, seat: number) => view.era_scores[e]?.[seat];
+  const lost = vpLost(view);
+  const anyLost = lost.some((l) => l > 0);  // a column only when someone lost some
   return (
     <div class="summary panel" data-testid="summary">
       <div class="panel-title">{t("summary.title")}</div>
@@ -130,6 +143,7 @@ export function Summary({ view, names }: { view: View; names: (string | null)[] 
             <th title={t("summary.canal_industries_title")}>{t("summary.canal_industries")}</th>
             <th title={t("summary.rail_links_title")}>{t("summary.rail_links")}</th>
             <th title={t("summary.rail_industries_title")}>{t("summary.rail_industries")}</th>
+            {anyLost && <th title={t("summary.lost_title")}>{t("summary.lost")}</th>}
             <th>{t("log.col_vp")}</th>
             <th>{t("log.col_money")}</th>
           </tr>
@@ -140,11 +154,14 @@ export function Summary({ view, names }: { view: View; names: (string | null)[] 
             return (
               <tr key={seat}>
                 <td>{num(view.ranks ? view.ranks[seat] : i + 1)}</td>
-                <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi></td>
+                <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi>
+                  {(standIns?.[seat] === "resigned" || standIns?.[seat] === "timeout") &&
+                    <span class="muted" data-testid={`summary-${standIns[seat]}`}> ({t(`summary.${standIns[seat]}`)})</span>}</td>
                 <td>{score(era(0, seat)?.links)}</td>
                 <td>{score(era(0, seat)?.industries)}</td>
                 <td>{score(era(1, seat)?.links)}</td>
                 <td>{score(era(1, seat)?.industries)}</td>
+                {anyLost && <td data-testid={`summary-lost-${seat}`}>{lost[seat] > 0 ? `−${num(lost[seat])}` : "–"}</td>}
                 <td><b>{num(p.vp)}</b></td>
                 <td>{money(p.money)}</td>
               </tr>
