@@ -21,6 +21,7 @@ import base64
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -169,6 +170,19 @@ def _json(offer: Offer) -> dict[str, Any]:
     return {str(s): a for s, a in offer.answers.items()}
 
 
+NAME_MOST = 40  # a game's name, as the create form's (schemas.PlayerName)
+_NUMBERED = re.compile(r"^(.*) \((\d{1,4})\)$")
+
+
+def rematch_name(name: str) -> str:
+    """The rematch's name: the game's with its number in the series ("Friday" then "Friday
+    (2)", "Friday (3)"), so the lists tell them apart; within the name's length."""
+    found = _NUMBERED.match(name)
+    base, n = (found.group(1), int(found.group(2)) + 1) if found else (name, 2)
+    tail = f" ({n})"
+    return base[:NAME_MOST - len(tail)].rstrip() + tail
+
+
 def _create(storage: Storage, conn: Connection, old: GameRecord,
             offer: Offer) -> tuple[str, bool]:
     """The new game, in the rematch's transaction: its id, and whether it started."""
@@ -178,7 +192,7 @@ def _create(storage: Storage, conn: Connection, old: GameRecord,
     reserves = clocks.start_reserves(old.clock, players)
     host = offer.answers[offer.offered_by]["host"]
     record = GameRecord(
-        id=new_game_id(), name=old.name, players=players, status="waiting",
+        id=new_game_id(), name=rematch_name(old.name), players=players, status="waiting",
         seed=secrets.randbits(62), setup=None, version=0, engine_version=ENGINE_VERSION,
         host_token_hash=host, created_at=stamp, updated_at=stamp,
         seats=[SeatRecord(seat=s, reserve=reserves[s]) for s in range(players)],

@@ -93,6 +93,7 @@ def test_rematch_with_everyone_starts_with_the_same_players_and_bots(server: Liv
         # the new game: running, the same players and bot level, each player's new link
         game = http.get(f"/api/games/{new}").json()
         assert game["status"] == "running", game
+        assert game["name"] == "again (2)", game  # the lists tell it from the first
         names = sorted((s["name"], s["bot"], s.get("bot_level")) for s in game["seats"])
         assert names == sorted([("P0", False, None), ("P1", False, None),
                                 (f"Bot {[s['bot'] for s in game['seats']].index(True) + 1}",
@@ -128,3 +129,12 @@ def test_rematch_with_everyone_starts_with_the_same_players_and_bots(server: Liv
         assert started["new_game_id"], started
         seats = http.get(f"/api/games/{started['new_game_id']}").json()["seats"]
         assert sorted(s["bot"] for s in seats) == [False, True, True], seats
+
+
+def test_a_rematch_is_numbered_within_the_names_length() -> None:
+    from brass.server.rematch import rematch_name
+
+    assert [rematch_name(n) for n in ("Friday", "Friday (2)", "Friday (9)", "(2)", "x (12345)")] \
+        == ["Friday (2)", "Friday (3)", "Friday (10)", "(2) (2)", "x (12345) (2)"]
+    long = "y" * 40
+    assert rematch_name(long) == "y" * 36 + " (2)" and len(rematch_name(long)) == 40
