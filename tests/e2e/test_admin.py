@@ -91,6 +91,8 @@ def test_an_admin_ends_a_game_a_watcher_sees_it(browser: Browser, server: str,
     accept_confirms(admin, asked)
     admin.fill("[data-testid=filter-name]", "Ended by admin")
     row = admin.locator(f"tr[data-game='{game_id}']")
+    # its id beside its name: an imported copy of a game looks the same otherwise
+    expect(row.locator("[data-testid=game-id]")).to_have_text(game_id)
     expect(row.locator("[data-testid=game-status]")).to_have_text("running")
     admin.screenshot(path=str(shots_dir / "admin-desktop.png"), full_page=True)
     # the figures (games running) and the chat are read again at once, not at their next poll

@@ -118,6 +118,13 @@ export function dateTime(at: string | number | Date): string {
   return new Date(at).toLocaleString(info().locale, { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** A time with its time zone ("7 Dec 2026, 15:10 UTC"): for a host, whose server may keep
+ * another zone than their browser. */
+export function dateTimeZone(at: string | number | Date): string {
+  return new Date(at).toLocaleString(info().locale, { year: "numeric", month: "short", day: "numeric",
+    hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+}
+
 /** A day ("7 Dec 2026"), in the page's language. */
 export function dateOnly(at: string | number | Date): string {
   return new Date(at).toLocaleDateString(info().locale, { dateStyle: "medium" });

@@ -1,4 +1,4 @@
-import { dateTime, isolate, num, t } from "../i18n";
+import { dateTimeZone, isolate, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
 // instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
@@ -119,7 +119,7 @@ function BackupCard(): JSX.Element {
       {b && !b.present && <p>{t("admin.no_backup_folder", { folder: isolate(b.folder) })}</p>}
       {b && b.present && !b.latest && <p>{t("admin.no_backup_yet", { folder: isolate(b.folder) })}</p>}
       {b && b.latest && b.time && (
-        <p data-testid="backup-latest">{t("admin.backup_latest", { time: dateTime(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
+        <p data-testid="backup-latest">{t("admin.backup_latest", { time: dateTimeZone(b.time), size: bytes(b.size ?? 0), count: b.count })}</p>
       )}
     </section>
   );
@@ -199,10 +199,11 @@ function GamesCard(props: { onError: (e: string | null) => void }): JSX.Element 
           <tbody>
             {page?.games.map((g) => (
               <tr key={g.id} data-game={g.id}>
-                <td><a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a></td>
+                <td><a href={g.status === "finished" ? `#/replay/${g.id}` : `#/game/${g.id}`}><bdi>{g.name}</bdi></a>
+                  {" "}<code class="muted game-id" data-testid="game-id">{g.id}</code></td>
                 <td data-testid="game-status">{t(`status.${g.status}`)}</td>
                 <td>{g.seats.map((s) => (!s.taken ? "—" : s.bot ? `${s.name ?? t("admin.bot")}${t("lobby.bot")}` : s.name ?? PLAYER_NAMES[s.seat])).join(", ")}</td>
-                <td>{dateTime(g.created_at)}</td>
+                <td>{dateTimeZone(g.created_at)}</td>
                 <td class="admin-row-actions">
                   {(g.status === "waiting" || g.status === "running") && (
                     <button type="button" data-testid="end-game" onClick={() => act(() => admin.end(g.id), t("admin.confirm_end", { name: g.name }))}>{t("admin.end")}</button>
@@ -295,7 +296,7 @@ function ChatCard(props: { onError: (e: string | null) => void }): JSX.Element {
                 <td><a href={`#/game/${l.game_id}`}><bdi>{l.game_name}</bdi></a></td>
                 <td><bdi>{l.name}</bdi>{l.spectator && <span class="muted"> · {t("admin.spectator")}</span>}</td>
                 <td class="admin-line"><bdi>{l.text}</bdi></td>
-                <td>{dateTime(l.time)}</td>
+                <td>{dateTimeZone(l.time)}</td>
                 <td class="admin-row-actions">
                   <button type="button" class="danger" data-testid="delete-line"
                     onClick={() => act(() => admin.deleteLine(l.game_id, l.id), t("admin.confirm_delete_line"))}>{t("admin.delete")}</button>{" "}
