@@ -28,16 +28,17 @@ def api(base: str, path: str, token: str | None = None) -> Any:
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
-def create(page: Page, name: str, clock: str | None = None, per_turn_min: str = "",
-           handoff_min: str = "") -> str:
-    """Create a 2-player game from the home page, join it as `name`; its id."""
+def create(page: Page, name: str, clock: str | None = None, per_turn_hours: str = "",
+           handoff_days: str = "") -> str:
+    """Create a 2-player game from the home page, join it as `name`; its id (the form asks a
+    correspondence turn in hours, an idle seat's hand-over in days)."""
     page.fill("input[name=game-name]", name)
     page.select_option("select[name=players]", "2")
     if clock:
         page.select_option("select[name=clock]", clock)
-        page.fill("input[name=per-turn]", per_turn_min)
-    if handoff_min:
-        page.fill("input[name=handoff-after]", handoff_min)
+        page.fill("input[name=per-turn]", per_turn_hours)
+    if handoff_days:
+        page.fill("input[name=handoff-after]", handoff_days)
     page.click("[data-testid=create]")
     expect(page.locator("[data-testid=lobby]")).to_be_visible()
     page.fill("input[name=name]", name)
@@ -60,7 +61,7 @@ def play_loan(page: Page, base: str, game_id: str) -> None:
 def test_out_of_time_a_bot_plays_then_the_player_takes_over(
         browser: Browser, server: str, shots_dir: Path) -> None:
     alice = open_page(browser, server + "/")
-    game_id = create(alice, "Alice", "correspondence", "0.2")  # 12 s a turn
+    game_id = create(alice, "Alice", "correspondence", "0.0033334")  # 12 s a turn
     expect(alice.locator("[data-testid=clock-setting]")).to_contain_text("0:12 per turn")
     # joining needs the invite: the game's plain link offers no join
     stranger = open_page(browser, f"{server}/#/game/{game_id}")
@@ -135,7 +136,7 @@ def test_a_player_resigns_and_a_bot_plays_their_seat(
 def test_an_idle_seat_is_handed_to_a_bot_and_taken_back(
         browser: Browser, server: str, shots_dir: Path) -> None:
     alice = open_page(browser, server + "/")
-    game_id = create(alice, "Idle", handoff_min="0.02")  # no clock; idle 1.2 s: to a bot
+    game_id = create(alice, "Idle", handoff_days="0.0000139")  # no clock; idle 1.2 s: to a bot
     bob = open_page(browser, alice.input_value("#invite"))
     bob.fill("input[name=name]", "Bob")
     bob.click("[data-testid=join]")
@@ -163,15 +164,15 @@ def test_an_idle_seat_is_handed_to_a_bot_and_taken_back(
 
 
 
-def test_a_clock_out_of_range_is_refused_in_the_forms_words_and_minutes(
+def test_a_clock_out_of_range_is_refused_in_the_forms_words(
         browser: Browser, server: str) -> None:
     """The server's range is in seconds and its field names; the page says it as the picker
-    does: the field's label, in minutes (the server's minimum is 1 s here)."""
+    does: the field's label, and the range as durations (the server's minimum is 1 s here)."""
     page = open_page(browser, server + "/")
     page.select_option("select[name=clock]", "correspondence")
     page.fill("input[name=per-turn]", "0")
     page.click("[data-testid=create]")
     expect(page.get_by_test_id("home").locator(".message.bad")).to_have_text(
-        "Per turn (min): from 0.017 to 43,200")
+        "Per turn (hours): from 0:01 to 30 d 0 h")
     expect(page.get_by_test_id("lobby")).to_have_count(0)
     page.context.close()

@@ -31,10 +31,17 @@ export function clockText(c: ClockChoice | ClockView): string {
  * host may set 0: never). */
 export const NO_CLOCK: ClockChoice = { kind: "none", reserve: 0, increment: 0, per_turn: 0, handoff_after: 3 * 86400 };
 
+/** Each setting's unit in the form, in seconds: a live reserve in minutes and its increment in
+ * seconds, a correspondence turn in hours, an idle seat's hand-over in days (all in minutes,
+ * the form asked for 1440 a turn and 4320 before a hand-over). */
+export const CLOCK_UNITS = { reserve: 60, increment: 1, per_turn: 3600, handoff_after: 86400 } as const;
+type ClockField = keyof typeof CLOCK_UNITS;
+
 /** The create form's clock: none, live (reserve + increment) or correspondence (per turn). */
 export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange: (c: ClockChoice) => void }): JSX.Element {
-  const minutes = (v: number | undefined) => String((v ?? 0) / 60);
-  const num = (e: Event) => Number((e.target as HTMLInputElement).value) * 60;
+  const shown = (field: ClockField) => String(Math.round(((value[field] ?? 0) / CLOCK_UNITS[field]) * 1e6) / 1e6);
+  const set = (field: ClockField) => (e: Event) =>
+    onChange({ ...value, [field]: Number((e.target as HTMLInputElement).value) * CLOCK_UNITS[field] });
   return (
     <fieldset class="clock-picker" data-testid="clock-picker">
       <legend>{t("clock.legend")}</legend>
@@ -48,17 +55,17 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
         <option value="correspondence">{t("clock.correspondence_choice")}</option>
       </select>
       {value.kind === "live" && <>
-        <label>{t("clock.reserve")} <input type="number" name="reserve" min="0" step="any" value={minutes(value.reserve)}
-          onInput={(e) => onChange({ ...value, reserve: num(e) })} /></label>
-        <label>{t("clock.increment")} <input type="number" name="increment" min="0" step="any" value={minutes(value.increment)}
-          onInput={(e) => onChange({ ...value, increment: num(e) })} /></label>
+        <label>{t("clock.reserve")} <input type="number" name="reserve" min="0" step="any" value={shown("reserve")}
+          onInput={set("reserve")} /></label>
+        <label>{t("clock.increment")} <input type="number" name="increment" min="0" step="any" value={shown("increment")}
+          onInput={set("increment")} /></label>
       </>}
       {value.kind === "correspondence" &&
-        <label>{t("clock.per_turn")} <input type="number" name="per-turn" min="0" step="any" value={minutes(value.per_turn)}
-          onInput={(e) => onChange({ ...value, per_turn: num(e) })} /></label>}
+        <label>{t("clock.per_turn")} <input type="number" name="per-turn" min="0" step="any" value={shown("per_turn")}
+          onInput={set("per_turn")} /></label>}
       {value.kind === "none" &&
         <label>{t("clock.handoff_after")} <input type="number" name="handoff-after" min="0" step="any"
-          value={minutes(value.handoff_after)} onInput={(e) => onChange({ ...value, handoff_after: num(e) })} /></label>}
+          value={shown("handoff_after")} onInput={set("handoff_after")} /></label>}
     </fieldset>
   );
 }
@@ -68,8 +75,9 @@ export function ClockPicker({ value, onChange }: { value: ClockChoice; onChange:
 export function clockRangeText(p: Record<string, unknown>): string {
   const labels: Record<string, string> = { reserve: t("clock.reserve"), increment: t("clock.increment"),
     per_turn: t("clock.per_turn"), handoff_after: t("clock.handoff_after") };
+  // as durations ("0:30", "30 d 0 h"): a unit's fraction (0.00833 hours) says little
   return t("clock.out_of_range", { field: labels[String(p.field)] ?? String(p.field),
-    least: Number(p.least) / 60, most: Number(p.most) / 60 });
+    least: duration(Number(p.least)), most: duration(Number(p.most)) });
 }
 
 /** The server's clock now, from the last state message and how long ago it came. */
