@@ -156,7 +156,7 @@ export function Summary({ view, names, standIns }: {
                 <td>{num(view.ranks ? view.ranks[seat] : i + 1)}</td>
                 <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi>
                   {(standIns?.[seat] === "resigned" || standIns?.[seat] === "timeout") &&
-                    <span class="muted" data-testid={`summary-${standIns[seat]}`}> ({t(`summary.${standIns[seat]}`)})</span>}</td>
+                    <span class="muted" data-testid={`summary-${standIns[seat]}`}> ({standIns[seat] === "resigned" ? t("summary.resigned") : t("summary.timeout")})</span>}</td>
                 <td>{score(era(0, seat)?.links)}</td>
                 <td>{score(era(0, seat)?.industries)}</td>
                 <td>{score(era(1, seat)?.links)}</td>
