@@ -154,7 +154,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
             : <Board view={view} recent={touched(last?.action)} better={better ? touched(better) : undefined} />}</PanZoom>
         </section>
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
-          {finished && exploreFrom !== null && <ExplorePanel state={explore} onBack={() => setExploreFrom(null)} />}
+          {finished && exploreFrom !== null && <ExplorePanel state={explore} names={names} onBack={() => setExploreFrom(null)} />}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
           {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
@@ -163,7 +163,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           <Markets view={exploring ?? view} />
           <ChatPanel messages={chat} socket={null} spectator upTo={n} />
           <MoveList log={log.actions} names={names} current={n} onJump={setN} />
-          {finished && <AnalysisPanel state={analysis} n={n} onJump={setN} />}
+          {finished && <AnalysisPanel state={analysis} names={names} n={n} onJump={setN} />}
           <GameLogPanel entries={log.actions} names={names} current={n} onJump={setN} />
         </aside>
       </main>
