@@ -135,7 +135,18 @@ export function money(n: number): string {
   const f = fmt("money", (l) => new Intl.NumberFormat(l, {
     style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol", maximumFractionDigits: 0,
   }));
-  return f.format(n).replace(/^-/, "−"); // a minus sign, not a hyphen
+  return minus(f.format(n)); // a minus sign, not a hyphen
+}
+
+/** A formatted number's hyphen-minus as a minus sign (U+2212), wherever the locale puts it
+ * (Persian leads with a direction mark): every negative sum and level reads alike. */
+export function minus(s: string): string {
+  return s.replace(/^(\u200e|\u200f|\u061c)?-/, "$1−");
+}
+
+/** A number with its sign ("+2", "−3", "0"), in the current language's digits. */
+export function signedNum(n: number): string {
+  return minus(fmt("signed", (l) => new Intl.NumberFormat(l, { signDisplay: "exceptZero" })).format(n));
 }
 
 /** Money with its sign, paid or received: "+£5", "−£5" (zero: "£0"). */

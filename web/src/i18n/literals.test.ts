@@ -29,6 +29,7 @@ const ALLOWED: [string, string, string][] = [
   ["i18n/index.ts", "Polski", "each language's own name in the language menu: the same in every language"],
   ["api/client.ts", "Bearer …", "the HTTP authorisation scheme, never shown"],
   ["ui/useMoveAnimation.ts", "(prefers-reduced-motion: reduce)", "a CSS media query, never shown"],
+  ["ui/ActionPanel.tsx", "(pointer: coarse)", "a CSS media query (a touch screen: the prompts say Tap), never shown"],
   ["ui/Help.tsx", "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])", "a CSS selector (what takes the focus in the dialog), never shown"],
 ];
 

@@ -119,3 +119,18 @@ describe("a move a bot made for a player", () => {
     expect(entryLine(entries.build)).not.toContain("bot");
   });
 });
+
+describe("players by name", () => {
+  // the log names a seat's player as the page does (seatName), by colour only without a name
+  const names = ["Alice", "Bob"];
+  it("a move, a tile of another's, and the events between turns", () => {
+    expect(entryLine(entries.loan, names)).toBe("Alice took a loan of £30; drew 2 cards");
+    expect(entryLine(entries.network, names)).toBe("Bob built a canal link Oxford–Redditch for £3; drew 1 card");
+    const lines = entryItems(entries.round_end, names).flatMap((i) => ("text" in i ? [i.text, ...("lines" in i ? i.lines ?? [] : [])] : []));
+    expect(lines).toContain("Alice: +£0 (income 0), £14 → £14");
+    expect(lines.join("\n")).not.toMatch(/\b(Red|Yellow)\b/);
+  });
+  it("a seat with no name keeps its colour", () => {
+    expect(entryLine(entries.loan, [null, "Bob"])).toBe("Red took a loan of £30; drew 2 cards");
+  });
+});

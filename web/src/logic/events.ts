@@ -46,12 +46,17 @@ export type LogItem =
   | { kind: "scores"; era: string; rows: ScoreRow[] }
   | { kind: "ranking"; rows: RankRow[] };
 
-/** A player's colour name, isolated in a right-to-left sentence. */
-const who = (seat: number): string => isolate(PLAYER_NAMES[seat]);
+/** The seats' names as the page shows them (seatName), by seat; a seat without one is named by
+ * its colour. */
+export type Names = readonly (string | null | undefined)[] | undefined;
+
+/** A seat's player by name (by colour without one), isolated in a right-to-left sentence: the
+ * log names players as the rest of the page does. */
+const who = (seat: number, names: Names): string => isolate(names?.[seat] ?? PLAYER_NAMES[seat]);
 
 /** "their Brewery I" or "Yellow's Brewery I" (whose: seen from `actor`; null: always named). */
-function whoseTile(owner: number, actor: number | null, tile: string): string {
-  return t("log.whose_tile", { owner: owner === actor ? "self" : "other", ownerName: who(owner), tile });
+function whoseTile(owner: number, actor: number | null, tile: string, names: Names): string {
+  return t("log.whose_tile", { owner: owner === actor ? "self" : "other", ownerName: who(owner, names), tile });
 }
 
 function tileAt(x: { industry: string; level: number; location: string }): string {
@@ -88,16 +93,16 @@ function bonusWords(b: MoveEvent["sales"][number]["bonus"]): string {
 }
 
 /** A move in words, from its `move` event. */
-export function moveWords(e: MoveEvent): string {
+export function moveWords(e: MoveEvent, names?: Names): string {
   const a = e.action;
   const beer = e.supplies.filter((s) => s.resource === "beer");
   let text: string;
   switch (a.kind) {
     case "build": {
       const p = e.placed!;
-      const over = e.removed.map((r) => whoseTile(r.owner, e.seat, tileName(r.industry, r.level)));
+      const over = e.removed.map((r) => whoseTile(r.owner, e.seat, tileName(r.industry, r.level), names));
       text = t("log.build", {
-        who: who(e.seat),
+        who: who(e.seat, names),
         tile: tileAt(p),
         replacing: over.length ? t("log.replacing", { tiles: listWords(over) }) : "",
         price: price(e, e.supplies),
@@ -110,7 +115,7 @@ export function moveWords(e: MoveEvent): string {
     }
     case "network":
       text = t("log.network", {
-        who: who(e.seat),
+        who: who(e.seat, names),
         kind: e.links[0]?.kind ?? "canal",
         count: e.links.length,
         links: listWords(e.links.map((l) => isolate(linkName(l.id)))),
@@ -119,7 +124,7 @@ export function moveWords(e: MoveEvent): string {
       break;
     case "develop":
       text = t("log.develop", {
-        who: who(e.seat),
+        who: who(e.seat, names),
         tiles: listWords(e.developed.map((d) => tileName(d.industry, d.level))),
         price: price(e, e.supplies),
       });
@@ -129,7 +134,7 @@ export function moveWords(e: MoveEvent): string {
         tile: tileAt(s), merchant: isolate(locationName(s.merchant)), bonus: bonusWords(s.bonus),
       }));
       text = t("log.sell", {
-        who: who(e.seat),
+        who: who(e.seat, names),
         sales: listWords(sales),
         beer: beer.length ? t("log.sell_beer", { supplies: listWords(supplies(beer, e.seat)) }) : "",
         received: e.received > 0 ? t("log.sell_received", { money: money(e.received) }) : "",
@@ -137,44 +142,44 @@ export function moveWords(e: MoveEvent): string {
       break;
     }
     case "loan":
-      text = t("log.loan", { who: who(e.seat), money: money(e.received) });
+      text = t("log.loan", { who: who(e.seat, names), money: money(e.received) });
       break;
     case "scout":
-      text = t("log.scout", { who: who(e.seat), cards: listWords(a.cards.map(cardName)) });
+      text = t("log.scout", { who: who(e.seat, names), cards: listWords(a.cards.map(cardName)) });
       break;
     case "pass":
-      text = t("log.pass", { who: who(e.seat) });
+      text = t("log.pass", { who: who(e.seat, names) });
       break;
   }
   const sold = new Set(e.sales.map((s) => `${s.location}:${s.slot}`));
   const flips = e.flipped.filter((f) => !sold.has(`${f.location}:${f.slot}`));
   if (flips.length)
-    text = then(text, t("log.flipped", { tiles: listWords(flips.map((f) => whoseTile(f.owner, e.seat, tileAt(f)))) }));
+    text = then(text, t("log.flipped", { tiles: listWords(flips.map((f) => whoseTile(f.owner, e.seat, tileAt(f), names))) }));
   return text;
 }
 
 /** An action with no stored effects (a game stored before effects were): no price. */
-export function actionOnlyWords(a: Action, seat: number): string {
+export function actionOnlyWords(a: Action, seat: number, names?: Names): string {
   switch (a.kind) {
     case "build":
-      return t("log.plain_build", { who: who(seat), industry: INDUSTRY_NAME[a.industry], location: isolate(locationName(a.location)) });
+      return t("log.plain_build", { who: who(seat, names), industry: INDUSTRY_NAME[a.industry], location: isolate(locationName(a.location)) });
     case "network":
-      return t("log.plain_network", { who: who(seat), count: a.links.length, links: listWords(a.links.map((l) => isolate(linkName(l)))) });
+      return t("log.plain_network", { who: who(seat, names), count: a.links.length, links: listWords(a.links.map((l) => isolate(linkName(l)))) });
     case "develop":
-      return t("log.plain_develop", { who: who(seat), industries: listWords(a.industries.map((i) => INDUSTRY_NAME[i])) });
+      return t("log.plain_develop", { who: who(seat, names), industries: listWords(a.industries.map((i) => INDUSTRY_NAME[i])) });
     case "sell":
       return t("log.plain_sell", {
-        who: who(seat),
+        who: who(seat, names),
         sales: listWords(a.sales.map((s) => t("log.plain_sale", {
           location: isolate(locationName(s.location)), merchant: isolate(locationName(s.merchant)),
         }))),
       });
     case "loan":
-      return t("log.plain_loan", { who: who(seat) });
+      return t("log.plain_loan", { who: who(seat, names) });
     case "scout":
-      return t("log.scout", { who: who(seat), cards: listWords(a.cards.map(cardName)) });
+      return t("log.scout", { who: who(seat, names), cards: listWords(a.cards.map(cardName)) });
     case "pass":
-      return t("log.pass", { who: who(seat) });
+      return t("log.pass", { who: who(seat, names) });
   }
 }
 
@@ -185,9 +190,9 @@ export function drawWords(e: DrawEvent): string {
 }
 
 /** Income paid at the end of a round, seat by seat, with any shortfall. */
-export function incomeLines(e: RoundEndEvent): string[] {
+export function incomeLines(e: RoundEndEvent, names?: Names): string[] {
   return e.income.map((i) => {
-    const args = { who: who(i.seat), level: i.level, before: money(i.money_before), after: money(i.money_after) };
+    const args = { who: who(i.seat, names), level: i.level, before: money(i.money_before), after: money(i.money_after) };
     let text = i.level >= 0
       ? t("log.income_gain", { ...args, money: money(i.level) })
       : t("log.income_pay", { ...args, money: money(-i.level) });
@@ -200,12 +205,12 @@ export function incomeLines(e: RoundEndEvent): string[] {
   });
 }
 
-export function roundItems(e: RoundEndEvent): LogItem[] {
+export function roundItems(e: RoundEndEvent, names?: Names): LogItem[] {
   const title = t("log.round_title", { era: e.era, round: e.round });
   const items: LogItem[] = [];
-  if (e.income_paid) items.push({ kind: "income", text: t("log.round_income", { title }), lines: incomeLines(e) });
+  if (e.income_paid) items.push({ kind: "income", text: t("log.round_income", { title }), lines: incomeLines(e, names) });
   else items.push({ kind: "income", text: t("log.round_no_income", { title }) });
-  const order = e.turn_order.map((s) => t("log.order_entry", { who: who(s), money: money(e.spent[s] ?? 0) }));
+  const order = e.turn_order.map((s) => t("log.order_entry", { who: who(s, names), money: money(e.spent[s] ?? 0) }));
   items.push({ kind: "order", text: t("log.order", { order: order.join(t("list.separator")) }) });
   return items;
 }
@@ -225,17 +230,17 @@ export function scoreRows(e: EraEndEvent): ScoreRow[] {
   }));
 }
 
-export function eraItems(e: EraEndEvent): LogItem[] {
+export function eraItems(e: EraEndEvent, names?: Names): LogItem[] {
   const items: LogItem[] = [{ kind: "scores", era: e.era, rows: scoreRows(e) }];
   const removed: string[] = [];
   if (e.links_removed.length) removed.push(t("log.removed_links", { era: e.era, n: e.links_removed.length }));
   if (e.removed.length)
-    removed.push(t("log.removed_tiles", { tiles: listWords(e.removed.map((x) => whoseTile(x.owner, null, tileAt(x)))) }));
+    removed.push(t("log.removed_tiles", { tiles: listWords(e.removed.map((x) => whoseTile(x.owner, null, tileAt(x), names))) }));
   if (removed.length) items.push({ kind: "removed", text: t("log.removed", { what: listWords(removed) }) });
   if (e.merchants_refilled.length)
     items.push({ kind: "removed", text: t("log.refilled", { n: e.merchants_refilled.length }) });
   if (e.deal) {
-    const hands = e.deal.hands.map((h) => t("log.deal_hand", { who: who(h.seat), n: h.count }));
+    const hands = e.deal.hands.map((h) => t("log.deal_hand", { who: who(h.seat, names), n: h.count }));
     items.push({ kind: "deal", text: t("log.deal", { hands: hands.join(t("list.separator")), left: e.deal.deck_left }) });
   }
   return items;
@@ -262,25 +267,26 @@ function standIn(text: string, entry: LogEntry): string {
   return entry.stand_in ? t("log.stand_in", { text, reason: entry.stand_in }) : text;
 }
 
-/** A log entry's items, in the order the engine recorded them (a draw joins its move's line). */
-export function entryItems(entry: LogEntry): LogItem[] {
+/** A log entry's items, in the order the engine recorded them (a draw joins its move's line);
+ * players named by `names` where they have one. */
+export function entryItems(entry: LogEntry, names?: Names): LogItem[] {
   const effects: Event[] = entry.effects ?? [];
-  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: standIn(actionOnlyWords(entry.action, entry.seat), entry) }];
+  if (effects.length === 0) return [{ kind: "move", seat: entry.seat, text: standIn(actionOnlyWords(entry.action, entry.seat, names), entry) }];
   const items: LogItem[] = [];
   for (const e of effects) {
-    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: standIn(moveWords(e), entry) });
+    if (e.type === "move") items.push({ kind: "move", seat: e.seat, text: standIn(moveWords(e, names), entry) });
     else if (e.type === "draw") {
       const move = items.find((i) => i.kind === "move");
       if (move && move.kind === "move") move.text = then(move.text, drawWords(e));
-    } else if (e.type === "round_end") items.push(...roundItems(e));
-    else if (e.type === "era_end") items.push(...eraItems(e));
+    } else if (e.type === "round_end") items.push(...roundItems(e, names));
+    else if (e.type === "era_end") items.push(...eraItems(e, names));
     else if (e.type === "game_end") items.push({ kind: "ranking", rows: rankRows(e) });
   }
   return items;
 }
 
 /** The move's own line of a log entry (the replay's "last move"). */
-export function entryLine(entry: LogEntry): string {
-  const first = entryItems(entry)[0];
+export function entryLine(entry: LogEntry, names?: Names): string {
+  const first = entryItems(entry, names)[0];
   return first && "text" in first ? first.text : "";
 }

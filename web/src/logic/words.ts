@@ -1,8 +1,9 @@
 // Prices in words: the confirm panel's quote, and the sources of coal, iron and beer (shared
 // with the log, logic/events.ts). The sentences are catalogue messages (web/src/i18n).
-import type { Quote } from "../api/types";
+import type { Quote, View } from "../api/types";
 import { t } from "../i18n";
-import { INDUSTRY_SHORT, listWords, locationName, money, PLAYER_NAMES } from "./names";
+import { parseSale } from "./choose";
+import { cardName, INDUSTRY_NAME, INDUSTRY_SHORT, linkName, listWords, locationName, MERCHANT_BUYS, money, PLAYER_NAMES, tileName } from "./names";
 
 const SUPPLIER: Record<string, string> = { coal: "coal", iron: "iron", beer: "brewery" };
 
@@ -70,4 +71,41 @@ export function cubeWords(what: string, count: number): string {
 export function needsWords(spec: { coal: number; iron: number }): string {
   const parts = [spec.coal ? amountWords("coal", spec.coal) : "", spec.iron ? amountWords("iron", spec.iron) : ""].filter(Boolean);
   return parts.length ? parts.join(" + ") : t("unit.no_coal_iron");
+}
+
+/** What a merchant's tiles buy ("pottery", "cotton and manufactured goods"): its blank tiles
+ * buy nothing, so they are left out, not listed as "nothing". */
+export function merchantBuysWords(merchants: View["merchants"], location: string): string {
+  const buys = [...new Set(merchants.filter((m) => m.location === location && m.buys !== "blank").map((m) => m.buys))];
+  return listWords(buys.map((b) => MERCHANT_BUYS[b]));
+}
+
+/** One pick of the choice so far, as the summary under the options lists it: "Birmingham slot
+ * 2", "Develop Manufacturer", "Sell Pottery I (Coventry) to Oxford" (the tile sold by its name,
+ * from the board, not by its slot number). */
+export function pickWords(pick: string, industries: View["industries"]): string {
+  const [kind, ...rest] = pick.split(":");
+  switch (kind) {
+    case "slot":
+      return t("choose.slot", { location: locationName(rest[0]), slot: Number(rest[1]) + 1 });
+    case "industry":
+      return INDUSTRY_NAME[rest[0]];
+    case "link":
+      return linkName(pick.slice(5));
+    case "develop":
+      return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
+    case "sale": {
+      const s = parseSale(pick);
+      const tile = industries.find((x) => x.location === s.location && x.slot === s.slot);
+      return t("choose.sale", {
+        tile: tile ? tileName(tile.industry, tile.level) : t("choose.slot", { location: locationName(s.location), slot: s.slot + 1 }),
+        location: locationName(s.location), merchant: locationName(s.merchant),
+        dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "",
+      });
+    }
+    case "card":
+      return cardName(pick.slice(5));
+    default:
+      return pick;
+  }
 }

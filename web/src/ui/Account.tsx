@@ -166,7 +166,7 @@ export function AccountPage(): JSX.Element {
       {!me.email && offered?.email && <section class="panel"><h2>{t("account.add_email")}</h2><EmailForm onError={setError} /></section>}
       <section class="panel" data-testid="push-notices">
         <h2>{t("account.notifications")}</h2>
-        <PushNotices />
+        <PushNotices onAccount />
       </section>
       <EmailNotices />
       <section class="panel" data-testid="devices">

@@ -8,8 +8,8 @@ import type { ActionKind, LegalEntry, MoveEvent, PlayerView, Rules, View } from 
 import { whyNot } from "../logic/whyNot";
 import { ruleNumbers } from "./Help";
 import { autoChoose, cardOptions, chosen, type Choice, complete, EMPTY, kinds, parseSale, pickOptions } from "../logic/choose";
-import { cardName, INDUSTRY_NAME, linkName, locationName } from "../logic/names";
-import { quoteLines } from "../logic/words";
+import { cardName, INDUSTRIES, INDUSTRY_NAME, locationName } from "../logic/names";
+import { pickWords, quoteLines } from "../logic/words";
 import { EffectPreview } from "./Preview";
 import { keepAbove } from "./inView";
 import { useKeepFocus } from "./useKeepFocus";
@@ -63,30 +63,35 @@ export interface ActionPanelProps {
   onCard: (card: string) => void;
 }
 
-export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null): string {
+/** A touch screen: the prompts say "Tap", not "Click". */
+export const isTouch = (): boolean => globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
+
+export function hint(entries: LegalEntry[], c: Choice, pendingTile: string | null, touchScreen = isTouch()): string {
   if (!c.kind) return t("hint.choose_action");
   const opts = pickOptions(entries, c);
   const needCard = c.kind !== "scout" && c.card === null;
+  const touch = String(touchScreen);
   switch (c.kind) {
     case "build":
-      if (!c.picks.some((p) => p.startsWith("slot:"))) return t("hint.build_slot", { needCard: String(needCard) });
+      if (!c.picks.some((p) => p.startsWith("slot:"))) return t("hint.build_slot", { needCard: String(needCard), touch });
       if (!c.picks.some((p) => p.startsWith("industry:"))) return t("hint.build_industry");
       break;
     case "network":
-      if (c.picks.length === 0) return t("hint.network_link", { needCard: String(needCard) });
-      if (opts.size) return t("hint.network_second", { needCard: String(needCard) });
+      if (c.picks.length === 0) return t("hint.network_link", { needCard: String(needCard), touch });
+      if (opts.size) return t("hint.network_second", { needCard: String(needCard), touch });
       break;
     case "develop":
       if (c.picks.length === 0) return t("hint.develop");
       if (opts.size) return t("hint.develop_second", { needCard: String(needCard) });
       break;
     case "sell":
-      if (pendingTile) return t("hint.sell_merchant");
-      if (c.picks.length === 0) return t("hint.sell_tile");
-      if (opts.size) return t("hint.sell_more", { needCard: String(needCard) });
+      if (pendingTile) return t("hint.sell_merchant", { touch });
+      if (c.picks.length === 0) return t("hint.sell_tile", { touch });
+      if (opts.size) return t("hint.sell_more", { needCard: String(needCard), touch });
       break;
     case "scout":
-      if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length });
+      // "more" only once a card is chosen
+      if (c.picks.length < 3) return t("hint.scout", { n: 3 - c.picks.length, more: String(c.picks.length > 0) });
       break;
   }
   if (needCard && complete(entries, c).length) return t("hint.card");
@@ -103,10 +108,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const why = useWhyNot(entries, p.view, p.seat);
 
   const industryOpts = [...opts].filter((o) => o.startsWith("industry:"));
-  const developOpts = [...opts].filter((o) => o.startsWith("develop:"));
-  const saleDevelopOpts = p.pendingTile
-    ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`))
-    : [];
+  const developOpts = new Set([...opts].filter((o) => o.startsWith("develop:")).map((o) => o.slice(8)));
+  const developed = c.kind === "develop" ? c.picks.filter((o) => o.startsWith("develop:")).map((o) => o.slice(8)) : [];
+  // a merchant's sale choices here only where it offers more than one (Gloucester's develop):
+  // a single choice is the merchant's own button in the targets
+  const pendingSales = p.pendingTile ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`)) : [];
+  const saleDevelopOpts = pendingSales.filter((o) => pendingSales.filter((x) => parseSale(x).merchant === parseSale(o).merchant).length > 1);
   // the preview's money, once it is shown, above the Confirm bar: its total and, under it,
   // the money the player will have
   const panel = useRef<HTMLDivElement>(null);
@@ -165,13 +172,20 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
               ))}
             </div>
           )}
-          {c.kind === "develop" && developOpts.length > 0 && (
+          {c.kind === "develop" && (developOpts.size > 0 || developed.length > 0) && (
             <div class="options">
-              {[...new Set(developOpts)].map((o) => (
-                <button key={o} type="button" class="pill" data-develop={o.slice(8)} data-offer onClick={() => set({ ...c, picks: [...c.picks, o] })}>
-                  <IndustryIcon industry={o.slice(8)} size={16} hidden /> {INDUSTRY_NAME[o.slice(8)]}
-                </button>
-              ))}
+              {/* an industry already chosen stays in the list, marked (and may be chosen again
+                  while a second tile of it can be developed) */}
+              {INDUSTRIES.filter((ind) => developOpts.has(ind) || developed.includes(ind)).map((ind) => {
+                const times = developed.filter((x) => x === ind).length;
+                return (
+                  <button key={ind} type="button" class={`pill${times ? " selected" : ""}`} data-develop={ind}
+                    data-offer={developOpts.has(ind) ? "" : undefined} disabled={!developOpts.has(ind)} aria-pressed={times > 0}
+                    onClick={() => set({ ...c, picks: [...c.picks, `develop:${ind}`] })}>
+                    <IndustryIcon industry={ind} size={16} hidden /> {INDUSTRY_NAME[ind]}{times ? ` ${"✓".repeat(times)}` : ""}
+                  </button>
+                );
+              })}
             </div>
           )}
           {saleDevelopOpts.length > 0 && (
@@ -202,7 +216,7 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
             </div>
           )}
           <TargetPicker targets={p.targets} town={p.town} setTown={p.setTown} />
-          <Picks c={c} />
+          <Picks c={c} view={p.view} />
           {(c.picks.length > 0 || c.card || p.pendingTile) && (
             <button type="button" class="link-button" onClick={() => { p.setPendingTile(null); set({ kind: c.kind, card: null, picks: [] }); }}>
               {t("choose.start_over")}
@@ -232,32 +246,11 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   );
 }
 
-function Picks({ c }: { c: Choice }) {
+function Picks({ c, view }: { c: Choice; view: View }) {
   if (c.picks.length === 0) return null;
-  const words = c.picks.map((p) => {
-    const [kind, ...rest] = p.split(":");
-    switch (kind) {
-      case "slot":
-        return t("choose.slot", { location: locationName(rest[0]), slot: Number(rest[1]) + 1 });
-      case "industry":
-        return INDUSTRY_NAME[rest[0]];
-      case "link":
-        return linkName(p.slice(5));
-      case "develop":
-        return t("choose.develop", { industry: INDUSTRY_NAME[rest[0]] });
-      case "sale": {
-        const s = parseSale(p);
-        return t("choose.sale", { location: locationName(s.location), slot: s.slot + 1, merchant: locationName(s.merchant), dev: s.develop ? "yes" : "no", develop: s.develop ? INDUSTRY_NAME[s.develop] : "" });
-      }
-      case "card":
-        return cardName(p.slice(5));
-      default:
-        return p;
-    }
-  });
   return (
     <ul class="picks" data-testid="picks">
-      {words.map((w, i) => <li key={i}>{w}</li>)}
+      {c.picks.map((p, i) => <li key={i}>{pickWords(p, view.industries)}</li>)}
     </ul>
   );
 }

@@ -8,9 +8,9 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, seats as held } from "../api/client";
 import type { Action, Analysis, MoveJudged } from "../api/types";
-import { actionOnlyWords } from "../logic/events";
+import { actionOnlyWords, type Names } from "../logic/events";
 import { touched } from "../board/touched";
-import { t } from "../i18n";
+import { isolate, t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import "./analysis.css";
 
@@ -24,13 +24,14 @@ export function isJudged(m: MoveJudged): m is MoveJudged & { loss: number } {
 
 /** The words for one move's judgement, a sentence a line: what the bot preferred and the win
  * chance it would have given, and how sure it is; an unjudged move says only that. */
-export function judgementWords(m: MoveJudged): string[] {
+export function judgementWords(m: MoveJudged, names?: Names): string[] {
+  const who = (s: number) => isolate(names?.[s] ?? PLAYER_NAMES[s]); // by name, as the log names them
   if (!isJudged(m)) return [t("analysis.unjudged", { n: m.seq })];
   const lines = [m.loss > 0
-    ? t("analysis.preferred", { n: m.seq, action: actionOnlyWords(m.preferred, m.seat), loss: m.loss })
+    ? t("analysis.preferred", { n: m.seq, action: actionOnlyWords(m.preferred, m.seat, names), loss: m.loss })
     : t("analysis.agrees", { n: m.seq })];
   if (m.loss > 0 && m.win_preferred) {
-    lines.push(t("analysis.preferred_win", { who: PLAYER_NAMES[m.seat], p: m.win_preferred[m.seat], made: m.win[m.seat] }));
+    lines.push(t("analysis.preferred_win", { who: who(m.seat), p: m.win_preferred[m.seat], made: m.win[m.seat] }));
   }
   if (m.positions !== null && m.positions !== undefined) lines.push(t("analysis.positions", { count: m.positions }));
   return lines;
@@ -39,8 +40,8 @@ export function judgementWords(m: MoveJudged): string[] {
 /** A mistake in words: the mover's win chance with the preferred move and after the move made
  * (the search's `loss` is in its own points: VP lead, win chance and position together, which
  * a player took for VP of the game); the points only where no win chance came with it. */
-export function mistakeWords(m: MoveJudged & { loss: number }): string {
-  const who = PLAYER_NAMES[m.seat];
+export function mistakeWords(m: MoveJudged & { loss: number }, names?: Names): string {
+  const who = isolate(names?.[m.seat] ?? PLAYER_NAMES[m.seat]);
   return m.win_preferred
     ? t("analysis.mistake_win", { n: m.seq, who, p: m.win_preferred[m.seat], made: m.win[m.seat] })
     : t("analysis.mistake", { n: m.seq, who, loss: m.loss });
@@ -93,7 +94,8 @@ function onBoard(a: Action | null): boolean {
   return (marks.slots?.size ?? 0) + (marks.tiles?.size ?? 0) + (marks.links?.size ?? 0) > 0;
 }
 
-export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: number; onJump: (n: number) => void }): JSX.Element {
+export function AnalysisPanel({ state, names, n, onJump }: { state: AnalysisState; names?: Names; n: number; onJump: (n: number) => void }): JSX.Element {
+  const who = (s: number) => isolate(names?.[s] ?? PLAYER_NAMES[s]);
   const { analysis, error, start, token } = state;
   if (error) return <div class="panel analysis"><div class="message bad">{error}</div></div>;
   if (!analysis) return <div class="panel analysis">{t("analysis.loading")}</div>;
@@ -122,7 +124,7 @@ export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: n
       {here && (
         <div data-testid="analysis-move" data-judged={String(isJudged(here))}
           data-positions={here.positions ?? undefined}>
-          {judgementWords(here).map((line, i) => <p key={i} style={{ margin: "0 0 2px" }}>{line}</p>)}
+          {judgementWords(here, names).map((line, i) => <p key={i} style={{ margin: "0 0 2px" }}>{line}</p>)}
           {onBoard(betterMove(analysis, n)) && <p class="better-note" data-testid="better-note">{t("analysis.better_on_board")}</p>}
         </div>
       )}
@@ -139,12 +141,12 @@ export function AnalysisPanel({ state, n, onJump }: { state: AnalysisState; n: n
         {n > 0 && <line x1={x(n - 1)} x2={x(n - 1)} y1={0} y2={H} class="now" />}
       </svg>
       <div class="win-legend">{Array.from({ length: seats }, (_, s) => (
-        <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{here ? t("analysis.win", { who: PLAYER_NAMES[s], p: here.win[s] }) : PLAYER_NAMES[s]}</span>
+        <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{here ? t("analysis.win", { who: who(s), p: here.win[s] }) : who(s)}</span>
       ))}</div>
       {worst.length > 0 && <div class="mistakes">{t("analysis.mistakes")}
         <ol data-testid="mistakes">{worst.map((m) => (
           <li key={m.seq}><button type="button" class="link" onClick={() => onJump(m.seq)}>
-            {mistakeWords(m)}</button></li>
+            {mistakeWords(m, names)}</button></li>
         ))}</ol>
       </div>}
     </div>

@@ -1,4 +1,4 @@
-import { dateTime, num, t } from "../i18n";
+import { dateTime, isolate, list, num, t } from "../i18n";
 // The desk (issue 24): every game of this browser's player, on any device, their turn first
 // with the time left, then running, waiting, rematch offers, and finished games with places;
 // and the games the player hosts without a seat in them (they host them from any device).
@@ -9,7 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import { player } from "../api/player";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
-import { PLAYER_NAMES } from "../logic/names";
+import { PLAYER_NAMES, seatName } from "../logic/names";
 import { duration } from "./Clocks";
 import { PushNotices } from "./PushNotices";
 import { Vacation } from "./Vacation";
@@ -27,11 +27,12 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
   const away = g.away_until;
   const left = g.time_left === null ? null
     : away !== null ? g.time_left : g.time_left - (Date.now() - received) / 1000;
-  // whose clock it is, when it is another's: by name (by colour if they gave none)
+  // whose clock it is, when it is another's: by name (by colour if they gave none), a bot's
+  // default name in the page's language, as the games table names it
   const moving = g.section === "running" && g.to_move !== null ? g.seats.find((s) => s.seat === g.to_move) : undefined;
-  const mover = moving ? moving.name ?? PLAYER_NAMES[moving.seat] : null;
-  // the others by name (by colour if they gave none); free seats counted
-  const others = g.seats.filter((s) => !s.you && s.taken).map((s) => s.name ?? PLAYER_NAMES[s.seat]);
+  const mover = moving ? seatName(moving) ?? PLAYER_NAMES[moving.seat] : null;
+  // the others by name (by colour if they gave none), listed as the language lists; free seats counted
+  const others = g.seats.filter((s) => !s.you && s.taken).map((s) => isolate(seatName(s) ?? PLAYER_NAMES[s.seat]));
   const free = g.seats.filter((s) => !s.taken).length;
   return (
     <li data-game={g.id} data-section={g.section} class={g.section === "turn" ? "my-turn" : ""}>
@@ -46,7 +47,7 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
           : t("desk.mover_on_vacation", { name: mover, until: dateTime(away) })}</span>
       )}
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
-      {others.length > 0 && <span class="muted"> · {t("desk.with", { names: others.join(", ") })}</span>}
+      {others.length > 0 && <span class="muted"> · {t("desk.with", { names: list(others) })}</span>}
       {free > 0 && <span class="muted" data-testid="free-seats"> · {t("desk.free_seats", { count: free })}</span>}
     </li>
   );

@@ -6,8 +6,8 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Action, Explored } from "../api/types";
-import { actionOnlyWords } from "../logic/events";
-import { t } from "../i18n";
+import { actionOnlyWords, type Names } from "../logic/events";
+import { isolate, t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import "./analysis.css";
 
@@ -48,7 +48,8 @@ export function useExplore(id: string, frame: number | null): ExploreState {
   return { frame: frame ?? 0, line, found, error, play, undo };
 }
 
-export function ExplorePanel({ state, onBack }: { state: ExploreState; onBack: () => void }): JSX.Element {
+export function ExplorePanel({ state, names, onBack }: { state: ExploreState; names?: Names; onBack: () => void }): JSX.Element {
+  const who = (s: number) => isolate(names?.[s] ?? PLAYER_NAMES[s]); // by name, as the log names them
   const { frame, line, found, error, play, undo } = state;
   const [choice, setChoice] = useState(0);
   useEffect(() => setChoice(0), [found]);
@@ -57,25 +58,25 @@ export function ExplorePanel({ state, onBack }: { state: ExploreState; onBack: (
     <div class="panel explore" data-testid="explore" data-line={line.length} data-ready={String(found !== null)}>
       <div class="panel-title">{t("explore.title")}</div>
       <p>{t("explore.from", { n: frame })}</p>
-      {line.length > 0 && <ol data-testid="explore-line">{line.map((m, i) => <li key={i}>{actionOnlyWords(m.action, m.seat)}</li>)}</ol>}
+      {line.length > 0 && <ol data-testid="explore-line">{line.map((m, i) => <li key={i}>{actionOnlyWords(m.action, m.seat, names)}</li>)}</ol>}
       {error && <div class="message bad">{error}</div>}
       {!found && !error && <p>{t("explore.thinking")}</p>}
       {found && (
         <>
           <div class="win-legend" data-testid="explore-win">{found.win.map((p, s) => (
-            <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{t("analysis.win", { who: PLAYER_NAMES[s], p })}</span>
+            <span key={s} style={{ color: PLAYER_COLOURS[s] }}>{t("analysis.win", { who: who(s), p })}</span>
           ))}</div>
           {seat === null ? <p>{t("explore.over")}</p> : (
             <>
               {found.reply && (
-                <p data-testid="explore-reply">{t("explore.reply", { action: actionOnlyWords(found.reply, seat) })}{" "}
+                <p data-testid="explore-reply">{t("explore.reply", { action: actionOnlyWords(found.reply, seat, names) })}{" "}
                   <button type="button" data-testid="explore-play-reply" onClick={() => play(found.reply!)}>{t("explore.play_reply")}</button>
                 </p>
               )}
               <label>{t("explore.moves")}{" "}
                 <select data-testid="explore-moves" value={String(choice)}
                   onChange={(e) => setChoice(Number((e.target as HTMLSelectElement).value))}>
-                  {found.moves.map((m, i) => <option key={i} value={String(i)}>{actionOnlyWords(m, seat)}</option>)}
+                  {found.moves.map((m, i) => <option key={i} value={String(i)}>{actionOnlyWords(m, seat, names)}</option>)}
                 </select>
               </label>{" "}
               <button type="button" data-testid="explore-play" onClick={() => found.moves[choice] && play(found.moves[choice])}>{t("explore.play")}</button>

@@ -240,14 +240,14 @@ export function GameScreen({ id, mine: held, host, onMover }: {
           {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
             selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
             onCard={myTurn ? choosing.onCard : undefined} />}
-          {since.length > 0 && <SinceLastTurn entries={since} onClose={() => setSinceHidden(version)} />}
+          {since.length > 0 && <SinceLastTurn entries={since} names={names} onClose={() => setSinceHidden(version)} />}
           {mySeat !== null && !view.is_over && !called && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
             host={host ? { id, host, seatNames: names, bots: names.map((_, s) => !!info?.seats[s]?.bot) } : null} />
           <Players view={view} names={names} ended={called} />
           <Markets view={view} />
-          <GameLogPanel entries={log} />
+          <GameLogPanel entries={log} names={names} />
         </aside>
       </main>
     </div>

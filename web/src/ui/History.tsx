@@ -5,7 +5,7 @@ import { Icon } from "./icons";
 import type { JSX } from "preact";
 import type { LogEntry, View } from "../api/types";
 import { PLAYER_SYMBOL } from "../board/symbols";
-import { entryLine } from "../logic/events";
+import { entryLine, type Names } from "../logic/events";
 import { list, money, num, t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES, seatWithSymbol } from "../logic/names";
 
@@ -163,7 +163,7 @@ export function WinnerLine({ view, names }: { view: View; names: (string | null)
 }
 
 /** Every move, under its era and round, each a button that jumps to the board after it. */
-export function MoveList({ log, current, onJump }: { log: LogEntry[]; current: number; onJump: (n: number) => void }): JSX.Element {
+export function MoveList({ log, names, current, onJump }: { log: LogEntry[]; names?: Names; current: number; onJump: (n: number) => void }): JSX.Element {
   const marks = roundMarks(log);
   const heads = new Map(marks.map((m) => [m.at, m]));
   return (
@@ -179,7 +179,7 @@ export function MoveList({ log, current, onJump }: { log: LogEntry[]; current: n
           )}
           <button type="button" class={`move${current === i + 1 ? " current" : ""}`} data-move={i + 1}
             aria-current={current === i + 1 ? "step" : undefined} onClick={() => onJump(i + 1)}>
-            <span class="move-n">{num(i + 1)}.</span> <span style={{ color: PLAYER_COLOURS[e.seat] }}>{PLAYER_SYMBOL[e.seat]}</span> {entryLine(e)}
+            <span class="move-n">{num(i + 1)}.</span> <span style={{ color: PLAYER_COLOURS[e.seat] }}>{PLAYER_SYMBOL[e.seat]}</span> {entryLine(e, names)}
           </button>
         </div>
       ))}

@@ -58,6 +58,11 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
     if (!name) player().then((me) => me?.name && setName((typed) => typed || me.name || "")).catch(() => undefined);
   }, []);
   const [copied, setCopied] = useState(false);
+  useEffect(() => { // "Copied ✓" for a moment, then the button's own words again
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const { busy, error, run: hostDo } = useBusy();
   const [level, setLevel] = useState<BotLevel>("medium"); // a first game against a bot that plays
   const heldInvite = seats.invite(id);
@@ -123,7 +128,7 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
           <li key={s.seat} class={s.taken ? "taken" : "free"}>
             <Chip seat={s.seat} /> {PLAYER_NAMES[s.seat]}:{" "}
             {s.taken ? <b><bdi>{seatName(s)}</bdi>{s.bot ? t("lobby.bot") : ""}{s.bot && <span class="bot-level" data-testid={`bot-level-${s.seat}`}> {t(`bot.${s.bot_level ?? "easy"}`)}</span>}{held?.seat === s.seat ? t("lobby.you") : ""}</b> : <i>{t("lobby.free")}</i>}
-            {host && s.taken && !closed && (
+            {host && s.taken && !closed && held?.seat !== s.seat && ( // not the host's own seat
               <button type="button" class="small" disabled={busy} data-testid={`remove-${s.seat}`}
                 onClick={() => (s.bot || confirm(t("lobby.confirm_remove", { name: seatName(s) })))
                   && hostDo(() => api.removeSeat(id, host, s.seat))}>{t("lobby.remove")}</button>
@@ -148,11 +153,12 @@ export function Lobby({ id, info, mine, host, conn, onJoined }: {
       )}
       {free > 0 && (
         <span class="add-bot">
-          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">{t("lobby.add_bot")}</button>{" "}
+          {/* the level first, then the button that adds a bot of it */}
           <label>{t("lobby.level")} <select value={level} disabled={busy} data-testid="bot-level"
             onChange={(e) => setLevel((e.target as HTMLSelectElement).value as BotLevel)}>
             {BOT_LEVELS.map((l) => <option key={l} value={l}>{t(`bot.${l}`)}</option>)}
-          </select></label>
+          </select></label>{" "}
+          <button type="button" onClick={() => host && hostDo(() => api.addBot(id, host, level))} disabled={busy} data-testid="add-bot">{t("lobby.add_bot")}</button>
         </span>
       )}
       <button type="button" disabled={busy} data-testid="cancel-game"

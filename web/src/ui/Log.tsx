@@ -4,11 +4,11 @@ import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry, MoveEvent, View } from "../api/types";
 import { IndustryIcon } from "../board/industries";
 import { num, t } from "../i18n";
-import { entryItems, type LogItem, type RankRow, type ScoreRow } from "../logic/events";
+import { entryItems, type LogItem, type Names, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import { Chip } from "./Panels";
 
-function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Element {
+function ScoreTable({ era, rows, names }: { era: string; rows: ScoreRow[]; names?: Names }): JSX.Element {
   return (
     <div class="log-table" data-testid="era-scores">
       <div class="log-event-title">{t("log.scores_title", { era })}</div>
@@ -17,7 +17,7 @@ function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Eleme
         <tbody>
           {rows.map((r) => (
             <tr key={r.seat} title={r.detail.join("\n")}>
-              <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
+              <td class="who"><Chip seat={r.seat} /> <bdi>{names?.[r.seat] ?? PLAYER_NAMES[r.seat]}</bdi></td>
               <td>{t("log.count_vp", { n: r.links, vp: r.linkVp })}</td>
               <td>{t("log.count_vp", { n: r.tiles, vp: r.tileVp })}</td>
               <td>{num(r.linkVp + r.tileVp)}</td>
@@ -30,7 +30,7 @@ function ScoreTable({ era, rows }: { era: string; rows: ScoreRow[] }): JSX.Eleme
   );
 }
 
-function RankTable({ rows }: { rows: RankRow[] }): JSX.Element {
+function RankTable({ rows, names }: { rows: RankRow[]; names?: Names }): JSX.Element {
   return (
     <div class="log-table" data-testid="ranking">
       <div class="log-event-title">{t("log.ranking")}</div>
@@ -40,7 +40,7 @@ function RankTable({ rows }: { rows: RankRow[] }): JSX.Element {
           {rows.map((r) => (
             <tr key={r.seat}>
               <td>{num(r.rank)}</td>
-              <td class="who"><Chip seat={r.seat} /> {PLAYER_NAMES[r.seat]}</td>
+              <td class="who"><Chip seat={r.seat} /> <bdi>{names?.[r.seat] ?? PLAYER_NAMES[r.seat]}</bdi></td>
               <td><b>{num(r.vp)}</b></td>
               <td>{num(r.income)}</td>
               <td>{money(r.money)}</td>
@@ -54,9 +54,9 @@ function RankTable({ rows }: { rows: RankRow[] }): JSX.Element {
 }
 
 /** A between-turn event (income, turn order, scoring, removals, deal, ranking). */
-function EventItem({ item }: { item: Exclude<LogItem, { kind: "move" }> }): JSX.Element {
-  if (item.kind === "scores") return <ScoreTable era={item.era} rows={item.rows} />;
-  if (item.kind === "ranking") return <RankTable rows={item.rows} />;
+function EventItem({ item, names }: { item: Exclude<LogItem, { kind: "move" }>; names?: Names }): JSX.Element {
+  if (item.kind === "scores") return <ScoreTable era={item.era} rows={item.rows} names={names} />;
+  if (item.kind === "ranking") return <RankTable rows={item.rows} names={names} />;
   return (
     <div class="log-event" data-testid={`event-${item.kind}`}>
       {item.text}
@@ -73,21 +73,23 @@ function moveIndustries(entry: LogEntry): string[] {
   return [...new Set(all)];
 }
 
-/** One log entry: its move, then the events it caused. */
-export function EntryBody({ entry }: { entry: LogEntry }): JSX.Element {
-  const items = entryItems(entry);
+/** One log entry: its move, then the events it caused; players by name (`names`, by seat). */
+export function EntryBody({ entry, names }: { entry: LogEntry; names?: Names }): JSX.Element {
+  const items = entryItems(entry, names);
   const icons = moveIndustries(entry);
   return (
     <>
       {items.map((it, i) => it.kind === "move"
         ? <span key={i} class="log-move">{icons.map((ind) => <IndustryIcon key={ind} industry={ind} size={15} hidden />)}{icons.length ? " " : ""}{it.text}</span>
-        : <EventItem key={i} item={it} />)}
+        : <EventItem key={i} item={it} names={names} />)}
     </>
   );
 }
 
-export function GameLogPanel({ entries, current, onJump }: {
+export function GameLogPanel({ entries, names, current, onJump }: {
   entries: LogEntry[];
+  /** the seats' names (seatName), as the rest of the page shows them */
+  names?: Names;
   current?: number;
   onJump?: (n: number) => void;
 }): JSX.Element {
@@ -105,7 +107,7 @@ export function GameLogPanel({ entries, current, onJump }: {
         {(onJump ? rows : [...rows].reverse()).map(({ e, n }) => (
           <li key={e.seq} class={`${current === n ? "current" : ""}${onJump ? " jump" : ""}`} data-n={n}
             style={{ borderInlineStartColor: PLAYER_COLOURS[e.seat] }} onClick={onJump ? () => onJump(n) : undefined}>
-            <span class="n">{num(n)}.</span> <EntryBody entry={e} />
+            <span class="n">{num(n)}.</span> <EntryBody entry={e} names={names} />
           </li>
         ))}
       </ol>

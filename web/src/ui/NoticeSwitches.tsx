@@ -29,7 +29,8 @@ export function noticeWords(): Record<string, string> {
   };
 }
 
-export function NoticeSwitches(): JSX.Element | null {
+/** `onAccount`: shown on the account page, where the e-mails' switches are further down. */
+export function NoticeSwitches({ onAccount = false }: { onAccount?: boolean }): JSX.Element | null {
   const [on, setOn] = useState<Switches | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -49,7 +50,7 @@ export function NoticeSwitches(): JSX.Element | null {
   return (
     <details class="notice-switches" data-testid="notice-switches">
       <summary>{t("notices.title")}</summary>
-      <p class="muted">{t("notices.push_only")}</p>
+      <p class="muted">{t("notices.push_only", { where: onAccount ? "here" : "elsewhere" })}</p>
       <ul>
         {KINDS.map(([kind, label]) => (
           <li key={kind}>

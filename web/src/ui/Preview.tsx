@@ -8,7 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { GameSocket } from "../api/client";
 import type { Action, MoveEvent, PlayerView } from "../api/types";
 import { actionKey } from "../logic/choose";
-import { isolate, signedMoney, t } from "../i18n";
+import { isolate, signedMoney, signedNum, t } from "../i18n";
 import { INDUSTRY_NAME, linkName, locationName, money, PLAYER_NAMES, tileName } from "../logic/names";
 import { amountWords, cubeWords, supplyWords } from "../logic/words";
 
@@ -54,8 +54,9 @@ function whose(owner: number, seat: number): { owner: string; ownerName: string 
 
 const place = (id: string) => isolate(locationName(id));
 
-/** The preview in words and figures, from the engine's move event. */
-export function previewText(e: MoveEvent): PreviewText {
+/** The preview in words and figures, from the engine's move event; `incomeLevel` is the mover's
+ * income level before the move (the event has only its change). */
+export function previewText(e: MoveEvent, incomeLevel: number): PreviewText {
   const a = e.action;
   const what: string[] = [];
   const gains: string[] = [];
@@ -110,7 +111,9 @@ export function previewText(e: MoveEvent): PreviewText {
 
   const me = e.players.find((d) => d.seat === e.seat);
   if (me?.vp) gains.push(t("preview.gain_vp", { n: me.vp }));
-  if (me?.income_space) gains.push(t("preview.gain_income", { n: me.income_space, level: me.income_level }));
+  // the level before and after: the event's `income_level` is the change, not the new level
+  if (me?.income_space)
+    gains.push(t("preview.gain_income", { n: me.income_space, spaces: signedNum(me.income_space), from: signedNum(incomeLevel), to: signedNum(incomeLevel + me.income_level) }));
   for (const d of e.players)
     if (d.seat !== e.seat && (d.vp || d.income_space)) {
       const parts = [d.vp ? t("preview.other_vp", { n: d.vp }) : "", d.income_space ? t("preview.other_income", { n: d.income_space }) : ""];
@@ -120,7 +123,7 @@ export function previewText(e: MoveEvent): PreviewText {
 }
 
 export function EffectPreview({ effect, player }: { effect: MoveEvent; player: PlayerView }): JSX.Element {
-  const p = previewText(effect);
+  const p = previewText(effect, player.income_level);
   const after = player.money + p.total;
   return (
     <div class="preview" data-testid="preview">
@@ -133,18 +136,25 @@ export function EffectPreview({ effect, player }: { effect: MoveEvent; player: P
       )}
       <div class="preview-block">
         <div class="preview-head">{t("preview.money")}</div>
-        <table class="preview-money">
-          <tbody>
-            {p.money.map((l, i) => (
-              <tr key={i}><td>{l.label}</td><td class="amount"><bdi>{signedMoney(l.amount)}</bdi></td></tr>
-            ))}
-            <tr class="total">
-              <td>{t("preview.total")}</td>
-              <td class="amount" data-testid="preview-total" data-amount={p.total}><bdi>{signedMoney(p.total)}</bdi></td>
-            </tr>
-          </tbody>
-        </table>
-        <div class="preview-after" data-testid="preview-after">{t("preview.after", { before: money(player.money), after: money(after) })}</div>
+        {p.money.length === 0 ? (
+          // no money paid or received (Scout, Pass): said in words, not as "Total £0"
+          <div class="preview-free" data-testid="preview-total" data-amount={0}>{t("preview.no_money")}</div>
+        ) : (
+          <>
+            <table class="preview-money">
+              <tbody>
+                {p.money.map((l, i) => (
+                  <tr key={i}><td>{l.label}</td><td class="amount"><bdi>{signedMoney(l.amount)}</bdi></td></tr>
+                ))}
+                <tr class="total">
+                  <td>{t("preview.total")}</td>
+                  <td class="amount" data-testid="preview-total" data-amount={p.total}><bdi>{signedMoney(p.total)}</bdi></td>
+                </tr>
+              </tbody>
+            </table>
+            <div class="preview-after" data-testid="preview-after">{t("preview.after", { before: money(player.money), after: money(after) })}</div>
+          </>
+        )}
       </div>
       {p.gains.length > 0 && <div class="preview-gains">{t("preview.now", { gains: p.gains.join(" · ") })}</div>}
     </div>

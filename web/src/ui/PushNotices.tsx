@@ -54,11 +54,11 @@ function NotifySwitch(): JSX.Element | null {
 
 /** The device's switch and the kinds' switches, which govern these notifications only (the
  * e-mails have their own, on the account page). */
-export function PushNotices(): JSX.Element {
+export function PushNotices({ onAccount = false }: { onAccount?: boolean }): JSX.Element {
   return (
     <>
       <NotifySwitch />
-      <NoticeSwitches />
+      <NoticeSwitches onAccount={onAccount} />
     </>
   );
 }

@@ -145,7 +145,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           <button type="button" data-testid="explore-start" onClick={() => { setPlaying(false); setExploreFrom(n); }}>
             {t("explore.start")}</button>
         )}
-        {last && <div class="last-move" data-testid="last-move">{entryLine(last)}</div>}
+        {last && <div class="last-move" data-testid="last-move">{entryLine(last, names)}</div>}
       </div>
       <main class="game-body">
         <section class="board-wrap">
@@ -154,7 +154,7 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
             : <Board view={view} recent={touched(last?.action)} better={better ? touched(better) : undefined} />}</PanZoom>
         </section>
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
-          {finished && exploreFrom !== null && <ExplorePanel state={explore} onBack={() => setExploreFrom(null)} />}
+          {finished && exploreFrom !== null && <ExplorePanel state={explore} names={names} onBack={() => setExploreFrom(null)} />}
           {view.is_over && <WinnerLine view={view} names={names} />}
           {view.is_over && <Summary view={view} names={names} />}
           {points && <ScoreGraph points={points} log={log.actions} names={names} upTo={n} />}
@@ -162,9 +162,9 @@ export function ReplayScreen({ id }: { id: string }): JSX.Element {
           <Players view={exploring ?? view} names={names} viewerLabel={t("replay.hand_shown")} />
           <Markets view={exploring ?? view} />
           <ChatPanel messages={chat} socket={null} spectator upTo={n} />
-          <MoveList log={log.actions} current={n} onJump={setN} />
-          {finished && <AnalysisPanel state={analysis} n={n} onJump={setN} />}
-          <GameLogPanel entries={log.actions} current={n} onJump={setN} />
+          <MoveList log={log.actions} names={names} current={n} onJump={setN} />
+          {finished && <AnalysisPanel state={analysis} names={names} n={n} onJump={setN} />}
+          <GameLogPanel entries={log.actions} names={names} current={n} onJump={setN} />
         </aside>
       </main>
     </div>

@@ -6,9 +6,10 @@ import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Targets } from "../board/Board";
 import { slotLabel, tileLabel } from "../board/Board";
-import { list, num, t } from "../i18n";
+import { num, t } from "../i18n";
 import { IndustryIcon } from "../board/industries";
-import { linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS } from "../logic/names";
+import { linkName, LINKS, LOCATION, locationName } from "../logic/names";
+import { merchantBuysWords } from "../logic/words";
 
 export interface Target {
   key: string; // "slot:loc:i", "link:id", "merchant:loc"
@@ -39,8 +40,8 @@ export function targetList(view: View, targets: Targets, on: {
     out.push({ key: `link:${id}`, label: t("board.link_label", { link: linkName(id) }), groups: l ? [...l.ends, ...(l.also_connects ?? [])] : [], pick: () => on.onLink(id) });
   }
   for (const loc of targets.merchants ?? []) {
-    const buys = [...new Set(view.merchants.filter((m) => m.location === loc).map((m) => MERCHANT_BUYS[m.buys]))];
-    out.push({ key: `merchant:${loc}`, label: t("picker.sell_to", { merchant: locationName(loc), buys: list(buys) }), groups: [loc], pick: () => on.onMerchant(loc) });
+    const buys = merchantBuysWords(view.merchants, loc);
+    out.push({ key: `merchant:${loc}`, label: t("picker.sell_to", { merchant: locationName(loc), buys }), groups: [loc], pick: () => on.onMerchant(loc) });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import type { LogEntry } from "../api/types";
 import type { Targets } from "../board/Board";
 import { touched } from "../board/touched";
 import { t } from "../i18n";
-import { entryLine } from "../logic/events";
+import { entryLine, type Names } from "../logic/events";
 
 const MUTE_KEY = "brass.mute";
 
@@ -108,7 +108,7 @@ export function orderMarks(entries: LogEntry[]): Map<string, number[]> {
   return out;
 }
 
-export function SinceLastTurn({ entries, onClose }: { entries: LogEntry[]; onClose: () => void }): JSX.Element | null {
+export function SinceLastTurn({ entries, names, onClose }: { entries: LogEntry[]; names?: Names; onClose: () => void }): JSX.Element | null {
   if (entries.length === 0) return null;
   return (
     <div class="panel since" data-testid="since-last-turn" aria-live="polite">
@@ -116,7 +116,7 @@ export function SinceLastTurn({ entries, onClose }: { entries: LogEntry[]; onClo
         <b>{t("alert.since")}</b>
         <button type="button" class="close" aria-label={t("alert.hide_since")} onClick={onClose}><Icon name="close" /></button>
       </div>
-      <ol>{entries.map((e) => <li key={e.seq}>{entryLine(e)}</li>)}</ol>
+      <ol>{entries.map((e) => <li key={e.seq}>{entryLine(e, names)}</li>)}</ol>
     </div>
   );
 }

@@ -34,6 +34,13 @@ describe("a move's judgement in words", () => {
     ]);
     expect(judgementWords(agrees)).toEqual(["Move 4: the bot agrees with this move.", "Judged from 1 position."]);
   });
+  it("names the players as the log does, by their seat names", async () => {
+    await setLanguage("en");
+    expect(judgementWords(better, ["Ada", "Brindley"]).slice(0, 2)).toEqual([
+      "Move 9: the bot preferred: Brindley took a loan (judged 3.3 points better, by its reckoning of the VP lead, the win chance and the position)",
+      "With it Brindley would have had a 45% chance of winning (38% after the move made).",
+    ]);
+  });
 
   it("an analysis stored before judgements said how sure they are shows what it has", async () => {
     await setLanguage("en");

@@ -16,7 +16,7 @@ describe("the preview of a move", () => {
   });
   for (const [name, m] of moves) {
     it(`${name}: the money lines add up to the mover's change`, () => {
-      const t = previewText(m);
+      const t = previewText(m, 0);
       const delta = m.players.find((d) => d.seat === m.seat)?.money ?? 0;
       expect(t.total).toBe(delta);
       expect(t.total).toBe(m.received - m.paid);
@@ -26,13 +26,25 @@ describe("the preview of a move", () => {
     });
   }
   it("a build says what the tile is worth", () => {
-    const t = previewText(entries.build.effects![0] as MoveEvent);
+    const t = previewText(entries.build.effects![0] as MoveEvent, 0);
     expect(t.what[0]).toBe("Brewery I in Stafford (slot 1)");
     expect(t.what[1]).toMatch(/^When flipped: \d+ VP, \+\d+ income spaces?; \d+ link icons?/);
     expect(t.money.map((l) => l.label)).toEqual(["Cost of the tile", "1 iron from the market"]);
   });
   it("a build selling to the market shows the money received", () => {
-    const t = previewText(entries.build_to_market.effects![0] as MoveEvent);
+    const t = previewText(entries.build_to_market.effects![0] as MoveEvent, 0);
     expect(t.money.find((l) => l.label === "3 iron sold to the market")?.amount).toBe(4);
+  });
+  it("an income change says the level before and after, not the change as if it were the level", () => {
+    // the issue's case: at level −3, a sale gains 7 spaces, 5 levels
+    const sell = { ...(entries.sell.effects![0] as MoveEvent) };
+    sell.players = sell.players.map((d) => ({ ...d, income_space: 7, income_level: 5 }));
+    expect(previewText(sell, -3).gains).toEqual(["income +7 spaces (level −3 → +2)"]);
+    const loan = previewText(entries.loan.effects![0] as MoveEvent, 0);
+    expect(loan.gains).toEqual(["income −5 spaces (level 0 → −3)"]);
+  });
+  it("a move with no money in it has no money lines (the panel says so in words)", () => {
+    expect(previewText(entries.scout.effects![0] as MoveEvent, 0).money).toEqual([]);
+    expect(previewText(entries.pass.effects![0] as MoveEvent, 0).money).toEqual([]);
   });
 });
