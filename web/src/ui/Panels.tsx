@@ -51,7 +51,7 @@ export function ScoreStrip({ view, names }: { view: View; names: (string | null)
     <div class="score-strip" data-testid="score-strip">
       {view.players.map((p) => (
         <span key={p.seat} class="score" data-testid={`score-${p.seat}`}>
-          <Chip seat={p.seat} /> <bdi>{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
+          <Chip seat={p.seat} /> <bdi class="score-name">{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
         </span>
       ))}
     </div>
