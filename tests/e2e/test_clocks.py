@@ -118,10 +118,14 @@ def test_a_player_resigns_and_a_bot_plays_their_seat(
     expect(alice.locator("[data-testid=game]")).to_be_visible()
     seat, _ = token_of(alice, game_id)
     alice.once("dialog", lambda d: d.accept())
+    alice.locator("[data-testid=resign]").scroll_into_view_if_needed()  # the side column scrolled
     alice.click("[data-testid=resign]")
     expect(alice.locator(f"[data-testid=stand-in-{seat}]")).to_contain_text("resigned")
     expect(alice.locator("[data-testid=resign]")).to_have_count(0)
     expect(alice.locator("[data-testid=take-over]")).to_have_count(0)
+    # said where the actions are too, with no way back from a resignation
+    expect(alice.locator("[data-testid=stand-in-notice]")).to_contain_text("resigned")
+    expect(alice.locator("[data-testid=take-over-notice]")).to_have_count(0)
     # the bot plays Alice's seat now: the game goes on without her
     alice.wait_for_function(
         "() => Number(document.querySelector('[data-testid=game]')?.dataset.actions) >= 4",
@@ -129,6 +133,14 @@ def test_a_player_resigns_and_a_bot_plays_their_seat(
     entries = api(server, f"/api/games/{game_id}/log")["actions"]
     assert any(e["seat"] == seat and e["stand_in"] == "resigned" for e in entries)
     alice.screenshot(path=str(shots_dir / "clock-resigned.png"))
+    # the bots play it to its end: the result comes into view by itself (the side column was
+    # scrolled down to Resign), the page's header with it
+    expect(alice.locator("[data-testid=game-result]")).to_be_in_viewport(timeout=3 * LONG)
+    expect(alice.locator("[data-testid=winner]")).to_be_in_viewport()
+    expect(alice.locator("[data-testid=game-result]")).to_be_focused()
+    expect(alice.locator("[data-testid=turnbar]")).to_be_in_viewport()
+    expect(alice.locator("[data-testid=stand-in-notice]")).to_have_count(0)
+    alice.screenshot(path=str(shots_dir / "clock-resigned-end.png"))
     assert not alice.errors  # type: ignore[attr-defined]
     alice.context.close()
 
@@ -152,7 +164,15 @@ def test_an_idle_seat_is_handed_to_a_bot_and_taken_back(
     wait_actions(other, 1)  # the bot moved for the idle seat
     entries = api(server, f"/api/games/{game_id}/log")["actions"]
     assert entries[0]["seat"] == current and entries[0]["stand_in"] == "handover"
-    idle.click("[data-testid=take-over]")
+    # the idle player reads it where the actions are, and takes the seat back from there
+    notice = idle.locator("[data-testid=stand-in-notice]")
+    expect(notice).to_contain_text("A bot plays this seat for you now")
+    expect(notice).to_contain_text("was away")
+    expect(notice).to_be_in_viewport()
+    expect(other.locator("[data-testid=stand-in-notice]")).to_have_count(0)  # not the others'
+    idle.screenshot(path=str(shots_dir / "clock-stand-in-notice.png"))
+    idle.click("[data-testid=take-over-notice]")
+    expect(notice).to_have_count(0)
     for p in (idle, other):
         expect(p.locator(f"[data-testid=stand-in-{current}]")).to_have_count(0)
     other.screenshot(path=str(shots_dir / "clock-handed-back.png"))

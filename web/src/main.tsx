@@ -17,7 +17,7 @@ function Root() {
   return (
     <>
       <SiteBanner />
-      <LanguageSwitcher />
+      <div class="lang-anchor"><LanguageSwitcher /></div>
       <App />
     </>
   );

@@ -25,6 +25,11 @@ function point(w: Where): [number, number] | null {
   }
 }
 
+/** A counter's flash: a gold ring and a see-through gold tint inside it (inset shadows paint
+ * over the background and under the text); its end, the same shadows gone. */
+const FLASH = "inset 0 0 0 2px #f3c77a, inset 0 0 0 999px rgba(243, 199, 122, 0.3)";
+const FLASH_END = "inset 0 0 0 2px rgba(243, 199, 122, 0), inset 0 0 0 999px rgba(243, 199, 122, 0)";
+
 export interface Playing {
   /** end every animation now: the board as after the move */
   skip: () => void;
@@ -76,7 +81,10 @@ export function play(svg: SVGSVGElement, timed: Timed[]): Playing {
       }
       case "counter":
         for (const el of document.querySelectorAll(`[data-testid=score-${step.seat}], [data-testid=player-${step.seat}]`)) {
-          run(el, [{ backgroundColor: "#f3c77a", color: "#3b2a1a" }, {}], at, ms);
+          // a gold ring and tint over the row, under its text: the text keeps its own colour on
+          // every background (the header's dark brown, a light or a dark panel), where fading a
+          // dark text on gold into the header's cream went through grey on brown
+          run(el, [{ boxShadow: FLASH }, { boxShadow: FLASH_END }], at, ms);
         }
         break;
     }

@@ -30,6 +30,8 @@ const ALLOWED: [string, string, string][] = [
   ["api/client.ts", "Bearer …", "the HTTP authorisation scheme, never shown"],
   ["ui/useMoveAnimation.ts", "(prefers-reduced-motion: reduce)", "a CSS media query, never shown"],
   ["ui/ActionPanel.tsx", "(pointer: coarse)", "a CSS media query (a touch screen: the prompts say Tap), never shown"],
+  ["board/play.ts", "inset 0 0 0 2px #f3c77a, inset 0 0 0 999px rgba(243, 199, 122, 0.3)", "a CSS box-shadow (a counter's flash), never shown"],
+  ["board/play.ts", "inset 0 0 0 2px rgba(243, 199, 122, 0), inset 0 0 0 999px rgba(243, 199, 122, 0)", "a CSS box-shadow (a counter's flash), never shown"],
   ["ui/Help.tsx", "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])", "a CSS selector (what takes the focus in the dialog), never shown"],
 ];
 

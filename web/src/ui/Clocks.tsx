@@ -172,16 +172,46 @@ export function Clocks({ id, st, mine, names }: {
           );
         })}
       </ul>
-      {token !== null && may?.take_over && (
-        <button type="button" disabled={busy} data-testid="take-over" onClick={() => run(() => api.takeOver(id, token))}>
-          {t("clock.take_over")}</button>
-      )}
+      {token !== null && may?.take_over && <TakeOver id={id} token={token} />}
       {token !== null && may?.resign && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
           onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token))}>
           {t("clock.resign")}</button>
       )}
       {error && <div class="message bad">{error}</div>}
+    </div>
+  );
+}
+
+/** "I'm back: take my seat": the seat back from the bot that plays it (the clocks panel's
+ * button is `take-over`, the `notice`'s over the actions `take-over-notice`). */
+function TakeOver({ id, token, notice = false }: { id: string; token: string; notice?: boolean }): JSX.Element {
+  const { busy, error, run } = useBusy();
+  return <>
+    <button type="button" disabled={busy} data-testid={notice ? "take-over-notice" : "take-over"} onClick={() => run(() => api.takeOver(id, token))}>
+      {t("clock.take_over")}</button>
+    {error && <div class="message bad">{error}</div>}
+  </>;
+}
+
+/** While a bot plays this browser's seat (its clock ran out, it was handed over, or resigned):
+ * said where the actions are (the top of the action panel, a phone's bottom sheet), with the
+ * button that takes the seat back when the server allows it. Nothing otherwise. */
+export function StandInNotice({ id, st, mine, names }: {
+  id: string;
+  st: StateMessage;
+  mine: SeatToken | null;
+  names: (string | null)[];
+}): JSX.Element | null {
+  const me = st.seat;
+  const reason = me !== null ? st.seats[me]?.stand_in : null;
+  if (me === null || !reason || st.status !== "running") return null;
+  const token = mine?.token ?? null;
+  return (
+    <div class="message stand-in-notice" role="status" data-testid="stand-in-notice">
+      <p><b>{t("error.stand_in_playing")}</b></p>
+      <p>{t("clock.stand_in", { who: isolate(names[me] ?? PLAYER_NAMES[me]), reason })}</p>
+      {token !== null && st.may?.take_over && <TakeOver id={id} token={token} notice />}
     </div>
   );
 }

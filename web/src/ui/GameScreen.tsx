@@ -11,7 +11,7 @@ import { PanZoom } from "../board/PanZoom";
 import { touched } from "../board/touched";
 import { PLAYER_NAMES, seatName } from "../logic/names";
 import { ActionPanel } from "./ActionPanel";
-import { Clocks } from "./Clocks";
+import { Clocks, StandInNotice } from "./Clocks";
 import { Nudge } from "./Nudge";
 import { Lobby } from "./Lobby";
 import { GameLogPanel, Summary } from "./Log";
@@ -29,7 +29,8 @@ import { useChoiceState, useChoosing } from "./useChoosing";
 import { chosen } from "../logic/choose";
 import { SeatLinks } from "./SeatLink";
 import { useGameState } from "./useGameState";
-import { useMoveAnimation } from "./useMoveAnimation";
+import { reducedMotion, useMoveAnimation } from "./useMoveAnimation";
+import { scroller } from "./inView";
 import { useLegal } from "./useLegal";
 
 /** The phone layout of styles.css (board above the panels, the action panel a bottom sheet). */
@@ -142,6 +143,25 @@ export function GameScreen({ id, mine: held, host, onMover }: {
   useEffect(() => {
     if (over && !start) api.replay(id, 0, null).then((f) => setStart(f.view.players)).catch(() => {});
   }, [over, id]);
+  // the game ending while the page is open (the last move, a resignation): its result, at the
+  // side column's top, may be scrolled out of view (the player was at the clocks or the chat,
+  // or the phone's page at the board): brought into view and focused, once. A game already
+  // over when the page opens starts there anyway.
+  const result = useRef<HTMLDivElement>(null);
+  const wasOver = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!view) return;
+    if (wasOver.current === false && over && result.current) {
+      // its own scrolling box only (a laptop's side column, else a phone's page): scrollIntoView
+      // would scroll the page too, and the header with it
+      const el = result.current;
+      const box = scroller(el);
+      const top = el.getBoundingClientRect().top - (box ? box.getBoundingClientRect().top : 0) - 8;
+      (box ?? window).scrollBy({ top, behavior: reducedMotion() ? "auto" : "smooth" });
+      el.focus({ preventScroll: true });
+    }
+    wasOver.current = over;
+  }, [over, view !== null]);
   const [sinceHidden, setSinceHidden] = useState(-1); // the version whose summary was closed
   const since = myTurn && sinceHidden !== version ? sinceMyLastTurn(log, mySeat) : [];
   useEffect(() => {
@@ -183,6 +203,13 @@ export function GameScreen({ id, mine: held, host, onMover }: {
     token !== null && send(() => api.undo(id, token, version), { text: t("game.undone"), bad: false }, t("game.cannot_undo"));
 
   const { choice } = choosing;
+  const undoButton = myTurn && st.undoable && (
+    <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>{t("game.undo")}</button>
+  );
+  const handPanel = hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
+    selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
+    onCard={myTurn ? choosing.onCard : undefined} />;
+  const standIn = !view.is_over && !called && <StandInNotice id={id} st={st} mine={mine} names={names} />;
   const last = log.length === view.action_count ? log[log.length - 1]?.action : undefined;
 
   return (
@@ -212,34 +239,40 @@ export function GameScreen({ id, mine: held, host, onMover }: {
           {lost}
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
           {called && <div class="message bad" role="status" data-testid="game-ended">{t("game.ended_by_admin")}</div>}
-          {view.is_over && <WinnerLine view={view} names={names} />}
-          {view.is_over && <Summary view={view} names={names} standIns={st.seats.map((s) => s.stand_in)} />}
-          {view.is_over && <RatingChanges id={id} token={token} />}
-          {view.is_over && <Rematch id={id} token={token} mySeat={mySeat} names={names} />}
+          {view.is_over && (
+            // brought into view (and focused) once, when the game ends while the page is open
+            <div class="game-result" data-testid="game-result" tabIndex={-1} ref={result} aria-label={t("panel.game_over")}>
+              <WinnerLine view={view} names={names} />
+              <Summary view={view} names={names} standIns={st.seats.map((s) => s.stand_in)} />
+              <RatingChanges id={id} token={token} />
+              <Rematch id={id} token={token} mySeat={mySeat} names={names} />
+            </div>
+          )}
           {view.is_over && start && log.length === view.action_count && (() => {
             const points = series(start, log);
             return points && <ScoreGraph points={points} log={log} names={names} />;
           })()}
-          {/* what the player acts with first, in view without scrolling: the action panel, Undo, the hand */}
-          {myTurn && (
+          {/* what the player acts with first, in view without scrolling: the action panel, Undo, the
+              hand; on a phone together in the bottom sheet (the hand under the actions, reached
+              by scrolling the sheet), on a laptop in the side column as they were */}
+          {!myTurn && standIn}
+          {myTurn && <div class="turn-sheet" data-testid="turn-sheet">
+            {standIn}
             <ActionPanel entries={legal} choice={choice} setChoice={choosing.setChoice} pendingTile={choosing.pendingTile}
               setPendingTile={choosing.setPendingTile} seat={mySeat!} onConfirm={confirm} busy={busy}
               preview={preview} player={view.players[mySeat!]} view={view} town={town} setTown={setTown}
               targets={targetList(view, choosing.targets, choosing)}
               hand={hand ?? []} playable={choosing.playable} onCard={choosing.onCard} />
-          )}
+            {undoButton}
+            {handPanel}
+          </div>}
           {mySeat !== null && !myTurn && !view.is_over && !called && view.current_seat !== null && (
             <div class="panel waiting" data-testid="waiting">
               {t("game.waiting", { name: isolate(names[view.current_seat] ?? PLAYER_NAMES[view.current_seat]), colour: PLAYER_NAMES[view.current_seat] })}{" "}
               <Nudge id={id} token={mine?.token ?? null} mover={view.current_seat} turn={st.clock.turn_started} />
             </div>
           )}
-          {myTurn && st.undoable && (
-            <button type="button" class="undo" data-testid="undo" disabled={busy} onClick={undo}>{t("game.undo")}</button>
-          )}
-          {hand && <Hand cards={hand} title={t("panel.your_hand")} playable={myTurn ? choosing.playable : new Set()}
-            selected={choice.kind === "scout" ? choice.picks.map((p) => p.slice(5)) : choice.card ? [choice.card] : []}
-            onCard={myTurn ? choosing.onCard : undefined} />}
+          {!myTurn && handPanel}
           {since.length > 0 && <SinceLastTurn entries={since} names={names} onClose={() => setSinceHidden(version)} />}
           {mySeat !== null && !view.is_over && !called && <Guide />}
           <Clocks id={id} st={st} mine={mine} names={names} />

@@ -48,10 +48,11 @@ export function TurnBar({ view, names, ended }: { view: View; names: (string | n
 /** Every seat's VP and income level in one line (the header): visible to everyone at once. */
 export function ScoreStrip({ view, names }: { view: View; names: (string | null)[] }): JSX.Element {
   return (
-    <div class="score-strip" data-testid="score-strip">
+    // focusable: on a phone it is one line that scrolls sideways, by keyboard too
+    <div class="score-strip" data-testid="score-strip" tabIndex={0}>
       {view.players.map((p) => (
         <span key={p.seat} class="score" data-testid={`score-${p.seat}`}>
-          <Chip seat={p.seat} /> <bdi>{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
+          <Chip seat={p.seat} /> <bdi class="score-name">{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
         </span>
       ))}
     </div>
