@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 
 from brass.engine import DATA
 
@@ -146,15 +146,18 @@ async def hosting(game_id: str, request: Request, rt: GameAt, token: deps.Token)
 @router.post("/games/{game_id}/join", response_model=Joined, status_code=201,
              dependencies=[JoinLimited])
 async def join(game_id: str, body: Join, request: Request, service: Service,
-               player: MaybePlayer) -> Joined:
+               player: MaybePlayer, after: BackgroundTasks) -> Joined:
     """Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
     browser keeps) limits a browser to one seat unless the game allows a shared screen. With
     the player cookie, the seat is that player's (on their desk, on every device), and a
     player with no display name yet takes the name they joined with."""
     seat, token = await service.lobby.join(game_id, body.name, body.invite, body.browser,
                                            None if player is None else player.id)
-    if player is not None and not player.name:  # their first name at a table is theirs
-        await asyncio.to_thread(identity.store(request).name_if_none, player.id, body.name)
+    if player is not None and not player.name:  # their first name at a table is theirs,
+        # written once the answer has left, so as not to hold it back: the last seat's join
+        # starts the game, and its page waits for the answer to play its seat
+        after.add_task(asyncio.to_thread, identity.store(request).name_if_none, player.id,
+                       body.name)
     return Joined(seat=seat, token=token)
 
 

@@ -45,6 +45,10 @@ def wait_actions(page: Page, n: int) -> None:
 
 
 def my_seat(page: Page, game_id: str) -> int:
+    """The seat the page keeps for the game, once the join's answer has stored it (the state
+    message that the game started may come first)."""
+    page.wait_for_function("id => JSON.parse(localStorage.getItem('brass.seats') || '{}')[id]",
+                           arg=game_id, timeout=15000)
     seats = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))
     return int(seats[game_id]["seat"])
 

@@ -12,12 +12,13 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import actions_done, click_action, open_page, wait_actions
+from .test_browser import actions_done, click_action, my_seat, open_page, wait_actions
 
 LONG = 60_000  # ms: only stops a broken run from hanging
 
 
 def token_of(page: Page, game_id: str) -> tuple[int, str]:
+    my_seat(page, game_id)  # once the join's answer has stored it
     held = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game_id]
     return int(held["seat"]), str(held["token"])
 

@@ -17,7 +17,7 @@ from brass.server import policy
 from brass.server.playerstore import PlayerStore
 from brass.server.storebase import StoreBase
 
-from .test_browser import actions_done, click_action, wait_actions
+from .test_browser import actions_done, click_action, my_seat, wait_actions
 from .test_seat_links import get, post
 
 
@@ -174,6 +174,7 @@ def test_the_desk_names_whose_time_it_shows(browser: Browser, server: str) -> No
     state = get(server, f"/api/games/{game}/state", bob["token"])
     if state["view"]["current_seat"] != bob["seat"]:  # Alice first: her one action, then Bob
         alice = 1 - bob["seat"]
+        my_seat(page, game)  # once the join's answer has stored it
         token = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game]["token"]
         move = get(server, f"/api/games/{game}/legal", token)[0]["action"]
         post(server, f"/api/games/{game}/actions", {

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import DESKTOP, actions_done, click_action, refuse_once
+from .test_browser import DESKTOP, actions_done, click_action, my_seat, refuse_once
 
 # Words each language's catalogue uses (web/src/i18n/<lang>.json): the loan line of the log,
 # the refusal of a card not held ("refusal.card_not_held"), the end of round 1.
@@ -146,8 +146,8 @@ def test_a_game_in_each_language(browser: Browser, server: str, shots_dir: Path,
     page.click("[data-testid=join]")
     expect(page.locator("[data-testid=game]")).to_be_visible(timeout=10000)
     game_id = page.url.rsplit("/", 1)[1]
-    held = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game_id]
-    token, seat = held["token"], int(held["seat"])
+    seat = my_seat(page, game_id)  # once the join's answer has stored it
+    token = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game_id]["token"]
     if HOW[lang] == "menu-later":
         choose_language(page, lang)
 

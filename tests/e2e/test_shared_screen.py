@@ -15,7 +15,11 @@ from .test_seat_links import get
 
 
 def held_tokens(page: Page, game_id: str) -> dict[int, str]:
-    """The seats this browser holds, first and shared, with their tokens."""
+    """The seats this browser holds, first and shared, with their tokens (once the second
+    join's answer has stored its seat: the game's start may be heard first)."""
+    page.wait_for_function(
+        "id => JSON.parse(localStorage.getItem(`brass.shared.${id}`) || '[]').length", arg=game_id,
+        timeout=15000)
     first = json.loads(page.evaluate("localStorage.getItem('brass.seats')"))[game_id]
     others = json.loads(page.evaluate(f"localStorage.getItem('brass.shared.{game_id}')") or "[]")
     return {s["seat"]: s["token"] for s in [first, *others]}

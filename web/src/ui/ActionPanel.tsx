@@ -115,11 +115,12 @@ export function ActionPanel(p: ActionPanelProps): JSX.Element {
   const pendingSales = p.pendingTile ? [...opts].filter((o) => o.startsWith(`sale:${p.pendingTile}:`)) : [];
   const saleDevelopOpts = pendingSales.filter((o) => pendingSales.filter((x) => parseSale(x).merchant === parseSale(o).merchant).length > 1);
   // the preview's money, once it is shown, above the Confirm bar: its total and, under it,
-  // the money the player will have
+  // the money the player will have (a move that pays nothing: the words that say so)
   const panel = useRef<HTMLDivElement>(null);
   useKeepFocus(panel);
   useLayoutEffect(() => {
-    const after = panel.current?.querySelector("[data-testid=preview-after]");
+    const after = panel.current?.querySelector("[data-testid=preview-after]")
+      ?? panel.current?.querySelector("[data-testid=preview-total]");
     if (after) keepAbove(after, panel.current!.querySelector(".confirm-bar"));
   }, [p.preview]);
 
