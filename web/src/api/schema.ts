@@ -681,7 +681,8 @@ export interface paths {
          * Join
          * @description Take a free seat: an unlisted game needs its `invite` secret; `browser` (an id the
          *     browser keeps) limits a browser to one seat unless the game allows a shared screen. With
-         *     the player cookie, the seat is that player's (on their desk, on every device).
+         *     the player cookie, the seat is that player's (on their desk, on every device), and a
+         *     player with no display name yet takes the name they joined with.
          */
         post: operations["join_api_games__game_id__join_post"];
         delete?: never;
