@@ -128,8 +128,8 @@ def state_parts(rt: Runtime) -> tuple[str, str]:
                         mover is not None and record.seats[mover].played_by_bot, last)
     tail = dumps({"older_engine": record.older_engine, "undone": undone,
                   "undoable": may_undo,
-                  "seats": [s.model_dump() for s in seats(record)],
-                  "clock": clock(record).model_dump(), "seat_changes": changes})
+                  "seats": seat_dicts(record),
+                  "clock": clock_dict(record), "seat_changes": changes})
     return f"{head[:-1]},", f'{tail[1:-1]},"log":[{",".join(new)}]'
 
 
@@ -144,11 +144,15 @@ def epoch(stamp: dt.datetime | None) -> float | None:
 
 
 def clock(record: GameRecord) -> ClockView:
+    return ClockView(**clock_dict(record))
+
+
+def clock_dict(record: GameRecord) -> dict[str, Any]:
+    """The `ClockView` as the dict its `model_dump` is (as `seat_dicts`)."""
     c = record.clock
-    return ClockView(kind=c.kind, reserve=c.reserve, increment=c.increment,
-                     per_turn=c.per_turn, handoff_after=c.handoff_after,
-                     deadline=epoch(record.deadline),
-                     turn_started=epoch(record.turn_started_at))
+    return {"kind": c.kind, "reserve": float(c.reserve), "increment": float(c.increment),
+            "per_turn": float(c.per_turn), "handoff_after": float(c.handoff_after),
+            "deadline": epoch(record.deadline), "turn_started": epoch(record.turn_started_at)}
 
 
 def seat_change(c: SeatChange) -> dict[str, Any]:
@@ -157,9 +161,16 @@ def seat_change(c: SeatChange) -> dict[str, Any]:
 
 
 def seats(record: GameRecord) -> list[SeatInfo]:
-    return [SeatInfo(seat=s.seat, name=s.name, bot=s.bot, taken=s.taken,
-                     stand_in=s.stand_in, reserve=s.reserve,
-                     bot_level=s.level if s.bot else None) for s in record.seats]
+    return [SeatInfo(**s) for s in seat_dicts(record)]
+
+
+def seat_dicts(record: GameRecord) -> list[dict[str, Any]]:
+    """Each `SeatInfo` as the dict its `model_dump` is: a state message builds these at every
+    move, where making and dumping the models cost several times as much."""
+    return [{"seat": s.seat, "name": s.name, "bot": s.bot, "taken": s.taken,
+             "bot_level": s.level if s.bot else None, "stand_in": s.stand_in,
+             "reserve": None if s.reserve is None else float(s.reserve)}
+            for s in record.seats]
 
 
 def game_info(record: GameRecord, game: Game | None) -> GameInfo:
@@ -191,7 +202,7 @@ def log_text(record: GameRecord, entries: list[ActionRecord],
         "players": record.players, "status": record.status, "version": record.version,
         "engine_version": record.engine_version,
         "older_engine": record.older_engine,
-        "seats": [s.model_dump() for s in seats(record)],
+        "seats": seat_dicts(record),
         "seed": record.seed if finished else None,
         "setup": record.setup if finished else None,
         "scores": record.scores if finished else None,
@@ -251,7 +262,7 @@ def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
     (`legal.py` makes each once) and the same few prices, so each one's text is made once per
     process."""
     texts = _action_texts
-    entries = []
+    parts = []  # each entry's head and tail (with its comma): one join makes the text
     last: Quote | None = None
     tail = ""
     for price, actions in groups:
@@ -261,8 +272,12 @@ def _moves_text(groups: Iterable[tuple[Quote, Sequence[Action]]]) -> str:
             held = texts.get(id(action))
             if held is None or held[0] is not action:
                 held = _held_action(action)
-            entries.append(held[1] + tail)
-    return f'[{",".join(entries)}]'
+            parts.append(held[1])
+            parts.append(tail)
+    if not parts:
+        return "[]"
+    parts[-1] = parts[-1][:-1]  # no comma after the last entry
+    return f'[{"".join(parts)}]'
 
 
 def _held_action(action: Action) -> tuple[Action, str]:
@@ -274,10 +289,11 @@ def _held_action(action: Action) -> tuple[Action, str]:
 
 
 def _quote_tail(quote: Quote) -> str:
-    """`<quote>}` as JSON text, kept in `_quote_texts`."""
+    """`<quote>},` as JSON text (an entry's end and the comma after it), kept in
+    `_quote_texts`."""
     tail = _quote_texts.get(quote)
     if tail is None:
         if len(_quote_texts) >= TEXTS:
             _quote_texts.clear()
-        tail = _quote_texts[quote] = f"{dumps(quote.to_json())}}}"
+        tail = _quote_texts[quote] = f"{dumps(quote.to_json())}}},"
     return tail

@@ -125,10 +125,10 @@ class Connection:
 
     async def _write(self, texts: list[str]) -> None:
         """`texts` as text frames, in one write where uvicorn's protocol is at hand and the
-        socket open, as Starlette's `send_text` each otherwise (and with its outcome: a socket
-        gone is `WebSocketDisconnect(1006)`)."""
-        if self.lean is None or len(texts) == 1 or (
-                self.ws.application_state != WebSocketState.CONNECTED):
+        socket open (a single text too: Starlette's and uvicorn's layers for one message cost
+        as much as the frame), as Starlette's `send_text` each otherwise (and with its
+        outcome: a socket gone is `WebSocketDisconnect(1006)`)."""
+        if self.lean is None or self.ws.application_state != WebSocketState.CONNECTED:
             for text in texts:
                 await self.ws.send_text(text)
             return

@@ -7,6 +7,7 @@ the wire)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 from typing import Any
@@ -90,6 +91,27 @@ def test_views_and_quotes_of_random_games_match_their_models() -> None:
                             for s in entry["quote"][r]}
     assert eras == {"canal", "rail"}
     assert sources == {"tile", "market", "merchant"}
+
+
+def test_the_seats_and_clock_dicts_are_their_models_dumps() -> None:
+    """A state message's seats and clock are built as dicts (`seat_dicts`, `clock_dict`):
+    exactly what the `SeatInfo` and `ClockView` models dump, whole numbers as floats too."""
+    from brass.server.clocks import Clock
+    from brass.server.records import GameRecord, SeatRecord
+
+    now = dt.datetime(2026, 12, 7, tzinfo=dt.UTC)
+    record = GameRecord(
+        id="g", name="n", players=3, status="running", seed=1, setup=None, version=4,
+        engine_version="1", host_token_hash="h", created_at=now, updated_at=now,
+        turn_started_at=now,
+        seats=[SeatRecord(seat=0, name="Ann", reserve=90),
+               SeatRecord(seat=1, bot=True, bot_level="hard"),
+               SeatRecord(seat=2, name="Cy", stand_in="timeout")],
+        settings={"clock": Clock(kind="live", reserve=600, increment=5).to_json()})
+    assert json.dumps(outbound.seat_dicts(record)) == json.dumps(
+        [s.model_dump() for s in outbound.seats(record)])
+    assert json.dumps(outbound.clock_dict(record)) == json.dumps(
+        outbound.clock(record).model_dump())
 
 
 def test_the_kept_action_and_price_texts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
