@@ -61,14 +61,24 @@ class PlayerState:
 
     def next_tile(self, industry: Industry) -> TileSpec | None:
         """The lowest tile of `industry` still on this player's mat."""
-        i = INDUSTRIES.index(industry)
+        i = _INDEX[industry]
         stack = DATA.stack_list[i]
         taken = self.mat[i]
         return stack[taken] if taken < len(stack) else None
 
     def mat_levels(self, industry: Industry) -> list[int]:
-        i = INDUSTRIES.index(industry)
-        return [spec.level for spec in DATA.stack_list[i][self.mat[i]:]]
+        """The levels of the tiles of `industry` still on this player's mat, lowest first."""
+        i = _INDEX[industry]
+        return list(_LEVELS_LEFT[i][self.mat[i]])
+
+
+# Each industry's place in INDUSTRIES (and in a mat), and the levels left on a mat after each
+# number of its tiles taken: every view lists every player's mat, every listing asks for next
+# tiles, and both were a search and a slice each time.
+_INDEX: dict[str, int] = {industry: i for i, industry in enumerate(INDUSTRIES)}
+_LEVELS_LEFT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(spec.level for spec in stack[taken:]) for taken in range(len(stack) + 1))
+    for stack in DATA.stack_list)
 
 
 @dataclass(frozen=True, slots=True)

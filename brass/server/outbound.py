@@ -91,7 +91,7 @@ def state_text(rt: Runtime, seat: int | None, legal: str | None,
     if shown is None and game is not None:
         shown = view(game, seat)
     who = "null" if seat is None else seat
-    may = "null" if seat is None else seatrules.permissions(rt.record, game, seat).model_dump_json()
+    may = "null" if seat is None else dumps(seatrules.permissions(rt.record, game, seat))
     return (f'{head}"seat":{who},"view":{jsontext.dumps(shown)},{tail},'
             f'"legal":{legal or "null"},"may":{may}}}')
 

@@ -9,11 +9,12 @@ that time, epoch seconds), and the client shows the button from then."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from brass.engine import Game
 
 from .errors import ApiError
 from .records import GameRecord
-from .schemas import HandOverFrom, SeatPermissions
 
 
 def _running(record: GameRecord, game: Game | None) -> ApiError | None:
@@ -67,15 +68,17 @@ def hand_over_refusal(record: GameRecord, game: Game | None, asking: int,
     return None
 
 
-def permissions(record: GameRecord, game: Game | None, seat: int) -> SeatPermissions:
-    """What the player of `seat` may do now, by the rules above."""
+def permissions(record: GameRecord, game: Game | None, seat: int) -> dict[str, Any]:
+    """What the player of `seat` may do now, by the rules above: a `SeatPermissions` as the
+    dict its `model_dump` is (every state message has one per seat: the model cost several
+    times as much; tests/server/test_schema_view.py checks the two agree)."""
     hand_over = []
     mover = None if game is None else game.current_seat
     started = record.turn_started_at
     if (mover is not None and started is not None
             and hand_over_refusal(record, game, seat, mover) is None):
-        hand_over.append(HandOverFrom(seat=mover, since=round(
-            started.timestamp() + record.clock.handoff_after, 3)))
-    return SeatPermissions(resign=resign_refusal(record, game, seat) is None,
-                           take_over=take_over_refusal(record, game, seat) is None,
-                           hand_over=hand_over)
+        hand_over.append({"seat": mover, "since": round(
+            started.timestamp() + record.clock.handoff_after, 3)})
+    return {"resign": resign_refusal(record, game, seat) is None,
+            "take_over": take_over_refusal(record, game, seat) is None,
+            "hand_over": hand_over}

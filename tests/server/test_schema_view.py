@@ -114,6 +114,29 @@ def test_the_seats_and_clock_dicts_are_their_models_dumps() -> None:
         outbound.clock(record).model_dump())
 
 
+def test_the_seat_permissions_dict_is_its_models_dump() -> None:
+    """`may` is built as a dict (`seatrules.permissions`): it validates as `SeatPermissions`
+    in strict mode and dumps back to the same JSON, a seat that may be handed over too."""
+    from brass.server import seatrules
+    from brass.server.clocks import Clock
+    from brass.server.records import GameRecord, SeatRecord
+    from brass.server.schemas import SeatPermissions
+
+    now = dt.datetime(2026, 12, 7, 12, 0, 0, 123000, tzinfo=dt.UTC)
+    game = new_game(3, 1)
+    record = GameRecord(
+        id="g", name="n", players=3, status="running", seed=1, setup=None, version=4,
+        engine_version="1", host_token_hash="h", created_at=now, updated_at=now,
+        turn_started_at=now, seats=[SeatRecord(seat=i, name=f"P{i}") for i in range(3)],
+        settings={"clock": Clock(kind="none", handoff_after=3600).to_json()})
+    for seat in range(3):
+        may = seatrules.permissions(record, game, seat)
+        assert may["hand_over"] == ([] if seat == game.current_seat else [
+            {"seat": game.current_seat, "since": round(now.timestamp() + 3600, 3)}])
+        same_json(SeatPermissions, may)
+        assert outbound.dumps(may) == SeatPermissions.model_validate(may).model_dump_json()
+
+
 def test_the_kept_action_and_price_texts_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(outbound, "TEXTS", 5)
     monkeypatch.setattr(outbound, "_action_texts", {})
