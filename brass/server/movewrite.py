@@ -1,6 +1,7 @@
 """A move's one-statement write (`Storage.plan_append`) on Postgres, run on the event loop
-over a few connections of its own, so the commonest write pays no thread hop and no
-SQLAlchemy layers (they were about a tenth of the server process's CPU per move); and so the
+over a few connections of its own (through libpq itself: prepared.py), so the commonest write
+pays no thread hop and no SQLAlchemy layers (they were about a tenth of the server process's
+CPU per move); and so the
 lobby's two common writes, creating a game and taking a seat (quicklobby.py: they were about
 a third of the CPU to open a game). Any other write, and every write on SQLite, goes through
 `Storage` in a database thread."""
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg.rows import namedtuple_row
 
-from . import outage
+from . import outage, prepared
 from .fanout import libpq_url
 from .quicklobby import QuickClaim, QuickWrite
 from .storage import ActionRecord, Claimed, QuickAppend, StaleVersion, Storage, Timing
@@ -59,9 +60,8 @@ class MoveWriter:
                 reused = bool(self._idle)
                 conn = self._idle.pop() if reused else await self._connect()
                 try:
-                    cur = await conn.execute(quick.sql if self.notifier is None
-                                             else quick.quiet_sql, quick.params)
-                    found = await cur.fetchone()
+                    found = await prepared.execute(conn, quick.sql if self.notifier is None
+                                                   else quick.quiet_sql, quick.params)
                 except psycopg.errors.IntegrityError:
                     self._idle.append(conn)  # autocommit: the connection is ready again
                     raise await asyncio.to_thread(self.storage.refused, game_id,
@@ -76,7 +76,7 @@ class MoveWriter:
                     self._drop(conn)
                     raise
                 self._idle.append(conn)
-                if found is not None:
+                if found:
                     if self.notifier is not None:
                         self.notifier.send(quick.params["channel"], quick.params["payload"])
                     return quick.record, quick.timing
