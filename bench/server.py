@@ -8,6 +8,7 @@
     python bench/server.py --games 200 500 --baseline /tmp/main --rounds 2
                                                  # this checkout and another, alternating
     python bench/server.py --sqlite              # the embedded default (one instance)
+    python bench/server.py --parts               # and the CPU per move by part (parts.py)
 
 For each `--games` count, starts `brass serve` in a subprocess against a fresh Postgres
 database (dropped at the end; with `--sqlite`, a fresh SQLite file), then plays that many
@@ -61,6 +62,7 @@ import os
 import random
 import re
 import secrets
+import signal
 import socket
 import statistics
 import subprocess
@@ -69,6 +71,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import orjson
@@ -121,6 +124,8 @@ class Bench:
     hello_refused: int = 0  # hellos answered "Unknown seat token" (then said again)
     moves: float = 0.0  # mean moves played by the live games at the end
     measuring: bool = False  # off during the warm-up
+    parts: list[dict[str, Any]] = field(default_factory=list)  # parts.py's sums, summed over
+    # the servers, at the start and the end of the measure (with --parts)
 
 
 def free_port() -> int:
@@ -372,7 +377,8 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 
 async def run(ports: list[int], games: int, seconds: float, think: float, warmup: float,
-              server_pids: list[int], sticky: bool = False) -> Bench:
+              server_pids: list[int], sticky: bool = False,
+              parts: list[Path] | None = None) -> Bench:
     bench = Bench()
     bench.memory.append(rss_all(server_pids))
     # a new connection per lobby call: a kept-alive one that the loaded server closes as it
@@ -394,6 +400,8 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         bench.own_cpu.append(time.process_time())
         bench.db_cpu.append(postgres_cpu())
         bench.pauses.append(await gc_pauses(http, ports))
+        if parts:
+            bench.parts.append(await parts_now(server_pids, parts))
         began = time.perf_counter()
         while time.perf_counter() - began < seconds and not all(
                 game[2].finished for game in opened):
@@ -403,6 +411,8 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
         bench.own_cpu.append(time.process_time())
         bench.db_cpu.append(postgres_cpu())
         bench.pauses.append(await gc_pauses(http, ports))
+        if parts:
+            bench.parts.append(await parts_now(server_pids, parts))
         bench.memory.append(rss_all(server_pids))
         bench.live = sum(not game[2].finished for game in opened)
         bench.moves = statistics.fmean([g[2].version for g in opened if not g[2].finished]
@@ -415,6 +425,45 @@ async def run(ports: list[int], games: int, seconds: float, think: float, warmup
                             for ws in sockets], timeout=30)
         bench.errors["_seconds"] = int(played)
     return bench
+
+
+async def parts_now(pids: list[int], files: list[Path]) -> dict[str, Any]:
+    """parts.py's sums in every server now (each asked by SIGUSR1), added up."""
+    asked = time.time()
+    total: dict[str, Any] = {"main thread": 0.0, "process": 0.0, "parts": {}}
+    for pid, path in zip(pids, files, strict=True):
+        os.kill(pid, signal.SIGUSR1)
+        for _ in range(200):
+            try:
+                sums = json.loads(path.read_text())
+                if sums["written"] >= asked:
+                    break
+            except (OSError, ValueError):
+                pass
+            await asyncio.sleep(0.05)
+        else:
+            raise SystemExit(f"server {pid} wrote no CPU by part within 10 s")
+        total["main thread"] += sums["main thread"]
+        total["process"] += sums["process"]
+        for part, spent in sums["parts"].items():
+            total["parts"][part] = total["parts"].get(part, 0.0) + spent
+    return total
+
+
+def report_parts(bench: Bench, actions: int) -> None:
+    """The servers' CPU per action by part while measuring (parts.py), in ms."""
+    before, after = bench.parts
+    per = 1000 / max(actions, 1)
+    spent = {k: (v - before["parts"].get(k, 0.0)) * per for k, v in after["parts"].items()}
+    main = (after["main thread"] - before["main thread"]) * per
+    process = (after["process"] - before["process"]) * per
+    print(f"server CPU per action by part (CPU time of the calls, parts.py): main thread "
+          f"{main:.2f} ms, of which:")
+    for part, ms in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {ms:5.3f} ms  {part}")
+    print(f"  {main - sum(spent.values()):5.3f} ms  the rest: the event loop, tasks, the "
+          f"frameworks' layers, the database's driver")
+    print(f"other threads of the server process: {process - main:.2f} ms")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -455,6 +504,9 @@ def main() -> int:
     parser.add_argument("--sqlite", action="store_true",
                         help="serve from a fresh SQLite file (the embedded default, one "
                              "instance) instead of Postgres")
+    parser.add_argument("--parts", action="store_true",
+                        help="start the servers through bench/parts.py and print their CPU "
+                             "per action by part, in CPU time")
     parser.add_argument("--gc-full-every", type=float, default=None,
                         help="the server's BRASS_GC_FULL_EVERY, seconds between its full "
                              "garbage collections (default: the server's, 900), to see "
@@ -481,7 +533,7 @@ def main() -> int:
                 for root in roots:
                     bench = bench_once(games, args.seconds, args.think, args.warmup, root,
                                        instances, options, args.placement == "sticky",
-                                       args.sqlite)
+                                       args.sqlite, args.parts)
                     report(bench, games, args.think, args.warmup, root, instances,
                            {**options, "placement": args.placement}, args.sqlite)
                     figures[root].append((per_action_ms(bench), opening_ms(bench, games),
@@ -545,23 +597,25 @@ def compare(figures: dict[Path, list[tuple[float, ...]]], roots: list[Path], gam
 
 def bench_once(games: int, seconds: float, think: float, warmup: float, root: Path,
                instances: int = 1, options: dict[str, str] | None = None,
-               sticky: bool = False, sqlite: bool = False) -> Bench:
+               sticky: bool = False, sqlite: bool = False, parts: bool = False) -> Bench:
     """One run: a fresh Postgres database (`sqlite`: SQLite file) and `instances` server
     processes for `games` games (`options`: more of the servers' settings, as environment
     variables)."""
     with tempfile.TemporaryDirectory(prefix="brass-bench-") as folder:
         if sqlite:
             return serve_and_play(f"sqlite:///{folder}/bench.db", games, seconds, think, warmup,
-                                  root, instances, options, sticky)
+                                  root, instances, options, sticky,
+                                  Path(folder) if parts else None)
         with fresh_postgres("brass_bench") as url:
             return serve_and_play(url, games, seconds, think, warmup, root, instances, options,
-                                  sticky)
+                                  sticky, Path(folder) if parts else None)
 
 
 def serve_and_play(url: str, games: int, seconds: float, think: float, warmup: float,
                    root: Path, instances: int, options: dict[str, str] | None,
-                   sticky: bool) -> Bench:
-    """Start `instances` servers of `root` on the database at `url` and play `games`."""
+                   sticky: bool, parts: Path | None = None) -> Bench:
+    """Start `instances` servers of `root` on the database at `url` and play `games`
+    (`parts`: a folder for parts.py's sums; the servers start through it)."""
     env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(root),
            "BRASS_JOIN_LIMIT": "0",  # 1000 joins and
            "BRASS_SOCKETS_PER_ADDRESS": "0",  # 1000 sockets from one address
@@ -570,12 +624,15 @@ def serve_and_play(url: str, games: int, seconds: float, think: float, warmup: f
     # as many worker processes in all as one instance has by default (CPUs - 1), shared out
     env["BRASS_WORKERS"] = str(max(1, ((os.cpu_count() or 2) - 1) // instances))
     ports = [free_port() for _ in range(instances)]
+    sums = None if parts is None else [parts / f"parts-{port}.json" for port in ports]
+    start = ["-m", "brass.cli"] if parts is None else [str(ROOT / "bench" / "parts.py")]
     servers = []
     try:
-        for port in ports:
+        for i, port in enumerate(ports):
             servers.append(subprocess.Popen(
-                [sys.executable, "-m", "brass.cli", "serve", "--port", str(port),
-                 "--log-level", "warning"], cwd=root, env=env))
+                [sys.executable, *start, "serve", "--port", str(port), "--log-level",
+                 "warning"], cwd=root,
+                env=env if sums is None else {**env, "BRASS_BENCH_PARTS": str(sums[i])}))
         for port, server in zip(ports, servers, strict=True):
             deadline = time.monotonic() + 180  # a loaded machine starts it slowly
             while True:
@@ -589,7 +646,7 @@ def serve_and_play(url: str, games: int, seconds: float, think: float, warmup: f
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
         return asyncio.run(run(ports, games, seconds, think, warmup,
-                               [s.pid for s in servers], sticky))
+                               [s.pid for s in servers], sticky, sums))
     finally:
         for server in servers:
             server.terminate()
@@ -649,6 +706,8 @@ def report(bench: Bench, games: int, think: float, warmup: float, root: Path,
     print(f"garbage collection pauses while measuring: {', '.join(pauses)}")
     print(f"errors: {bench.errors or 'none'}; hellos refused (said again): "
           f"{bench.hello_refused}")
+    if bench.parts:
+        report_parts(bench, len(lat))
     if bench.worst:  # when they came: bursts (a stall) or spread (a saturated machine)
         start = min(when for _, when in bench.worst)
         per_second: dict[int, int] = {}

@@ -40,8 +40,16 @@ def _seen_by(public: dict[str, Any], game: Game, seat: int | None) -> dict[str, 
     return {**public, "viewer": seat, "players": players}
 
 
+# Each building slot's and merchant slot's (location id, number), and each link's id, by
+# index: every view names every tile, link and merchant on the board.
+_SLOTS = tuple((DATA.locations[slot.location].id, slot.number) for slot in DATA.slots)
+_MERCHANTS = tuple((DATA.locations[m.location].id, m.number) for m in DATA.merchant_slots)
+_LINKS = tuple(link.id for link in DATA.links)
+
+
 def _public(game: Game) -> dict[str, Any]:
     """What everyone may see: the spectator's view."""
+    kind = "canal" if game.era == "canal" else "rail"  # of every link on the board
     return {
         "num_players": game.num_players,
         "viewer": None,
@@ -77,23 +85,23 @@ def _public(game: Game) -> dict[str, Any]:
             "mat": {industry: p.mat_levels(industry) for industry in INDUSTRIES},
         } for p in game.players],
         "industries": [{
-            "location": DATA.locations[slot.location].id,
-            "slot": slot.number,
+            "location": location,
+            "slot": number,
             "owner": tile.owner,
             "industry": tile.industry,
             "level": tile.level,
             "flipped": tile.flipped,
             "resources": tile.resources,
-        } for slot, tile in zip(DATA.slots, game.tiles, strict=True) if tile is not None],
-        "links": [{"id": link.id, "owner": owner, "kind": "canal" if game.era == "canal"
-                   else "rail"}
-                  for link, owner in zip(DATA.links, game.links, strict=True)
+        } for (location, number), tile in zip(_SLOTS, game.tiles, strict=True)
+            if tile is not None],
+        "links": [{"id": link, "owner": owner, "kind": kind}
+                  for link, owner in zip(_LINKS, game.links, strict=True)
                   if owner is not None],
         "merchants": [{
-            "location": DATA.locations[m.location].id,
-            "slot": m.number,
+            "location": location,
+            "slot": number,
             "buys": tile.buys,
             "beer": tile.beer,
-        } for m, tile in zip(DATA.merchant_slots, game.merchants, strict=True)
+        } for (location, number), tile in zip(_MERCHANTS, game.merchants, strict=True)
             if tile is not None],
     }
