@@ -1,10 +1,9 @@
 """A move's one-statement write (`Storage.plan_append`) on Postgres, run on the event loop
 over a few connections of its own (through libpq itself: prepared.py), so the commonest write
 pays no thread hop and no SQLAlchemy layers (they were about a tenth of the server process's
-CPU per move); and so the
-lobby's two common writes, creating a game and taking a seat (quicklobby.py: they were about
-a third of the CPU to open a game). Any other write, and every write on SQLite, goes through
-`Storage` in a database thread."""
+CPU per move); and so the lobby's two common writes, creating a game and taking a seat
+(quicklobby.py: they were about a third of the CPU to open a game). Any other write, and
+every write on SQLite, goes through `Storage` in a database thread."""
 
 from __future__ import annotations
 
