@@ -116,12 +116,15 @@ function usePause(id: string, st: StateMessage): ClockPause | null {
   return asks ? pause : null;
 }
 
-export function Clocks({ id, st, mine, names }: {
+/** What the clocks and the stand-in notice read: the game, its state, this browser's seat. */
+type SeatClockProps = {
   id: string;
   st: StateMessage;
   mine: SeatToken | null;
   names: (string | null)[];
-}): JSX.Element | null {
+};
+
+export function Clocks({ id, st, mine, names }: SeatClockProps): JSX.Element | null {
   const now = useServerNow(st);
   const pause = usePause(id, st);
   const { busy, error, run } = useBusy();
@@ -197,12 +200,7 @@ function TakeOver({ id, token, notice = false }: { id: string; token: string; no
 /** While a bot plays this browser's seat (its clock ran out, it was handed over, or resigned):
  * said where the actions are (the top of the action panel, a phone's bottom sheet), with the
  * button that takes the seat back when the server allows it. Nothing otherwise. */
-export function StandInNotice({ id, st, mine, names }: {
-  id: string;
-  st: StateMessage;
-  mine: SeatToken | null;
-  names: (string | null)[];
-}): JSX.Element | null {
+export function StandInNotice({ id, st, mine, names }: SeatClockProps): JSX.Element | null {
   const me = st.seat;
   const reason = me !== null ? st.seats[me]?.stand_in : null;
   if (me === null || !reason || st.status !== "running") return null;
