@@ -11,7 +11,8 @@ without a player `unauthorized`).
   spectator and in replays); the games whose chat has muted someone, and whom;
 - the create policy (policy.py: the same setting `brass settings create-policy` writes);
 - the banner every page shows (banner.py);
-- the newest backup and this instance's figures (hostfacts.py)."""
+- the newest backup, this instance's figures (hostfacts.py) and every instance's as each
+  last wrote them (instancelist.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from .adminstore import DEEPEST, PAGE, AdminStore, GameFilter
 from .deps import Admin, Service
 from .errors import ApiError
 from .hostfacts import Backup, Figures, Rate, figures, last_backup
+from .instancelist import EVERY, InstanceList, InstanceStore, listing
 from .playerstore import Player
 from .policy import MAX_CODE, MIN_CODE, Policy
 from .records import now
@@ -275,12 +277,28 @@ async def backup(_admin: Admin, request: Request) -> Backup:
 @router.get("/figures", response_model=Figures)
 async def server_figures(_admin: Admin, request: Request, service: Service) -> Figures:
     """This instance's figures, as `/metrics` counts them, in words."""
+    return own_figures(service, request.app.state.move_rate)
+
+
+@router.get("/instances", response_model=InstanceList)
+async def every_instance(_admin: Admin, request: Request, service: Service) -> InstanceList:
+    """Every instance's figures: this one's counted now, the others' as each last wrote
+    them (every `BRASS_INSTANCE_REPORT_EVERY` seconds); one silent for three reports is
+    said to be (killed, or cut off from the database)."""
+    rows = await asyncio.to_thread(InstanceStore(service.storage).rows)
+    return listing(own_figures(service, request.app.state.move_rate), rows, now(),
+                   request.app.state.report_every)
+
+
+def own_figures(service: GameService, rate: Rate) -> Figures:
+    """This instance's figures (`hostfacts.figures`), its running games counted here."""
     running = sum(1 for rt in list(service.games.values()) if rt.record.status == "running")
-    return figures(service.storage.instance, running, request.app.state.move_rate)
+    return figures(service.storage.instance, running, rate)
 
 
-def install(app: FastAPI, backup_dir: Path) -> None:
+def install(app: FastAPI, backup_dir: Path, report_every: float = EVERY) -> None:
     app.state.backup_dir = backup_dir
+    app.state.report_every = report_every
     app.state.move_rate = Rate()
     app.include_router(banner.router)
     app.include_router(router)

@@ -50,6 +50,7 @@ from . import (
 from .collector import Collector
 from .errors import ApiError
 from .fanout import Fanout
+from .instancelist import InstanceStore, Reporter
 from .mailnotices import MailNotices
 from .mailstore import MailStore
 from .playerstore import PlayerStore
@@ -174,6 +175,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         warm_routes(app)  # before the collector freezes what start-up made
         collector = Collector(full_every=settings.gc_full_every)
         collector.start()
+        reporter = Reporter(InstanceStore(storage),
+                            lambda: adminpage.own_figures(service, app.state.move_rate),
+                            settings.instance_report_every)
+        reporter.start()
         if settings.web_dist is None:
             log.warning("the web client is not built: / shows a page saying so; %s",
                         ops.BUILD_HINT)
@@ -184,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             app.state.stopping = True
+            await reporter.close()
             await collector.close()
             if fanout is not None:
                 await fanout.close()
@@ -206,7 +212,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     account.install(app, settings)  # sign-in (passkeys, e-mail links) and the account page
     app.include_router(desk.router)
-    adminpage.install(app, settings.backup_dir)  # the admin page's API, the banner
+    # the admin page's API, the banner
+    adminpage.install(app, settings.backup_dir, settings.instance_report_every)
     app.include_router(profiles.router)
     app.include_router(rematch.router)
     app.include_router(explore.router)

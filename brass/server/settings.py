@@ -92,6 +92,10 @@ class Settings(BaseSettings):
         default=900.0, ge=1.0,
         description="seconds between full garbage collections, the one long pause (about "
                     "0.5 s with 1,000 live games); young objects are collected every 0.1 s")
+    instance_report_every: float = Field(
+        default=15.0, gt=0.0,
+        description="seconds between this instance's writes of its figures for the admin "
+                    "page's list of instances; one silent for three is listed as such")
     web_dist: Path | None = Field(
         default_factory=lambda: default_web_dist(),
         description="the built web client (a folder with index.html), served at /",

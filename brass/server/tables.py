@@ -388,6 +388,16 @@ watching = Table(
 )
 
 
+# 0022: each instance's figures for the admin page, written every few seconds by the instance
+# itself and deleted when it stops (instancelist.py)
+instances = Table(
+    "instances", metadata,
+    Column("id", String(64), primary_key=True),  # Storage.instance: host:pid:tag
+    Column("figures", JSON, nullable=False),  # hostfacts.Figures
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+)
+
+
 def status_is(*statuses: GameStatus) -> ColumnElement[bool]:
     """The game's status is one of `statuses` (typed: a word outside `GameStatus` is a mypy
     error, where a plain string compared with the column would pass)."""

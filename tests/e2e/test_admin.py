@@ -240,6 +240,10 @@ def test_an_admin_closes_creating_to_an_invite_code(browser: Browser, server: st
     expect(figures.first).to_contain_text(f"This instance{socket.gethostname()[:40]}:")
     expect(figures.nth(1)).to_contain_text("Games running")
     expect(figures).to_have_count(10)
+    # every instance on the database, this one first and said to be this one
+    rows = admin.locator("[data-testid=admin-instances] [data-testid=instance-row]")
+    expect(rows.first).to_contain_text(f"{socket.gethostname()[:40]}:")
+    expect(rows.first.locator("[data-testid=instance-heard]")).to_have_text("this one")
     try:
         admin.select_option("[data-testid=policy-select]", "invite")
         shown = admin.locator("[data-testid=invite-code] code")

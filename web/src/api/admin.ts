@@ -1,7 +1,7 @@
 // The admin page's calls (`/api/admin/...`, issue 25) and the banner every page shows. The
 // player's cookie says who asks: the server answers `forbidden` to anyone not an admin.
 import { call } from "./client";
-import type { AdminChat, AdminGame, AdminGames, AdminMuted, Backup, Banner, ChatMutes, Figures, Policy, PolicySet } from "./types";
+import type { AdminChat, AdminGame, AdminGames, AdminMuted, Backup, Banner, ChatMutes, Figures, InstanceList, Policy, PolicySet } from "./types";
 
 /** The games list's filters, as the server takes them (unset: any). */
 export interface GameQuery {
@@ -34,6 +34,7 @@ export const admin = {
   setBanner: (text: string | null) => call<Banner>("PUT", "/api/admin/banner", { text }),
   backup: () => call<Backup>("GET", "/api/admin/backup"),
   figures: () => call<Figures>("GET", "/api/admin/figures"),
+  instances: () => call<InstanceList>("GET", "/api/admin/instances"),
 };
 
 /** The banner for every page (anyone may read it). */

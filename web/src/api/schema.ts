@@ -287,6 +287,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every Instance
+         * @description Every instance's figures: this one's counted now, the others' as each last wrote
+         *     them (every `BRASS_INSTANCE_REPORT_EVERY` seconds); one silent for three reports is
+         *     said to be (killed, or cut off from the database).
+         */
+        get: operations["every_instance_api_admin_instances_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/policy": {
         parameters: {
             query?: never;
@@ -2704,6 +2726,43 @@ export interface components {
             shortfall: number;
             /** Vp Lost */
             vp_lost: number;
+        };
+        /** InstanceEntry */
+        InstanceEntry: {
+            figures: components["schemas"]["Figures"];
+            /**
+             * Seconds Ago
+             * @description how long ago that was, by this instance's clock
+             */
+            seconds_ago: number;
+            /**
+             * Seen At
+             * @description when the instance last wrote its figures (ISO time); this instance's: now
+             */
+            seen_at: string;
+            /**
+             * Silent
+             * @description true: no figures from it for three of its reports or more (killed, or cut off from the database)
+             */
+            silent: boolean;
+            /**
+             * This
+             * @description true: the instance that answered this request
+             */
+            this: boolean;
+        };
+        /** InstanceList */
+        InstanceList: {
+            /**
+             * Instances
+             * @description this instance first, then the others by name
+             */
+            instances: components["schemas"]["InstanceEntry"][];
+            /**
+             * Report Every
+             * @description seconds between each instance's reports
+             */
+            report_every: number;
         };
         /**
          * Invitation
@@ -5877,6 +5936,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminGame"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    every_instance_api_admin_instances_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceList"];
                 };
             };
             /** @description Bad Request */

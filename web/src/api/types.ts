@@ -126,3 +126,4 @@ export type PolicySet = S["PolicySet"];
 export type Banner = S["Banner"];
 export type Backup = S["Backup"];
 export type Figures = S["Figures"];
+export type InstanceList = S["InstanceList"];

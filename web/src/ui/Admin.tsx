@@ -1,7 +1,7 @@
 import { dateTimeZone, isolate, num, t } from "../i18n";
 // The admin page (#/admin, issue 25), for a player the server made an admin (`brass admin
 // grant`): the banner every page shows, who may create games, the newest backup, this
-// instance's figures, every game (filtered, paged; end or delete one after a confirm) and the
+// instance's figures and every instance's, every game (filtered, paged; end or delete one after a confirm) and the
 // chat of every game (delete a line, mute a seat or the spectators, and let whoever is muted
 // speak again). The server decides everything; this page only asks and shows.
 import type { JSX } from "preact";
@@ -12,7 +12,7 @@ import { reachPlayer } from "../api/player";
 import { backoff } from "../logic/backoff";
 import { PLAYER_NAMES, seatName } from "../logic/names";
 import { BANNER_CHANGED } from "./SiteBanner";
-import type { AdminChat, AdminGames, AdminMuted, Backup, Banner, Figures, Policy } from "../api/types";
+import type { AdminChat, AdminGames, AdminMuted, Backup, Banner, Figures, InstanceList, Policy } from "../api/types";
 
 const PAGE = 20;
 const FIGURES_MS = 10_000;
@@ -157,6 +157,41 @@ function FiguresCard(): JSX.Element {
       <h2>{t("admin.figures")}</h2>
       <p class="muted">{t("admin.figures_help")}</p>
       <dl class="admin-figures">{rows.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>
+    </section>
+  );
+}
+
+/** Every instance's figures as each last wrote them (this one's counted now): behind a proxy a
+ * page reaches one instance, and the figures above are that one's alone. */
+function InstancesCard(): JSX.Element {
+  const [list, setList] = useState<InstanceList | null>(null);
+  useReloaded(() => admin.instances().then(setList).catch(() => undefined), []);
+  const heard = (e: InstanceList["instances"][number]) => e.this ? t("admin.inst_this")
+    : e.silent ? t("admin.inst_silent", { minutes: Math.floor(e.seconds_ago / 60) })
+      : t("admin.inst_seen", { seconds: Math.round(e.seconds_ago) });
+  return (
+    <section class="panel admin-card admin-wide" data-testid="admin-instances">
+      <h2>{t("admin.instances")}</h2>
+      <p class="muted">{t("admin.instances_help", { seconds: list?.report_every ?? 15 })}</p>
+      <div class="admin-table-wrap">
+        <table class="admin-table">
+          <thead><tr><th>{t("admin.inst_name")}</th><th>{t("admin.inst_state")}</th><th>{t("admin.fig_games")}</th>
+            <th>{t("admin.fig_sockets")}</th><th>{t("admin.fig_moves")}</th><th>{t("admin.fig_memory")}</th><th>{t("admin.fig_uptime")}</th></tr></thead>
+          <tbody>
+            {list?.instances.map((e) => {
+              const f = e.figures;
+              return (
+                <tr key={f.instance} data-testid="instance-row">
+                  <td><bdi>{f.instance}</bdi></td><td data-testid="instance-heard">{e.silent ? <strong>{heard(e)}</strong> : heard(e)}</td><td>{num(f.games_running)}</td>
+                  <td>{num(f.sockets)}</td><td>{t("admin.fig_moves_value", { moves: f.moves, rate: f.moves_per_minute })}</td>
+                  <td>{f.memory_bytes === null ? "—" : bytes(f.memory_bytes)}</td>
+                  <td>{f.uptime_seconds === null ? "—" : t("admin.minutes", { minutes: Math.floor(f.uptime_seconds / 60) })}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -378,6 +413,7 @@ export function AdminPage(): JSX.Element {
         <PolicyCard onError={setError} />
         <BackupCard />
         <FiguresCard />
+        <InstancesCard />
         <GamesCard onError={setError} />
         <ChatCard onError={setError} />
       </div>
