@@ -116,11 +116,14 @@ function usePause(id: string, st: StateMessage): ClockPause | null {
   return asks ? pause : null;
 }
 
-export function Clocks({ id, st, mine, names }: {
+export function Clocks({ id, st, mine, names, onSend }: {
   id: string;
   st: StateMessage;
   mine: SeatToken | null;
   names: (string | null)[];
+  /** told before this browser changes the game (a resignation, a seat handed over): the version
+   * that brings is no news from elsewhere */
+  onSend?: () => void;
 }): JSX.Element | null {
   const now = useServerNow(st);
   const pause = usePause(id, st);
@@ -166,7 +169,7 @@ export function Clocks({ id, st, mine, names }: {
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
               {token !== null && handable(s.seat) && (
                 <button type="button" class="small" disabled={busy} data-testid={`hand-over-${s.seat}`}
-                  onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>{t("clock.hand_over")}</button>
+                  onClick={() => { onSend?.(); run(() => api.handOver(id, token, s.seat, st.version)); }}>{t("clock.hand_over")}</button>
               )}
             </li>
           );
@@ -175,7 +178,7 @@ export function Clocks({ id, st, mine, names }: {
       {token !== null && may?.take_over && <TakeOver id={id} token={token} />}
       {token !== null && may?.resign && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
-          onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token))}>
+          onClick={() => { if (confirm(t("clock.confirm_resign"))) { onSend?.(); run(() => api.resign(id, token)); } }}>
           {t("clock.resign")}</button>
       )}
       {error && <div class="message bad">{error}</div>}
