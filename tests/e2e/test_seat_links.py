@@ -164,10 +164,10 @@ def wait_my_turn_after(page: Page, n: int, seat: int) -> None:
 
 
 def test_a_choice_cleared_by_a_move_on_another_device_is_said(
-        browser: Browser, server: str) -> None:
+        browser: Browser, server: str, shots_dir: Path) -> None:
     """One seat open in two browsers: a Build half made on the laptop is cleared when the phone
-    moves, and the laptop says so in a live region until dismissed; the laptop's own move, and
-    the phone's, say nothing."""
+    moves, and the laptop says so in a live region until its next click or until dismissed;
+    the laptop's own move, and the phone's, say nothing."""
     en = json.loads((CATALOGUES / "en.json").read_text())
     created = post(server, "/api/games", {"players": 2, "name": "Two devices"})
     game = created["id"]
@@ -188,17 +188,31 @@ def test_a_choice_cleared_by_a_move_on_another_device_is_said(
     expect(laptop.locator("[data-kind=build].selected")).to_have_count(1)
     expect(notice).to_have_count(0)
 
-    # the phone takes a loan: the laptop's Build is gone, and it says why
-    n = actions_done(phone)
-    loan = next((e["action"] for e in entries if e["action"]["kind"] == "loan"),
-                entries[0]["action"])
-    click_action(phone, loan)
-    phone.click("[data-testid=confirm]")
+    def phone_moves() -> int:
+        """The phone takes a loan (or its first listed move); the actions done before."""
+        n = actions_done(phone)
+        entries = get(server, f"/api/games/{game}/legal", token)
+        loan = next((e["action"] for e in entries if e["action"]["kind"] == "loan"),
+                    entries[0]["action"])
+        click_action(phone, loan)
+        phone.click("[data-testid=confirm]")
+        return n
+
+    # the phone moves: the laptop's Build is gone, and it says why until its next click
+    n = phone_moves()
     expect(notice).to_have_text(en["game.choice_dropped"], timeout=15000)
     wait_my_turn_after(laptop, n, seat)  # the bot's move too, if it was its turn
     expect(laptop.locator("[data-testid=picks] li")).to_have_count(0)
     expect(notice).to_have_text(en["game.choice_dropped"])  # still said: nothing done here since
-    expect(phone.locator("[data-testid=choice-dropped]")).to_have_count(0)  # the phone moved itself
+    laptop.screenshot(path=str(shots_dir / "choice-dropped.png"))
+    expect(phone.locator("[data-testid=choice-dropped]")).to_have_count(0)  # it moved itself
+    laptop.click("[data-kind=loan]")
+    expect(laptop.locator("[data-testid=choice-dropped]")).to_have_count(0)
+
+    # the phone moves again, the laptop's Loan half made: said again, until dismissed
+    n = phone_moves()
+    expect(notice).to_have_text(en["game.choice_dropped"], timeout=15000)
+    wait_my_turn_after(laptop, n, seat)
     laptop.click("[data-testid=choice-dropped-close]")
     expect(laptop.locator("[data-testid=choice-dropped]")).to_have_count(0)
 
