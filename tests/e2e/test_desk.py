@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
@@ -187,7 +188,8 @@ def test_the_desk_names_whose_time_it_shows(browser: Browser, server: str) -> No
     ctx.close()
 
 
-def test_the_lists_of_games_say_each_games_clock(browser: Browser, server: str) -> None:
+def test_the_lists_of_games_say_each_games_clock(browser: Browser, server: str,
+                                                  shots_dir: Path) -> None:
     """How fast a game is, in the lobby's words for its clock (without an untimed game's
     hand-over): on the home page's list of games, and on the desk's entries and the games it
     hosts."""
@@ -224,5 +226,6 @@ def test_the_lists_of_games_say_each_games_clock(browser: Browser, server: str) 
         " · Clock: live, 10:00 each + 0:30 a turn", timeout=15000)
     expect(desk.locator(f"[data-testid=desk-hosting] [data-game='{hosted['id']}'] "
                         "[data-testid=clock]")).to_have_text(" · Clock: 2 h 0 min per turn")
+    page.screenshot(path=str(shots_dir / "lists-clocks.png"), full_page=True)
     assert not errors, errors
     page.context.close()
