@@ -29,7 +29,7 @@ from . import clocks
 from .clockwatch import away_of
 from .identity import CurrentPlayer
 from .records import now
-from .schemas import ERRORS
+from .schemas import ERRORS, ClockSettings
 from .storebase import autocommit
 from .tables import games, rematches, seats
 
@@ -68,6 +68,7 @@ class DeskGame(BaseModel):
     scores: list[int] | None = Field(description="a finished game's points, by seat")
     place: int | None = Field(description="a finished game: the player's place (1: won), "
                               "as the rules rank (points, then income, then money)")
+    clock: ClockSettings = Field(description="the game's turn clock")
     updated_at: str
 
 
@@ -78,6 +79,7 @@ class Invitation(BaseModel):
     name: str
     offered_by: int = Field(description="the seat that offered it")
     seat: int = Field(description="the player's seat in the finished game")
+    clock: ClockSettings = Field(description="the rematch's turn clock (the finished game's)")
 
 
 class HostedGame(BaseModel):
@@ -88,6 +90,7 @@ class HostedGame(BaseModel):
     name: str
     status: Literal["waiting", "running"]
     free: int = Field(description="seats nobody has taken yet")
+    clock: ClockSettings = Field(description="the game's turn clock")
 
 
 class Desk(BaseModel):
@@ -151,7 +154,7 @@ def page_query() -> Select[Any]:
 def invitations_query() -> Select[Any]:
     """SQL: the rematches offered after the finished games of `player` (bound)."""
     return (select(rematches.c.game_id, rematches.c.offered_by, rematches.c.answers,
-                   seats.c.seat, games.c.name)
+                   seats.c.seat, games.c.name, games.c.settings)
             .join(seats, seats.c.game_id == rematches.c.game_id)
             .join(games, games.c.id == rematches.c.game_id)
             .where(seats.c.player_id == bindparam("player", type_=String),
@@ -166,7 +169,7 @@ def hosting_query() -> Select[Any]:
     free = (select(func.count()).where(s.game_id == g.id, s.bot.is_(False),
                                        s.joined_at.is_(None)).scalar_subquery())
     seated = exists().where(s.game_id == g.id, s.player_id == player)
-    return (select(g.id, g.name, g.status, free.label("free"))
+    return (select(g.id, g.name, g.status, g.settings, free.label("free"))
             .where(g.host_player_id == player, g.status.in_(("waiting", "running")), ~seated)
             .order_by(g.created_at.desc(), g.id).limit(HOSTED))
 
@@ -182,7 +185,8 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
         rows = conn.execute(PAGE, {"player": player_id, "offset": offset,
                                    "limit": limit + 1}).all()
         invitations = _invitations(conn, player_id) if offset == 0 else []
-        hosting = [HostedGame(id=r.id, name=r.name, status=r.status, free=r.free)
+        hosting = [HostedGame(id=r.id, name=r.name, status=r.status, free=r.free,
+                              clock=_clock(r.settings))
                    for r in conn.execute(HOSTING, {"player": player_id})] if offset == 0 else []
     pages: dict[tuple[str, int], list[Any]] = {}  # (game, my seat): its rows, a row a seat
     for r in rows:
@@ -200,6 +204,11 @@ def read_desk(engine: Engine, player_id: str, offset: int, limit: int) -> Desk:
     total = entries[0][0].total if entries else 0  # a page past the end: nothing, and no count
     return Desk(games=out, invitations=invitations, hosting=hosting,
                 next=offset + limit if more else None, total=total)
+
+
+def _clock(settings: dict[str, Any] | None) -> ClockSettings:
+    """A game's clock, from its `settings` column (none stored: an older game, no clock)."""
+    return ClockSettings(**clocks.Clock.from_json((settings or {}).get("clock")).to_json())
 
 
 def _mover(group: list[Any]) -> str | None:
@@ -227,7 +236,8 @@ def _vacations(engine: Engine, groups: list[list[Any]],
 
 def _invitations(conn: Any, player_id: str) -> list[Invitation]:
     found = conn.execute(INVITATIONS, {"player": player_id}).all()
-    return [Invitation(game_id=r.game_id, name=r.name, offered_by=r.offered_by, seat=r.seat)
+    return [Invitation(game_id=r.game_id, name=r.name, offered_by=r.offered_by, seat=r.seat,
+                       clock=_clock(r.settings))
             for r in found
             if str(r.seat) not in (r.answers or {}) and r.seat != r.offered_by]
 
@@ -264,7 +274,7 @@ def _entry(r: Any, seat_rows: list[Any], player_id: str, at: dt.datetime,
         time_left=None if deadline is None else max(0.0, (deadline - counted_from)
                                                     .total_seconds()),
         away_until=None if back is None else back.isoformat(),
-        scores=scores, place=place, updated_at=updated.isoformat())
+        scores=scores, place=place, clock=_clock(r.settings), updated_at=updated.isoformat())
 
 
 @router.get("/desk", response_model=Desk, responses={304: {"description": "unchanged"}})

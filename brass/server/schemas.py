@@ -118,6 +118,17 @@ class ClockChoice(BaseModel):
     handoff_after: Seconds = 0.0
 
 
+class ClockSettings(BaseModel):
+    """A game's turn clock as chosen (seconds; see `ClockChoice`): what a list of games shows
+    of it."""
+
+    kind: ClockKind
+    reserve: float
+    increment: float
+    per_turn: float
+    handoff_after: float
+
+
 class ClockView(BaseModel):
     """The game's clock: its settings, and (epoch seconds, by the server's clock) when the
     current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the

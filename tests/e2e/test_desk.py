@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
@@ -185,3 +186,46 @@ def test_the_desk_names_whose_time_it_shows(browser: Browser, server: str) -> No
     expect(entry.locator("[data-testid=time-left]")).to_have_text(
         re.compile(r"^ · Bob to move: 2 h \d+ min left"), timeout=15000)
     ctx.close()
+
+
+def test_the_lists_of_games_say_each_games_clock(browser: Browser, server: str,
+                                                  shots_dir: Path) -> None:
+    """How fast a game is, in the lobby's words for its clock (without an untimed game's
+    hand-over): on the home page's list of games, and on the desk's entries and the games it
+    hosts."""
+    live = post(server, "/api/games", {"players": 2, "name": "Quick game", "listed": True,
+                                       "clock": {"kind": "live", "reserve": 600,
+                                                 "increment": 30}})
+    daily = post(server, "/api/games", {"players": 2, "name": "Daily game", "listed": True,
+                                        "clock": {"kind": "correspondence",
+                                                  "per_turn": 86_400}})
+    plain = post(server, "/api/games", {"players": 2, "name": "Plain game", "listed": True,
+                                        "clock": {"kind": "none", "handoff_after": 86_400}})
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/#/game/{live['id']}/invite/{live['invite']}")
+    page.fill("input[name=name]", "Alice")
+    page.click("[data-testid=join]")
+    expect(page.locator("[data-testid=seats]")).to_contain_text("Alice")
+    # a game this browser's player hosts without a seat: the desk's "hosting"
+    hosted = page.evaluate("""() => fetch('/api/games', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({players: 2,
+        name: 'Hosted game', clock: {kind: 'correspondence', per_turn: 7200}})})
+        .then((r) => r.json())""")
+    page.goto(server + "/")
+
+    rows = page.locator("[data-testid=games]")
+    for game, words in ((live, "live, 10:00 each + 0:30 a turn"),
+                        (daily, "1 d 0 h per turn"), (plain, "none")):
+        expect(rows.locator(f"tr[data-game='{game['id']}'] [data-testid=clock]")).to_have_text(
+            words, timeout=15000)
+    expect(rows.locator("th").nth(3)).to_have_text("Turn clock")
+    desk = page.locator("[data-testid=my-games]")
+    expect(desk.locator(f"[data-game='{live['id']}'] [data-testid=clock]")).to_have_text(
+        " · Clock: live, 10:00 each + 0:30 a turn", timeout=15000)
+    expect(desk.locator(f"[data-testid=desk-hosting] [data-game='{hosted['id']}'] "
+                        "[data-testid=clock]")).to_have_text(" · Clock: 2 h 0 min per turn")
+    page.screenshot(path=str(shots_dir / "lists-clocks.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()

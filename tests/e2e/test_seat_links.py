@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .test_browser import PHONE, actions_done, click_action, open_page, wait_actions
 
@@ -146,4 +146,87 @@ def test_the_share_menu_stays_on_the_screen(browser: Browser, server: str) -> No
     on_screen(phone)
     for page in (lobby, phone):
         assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "web" / "src" / "i18n"
+
+
+def wait_my_turn_after(page: Page, n: int, seat: int) -> None:
+    """Until more than `n` actions are done and it is `seat`'s turn again, its choice reset."""
+    page.wait_for_function(
+        """([n, seat]) => {
+             const g = document.querySelector('[data-testid=game]');
+             return g && Number(g.dataset.actions) > n && g.dataset.current === String(seat)
+               && document.querySelector('[data-kind]')
+               && !document.querySelector('[data-kind].selected');
+           }""", arg=[n, seat], timeout=15000)
+
+
+def test_a_choice_cleared_by_a_move_on_another_device_is_said(
+        browser: Browser, server: str, shots_dir: Path) -> None:
+    """One seat open in two browsers: a Build half made on the laptop is cleared when the phone
+    moves, and the laptop says so in a live region until its next click or until dismissed;
+    the laptop's own move, and the phone's, say nothing."""
+    en = json.loads((CATALOGUES / "en.json").read_text())
+    created = post(server, "/api/games", {"players": 2, "name": "Two devices"})
+    game = created["id"]
+    joined = post(server, f"/api/games/{game}/join", {"name": "Alice", "invite": created["invite"]})
+    post(server, f"/api/games/{game}/bots", {}, created["host_token"])
+    seat, token = joined["seat"], joined["token"]
+    link = f"{server}/#/game/{game}/seat/{token}"
+    laptop, phone = open_page(browser, link), open_page(browser, link)
+    for page in (laptop, phone):
+        expect(page.locator("[data-testid=game]")).to_have_attribute(
+            "data-current", str(seat), timeout=15000)
+    notice = laptop.locator("[data-testid=choice-dropped] [role=status]")
+
+    # the laptop starts a Build (kind, card, slot, industry), not confirmed
+    entries = get(server, f"/api/games/{game}/legal", token)
+    build = next(e["action"] for e in entries if e["action"]["kind"] == "build")
+    click_action(laptop, build)
+    expect(laptop.locator("[data-kind=build].selected")).to_have_count(1)
+    expect(notice).to_have_count(0)
+
+    def phone_moves() -> int:
+        """The phone takes a loan (or its first listed move); the actions done before."""
+        n = actions_done(phone)
+        entries = get(server, f"/api/games/{game}/legal", token)
+        loan = next((e["action"] for e in entries if e["action"]["kind"] == "loan"),
+                    entries[0]["action"])
+        click_action(phone, loan)
+        phone.click("[data-testid=confirm]")
+        return n
+
+    # the phone moves: the laptop's Build is gone, and it says why until its next click
+    n = phone_moves()
+    expect(notice).to_have_text(en["game.choice_dropped"], timeout=15000)
+    wait_my_turn_after(laptop, n, seat)  # the bot's move too, if it was its turn
+    expect(laptop.locator("[data-testid=picks] li")).to_have_count(0)
+    expect(notice).to_have_text(en["game.choice_dropped"])  # still said: nothing done here since
+    laptop.screenshot(path=str(shots_dir / "choice-dropped.png"))
+    expect(phone.locator("[data-testid=choice-dropped]")).to_have_count(0)  # it moved itself
+    laptop.click("[data-kind=loan]")
+    expect(laptop.locator("[data-testid=choice-dropped]")).to_have_count(0)
+
+    # the phone moves again, the laptop's Loan half made: said again, until dismissed
+    n = phone_moves()
+    expect(notice).to_have_text(en["game.choice_dropped"], timeout=15000)
+    wait_my_turn_after(laptop, n, seat)
+    laptop.click("[data-testid=choice-dropped-close]")
+    expect(laptop.locator("[data-testid=choice-dropped]")).to_have_count(0)
+
+    # the laptop's own move, chosen and confirmed there: nothing to say, on either device
+    n = actions_done(laptop)
+    entries = get(server, f"/api/games/{game}/legal", token)
+    loan = next((e["action"] for e in entries if e["action"]["kind"] == "loan"),
+                entries[0]["action"])
+    click_action(laptop, loan)
+    laptop.click("[data-testid=confirm]")
+    wait_my_turn_after(laptop, n, seat)
+    wait_my_turn_after(phone, n, seat)
+    expect(laptop.locator("[data-testid=choice-dropped]")).to_have_count(0)
+    expect(phone.locator("[data-testid=choice-dropped]")).to_have_count(0)
+    for page in (laptop, phone):
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -92,7 +92,8 @@ def test_the_desk_lists_the_players_games_their_turn_first(
     assert full["total"] == 3 and full["next"] is None, full
     invited = bob.get("/api/desk").json()["invitations"]
     assert invited == [], "Bob offered the rematch: nothing to answer"
-    assert alice.get("/api/desk").json()["invitations"] == [
+    invitations = alice.get("/api/desk").json()["invitations"]
+    assert [{k: v for k, v in i.items() if k != "clock"} for i in invitations] == [
         {"game_id": done.id, "name": "done", "offered_by": 1 - done_seat, "seat": done_seat}]
 
 
@@ -145,3 +146,39 @@ def test_the_desk_is_the_players_own(server: LiveServer, http: httpx.Client,
     assert table.id not in {g["id"] for g in bob.get("/api/desk").json()["games"]}
     refused = http.get("/api/desk")
     assert refused.status_code == 401 and refused.json()["code"] == "unauthorized", refused.text
+
+
+def test_the_desk_says_each_games_clock(server: LiveServer, http: httpx.Client,
+                                        alice: httpx.Client, bob: httpx.Client) -> None:
+    """Each game on the desk, each rematch offered and each game hosted without a seat says
+    its turn clock as chosen (the lists show how fast a game is); an older game that stored
+    none has no clock."""
+    daily = create(http, "daily", {"kind": "correspondence", "per_turn": 86_400})
+    live = create(http, "live", {"kind": "live", "reserve": 600, "increment": 30})
+    plain = create(http, "plain")
+    for table in (daily, live, plain):
+        join(alice, table, "Alice")
+    done = create(http, "done", {"kind": "live", "reserve": 300, "increment": 10})
+    done_seat = join(alice, done, "Alice")
+    join(bob, done, "Bob")
+    write(server, update(games).where(games.c.id == done.id).values(
+        status="finished", scores=[50, 30], finished_at=dt.datetime.now(dt.UTC)))
+    write(server, insert(rematches).values(
+        game_id=done.id, offered_by=1 - done_seat, answers={str(1 - done_seat): True},
+        empty_seats="open", version=0, created_at=dt.datetime.now(dt.UTC)))
+    write(server, update(games).where(games.c.id == plain.id).values(settings=None))
+    hers = alice.post("/api/games", json={"players": 2, "name": "hers", "clock": {
+        "kind": "correspondence", "per_turn": 7_200}})
+    assert hers.status_code == 201, hers.text
+
+    desk = alice.get("/api/desk").json()
+    clocks = {g["name"]: g["clock"] for g in desk["games"]}
+    assert clocks["daily"] == {"kind": "correspondence", "reserve": 0.0, "increment": 0.0,
+                               "per_turn": 86_400.0, "handoff_after": 0.0}, clocks
+    assert (clocks["live"]["kind"], clocks["live"]["reserve"],
+            clocks["live"]["increment"]) == ("live", 600.0, 30.0), clocks
+    assert clocks["plain"]["kind"] == "none", clocks
+    assert [(i["name"], i["clock"]["kind"], i["clock"]["reserve"])
+            for i in desk["invitations"]] == [("done", "live", 300.0)], desk["invitations"]
+    assert [(h["name"], h["clock"]["kind"], h["clock"]["per_turn"])
+            for h in desk["hosting"]] == [("hers", "correspondence", 7_200.0)], desk["hosting"]

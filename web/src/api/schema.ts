@@ -1985,6 +1985,26 @@ export interface components {
             server_time: number;
         };
         /**
+         * ClockSettings
+         * @description A game's turn clock as chosen (seconds; see `ClockChoice`): what a list of games shows
+         *     of it.
+         */
+        ClockSettings: {
+            /** Handoff After */
+            handoff_after: number;
+            /** Increment */
+            increment: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "none" | "live" | "correspondence";
+            /** Per Turn */
+            per_turn: number;
+            /** Reserve */
+            reserve: number;
+        };
+        /**
          * ClockView
          * @description The game's clock: its settings, and (epoch seconds, by the server's clock) when the
          *     current turn's time runs out (`deadline`; null: no clock, or a bot moves) and when the
@@ -2117,6 +2137,8 @@ export interface components {
              * @description the mover is on vacation until then (ISO time): their clock stands still (null: not away)
              */
             away_until: string | null;
+            /** @description the game's turn clock */
+            clock: components["schemas"]["ClockSettings"];
             /**
              * Deadline
              * @description when the mover's time runs out (ISO time), pushed back by their vacations
@@ -2683,6 +2705,8 @@ export interface components {
          *     they add bots, cancel it or moderate its chat from any of their devices.
          */
         HostedGame: {
+            /** @description the game's turn clock */
+            clock: components["schemas"]["ClockSettings"];
             /**
              * Free
              * @description seats nobody has taken yet
@@ -2769,6 +2793,8 @@ export interface components {
          * @description A rematch of a finished game of the player's, waiting for their answer.
          */
         Invitation: {
+            /** @description the rematch's turn clock (the finished game's) */
+            clock: components["schemas"]["ClockSettings"];
             /**
              * Game Id
              * @description the finished game the rematch is offered after

@@ -42,6 +42,8 @@ export type Joined = S["Joined"];
 /** A game's turn clock as chosen at creation, and as the server shows it (with the deadline). */
 export type ClockChoice = S["ClockChoice"];
 export type ClockView = S["ClockView"];
+/** A game's turn clock as a list of games shows it (the desk's entries). */
+export type ClockSettings = S["ClockSettings"];
 export type SeatChangeEntry = S["SeatChangeEntry"];
 export type GameLog = S["GameLog"];
 /** A log row: the action and its public effects (null: stored before effects were). */

@@ -6,6 +6,7 @@ import {
   cardOptions,
   chosen,
   type Choice,
+  choiceDropped,
   complete,
   EMPTY,
   kinds,
@@ -136,5 +137,24 @@ describe("two rail links listed in both orders", () => {
     expect(chosen(entries, { ...c, picks: ["link:a--b", "link:c--d"] })!.action).toMatchObject({
       links: ["a--b", "c--d"],
     });
+  });
+});
+
+describe("a choice dropped by a version from elsewhere", () => {
+  const building: Choice = { kind: "build", card: null, picks: ["slot:leek:1"] };
+  it("a half-made choice cleared by a version this device did not send", () => {
+    expect(choiceDropped(building, null, 7, 8, null)).toBe(true);
+    expect(choiceDropped({ kind: "sell", card: "x", picks: [] }, null, 7, 9, 3)).toBe(true);
+    expect(choiceDropped(EMPTY, "leek:1", 7, 8, null)).toBe(true); // a sale's tile waiting for its merchant
+  });
+  it("nothing lost: no choice under way (another player's move, a choice cancelled here)", () => {
+    expect(choiceDropped(EMPTY, null, 7, 8, null)).toBe(false);
+  });
+  it("this device's own move or undo clears the choice without a word", () => {
+    expect(choiceDropped(building, null, 7, 8, 7)).toBe(false);
+  });
+  it("the first state and a resync of the same version clear nothing", () => {
+    expect(choiceDropped(building, null, -1, 8, null)).toBe(false);
+    expect(choiceDropped(building, null, 8, 8, null)).toBe(false);
   });
 });

@@ -16,6 +16,15 @@ export interface Choice {
 }
 export const EMPTY: Choice = { kind: null, card: null, picks: [] };
 
+/** Whether the game moving from version `from` to `to` clears a choice in the making that this
+ * device did not give up itself: some choice was under way (a kind, or a sale's tile waiting
+ * for its merchant) and the version was not left by a move or an undo this device sent
+ * (`sentFrom`: the version it sent one from, if any). The first state (`from` -1) and the same
+ * version again (a resync) clear nothing. */
+export function choiceDropped(c: Choice, pendingTile: string | null, from: number, to: number, sentFrom: number | null): boolean {
+  return from >= 0 && to !== from && sentFrom !== from && (c.kind !== null || pendingTile !== null);
+}
+
 export const slotPick = (location: string, slot: number) => `slot:${location}:${slot}`;
 export const salePick = (location: string, slot: number, merchant: string, develop: string | null) =>
   `sale:${location}:${slot}:${merchant}:${develop ?? ""}`;

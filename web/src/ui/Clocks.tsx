@@ -6,7 +6,7 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type SeatToken } from "../api/client";
-import type { ClockChoice, ClockPause, ClockView, StateMessage } from "../api/types";
+import type { ClockChoice, ClockPause, ClockSettings, ClockView, StateMessage } from "../api/types";
 import { dateTime, isolate, t } from "../i18n";
 import { PLAYER_NAMES } from "../logic/names";
 import "./Clocks.css";
@@ -20,10 +20,12 @@ export function duration(seconds: number): string {
   return t("clock.minutes", { m: Math.floor(s / 60), s: s % 60 });
 }
 
-export function clockText(c: ClockChoice | ClockView): string {
+/** A clock's settings in words: the lobby's line, and (`short`: without an untimed game's
+ * hand-over of idle seats) each game of the home page's and the desk's lists. */
+export function clockText(c: ClockChoice | ClockView | ClockSettings, short = false): string {
   if (c.kind === "live") return t("clock.live", { reserve: duration(c.reserve ?? 0), increment: duration(c.increment ?? 0) });
   if (c.kind === "correspondence") return t("clock.correspondence", { per: duration(c.per_turn ?? 0) });
-  return c.handoff_after ? t("clock.none_handoff", { after: duration(c.handoff_after) }) : t("clock.none");
+  return c.handoff_after && !short ? t("clock.none_handoff", { after: duration(c.handoff_after) }) : t("clock.none");
 }
 
 /** The form's first choice: no clock, and a seat idle for three days may be handed to a bot by
@@ -124,7 +126,11 @@ type SeatClockProps = {
   names: (string | null)[];
 };
 
-export function Clocks({ id, st, mine, names }: SeatClockProps): JSX.Element | null {
+export function Clocks({ id, st, mine, names, onSend }: SeatClockProps & {
+  /** told before this browser changes the game (a resignation, a seat handed over): the version
+   * that brings is no news from elsewhere */
+  onSend?: () => void;
+}): JSX.Element | null {
   const now = useServerNow(st);
   const pause = usePause(id, st);
   const { busy, error, run } = useBusy();
@@ -169,7 +175,7 @@ export function Clocks({ id, st, mine, names }: SeatClockProps): JSX.Element | n
                 {t("clock.stand_in", { who: isolate(names[s.seat] ?? PLAYER_NAMES[s.seat]), reason: s.stand_in })}</span>}
               {token !== null && handable(s.seat) && (
                 <button type="button" class="small" disabled={busy} data-testid={`hand-over-${s.seat}`}
-                  onClick={() => run(() => api.handOver(id, token, s.seat, st.version))}>{t("clock.hand_over")}</button>
+                  onClick={() => { onSend?.(); run(() => api.handOver(id, token, s.seat, st.version)); }}>{t("clock.hand_over")}</button>
               )}
             </li>
           );
@@ -178,7 +184,7 @@ export function Clocks({ id, st, mine, names }: SeatClockProps): JSX.Element | n
       {token !== null && may?.take_over && <TakeOver id={id} token={token} />}
       {token !== null && may?.resign && (
         <button type="button" class="small" disabled={busy} data-testid="resign"
-          onClick={() => confirm(t("clock.confirm_resign")) && run(() => api.resign(id, token))}>
+          onClick={() => { if (confirm(t("clock.confirm_resign"))) { onSend?.(); run(() => api.resign(id, token)); } }}>
           {t("clock.resign")}</button>
       )}
       {error && <div class="message bad">{error}</div>}

@@ -10,7 +10,7 @@ import { api } from "../api/client";
 import { player } from "../api/player";
 import type { Desk as DeskPage, DeskGame } from "../api/types";
 import { PLAYER_NAMES, seatName } from "../logic/names";
-import { duration } from "./Clocks";
+import { clockText, duration } from "./Clocks";
 import { PushNotices } from "./PushNotices";
 import { Vacation } from "./Vacation";
 
@@ -49,8 +49,14 @@ function Entry({ g, received }: { g: DeskGame; received: number }): JSX.Element 
       {g.place !== null && <span class="muted" data-testid="place"> · {t("desk.place", { place: g.place, players: g.players })}</span>}
       {others.length > 0 && <span class="muted"> · {t("desk.with", { names: list(others) })}</span>}
       {free > 0 && <span class="muted" data-testid="free-seats"> · {t("desk.free_seats", { count: free })}</span>}
+      <ClockWords clock={g.clock} />
     </li>
   );
+}
+
+/** How fast a listed game is: its clock, as the lobby says it (short). */
+function ClockWords({ clock }: { clock: DeskGame["clock"] }): JSX.Element {
+  return <span class="muted" data-testid="clock"> · {t("lobby.clock", { clock: clockText(clock, true) })}</span>;
 }
 
 /** The player's desk; nothing until the first page is in (and nothing if it is empty). */
@@ -97,6 +103,7 @@ export function Desk({ onGames }: { onGames?: (ids: string[]) => void } = {}): J
               <li key={i.game_id} data-game={i.game_id}>
                 <a href={`#/replay/${i.game_id}`}><bdi>{i.name}</bdi></a>{" "}
                 <span class="muted">· {t("desk.rematch_offered")}</span>
+                <ClockWords clock={i.clock} />
               </li>
             ))}
           </ul>
@@ -110,6 +117,7 @@ export function Desk({ onGames }: { onGames?: (ids: string[]) => void } = {}): J
               <li key={h.id} data-game={h.id}>
                 <a href={`#/game/${h.id}`}><bdi>{h.name}</bdi></a>{" "}
                 <span class="muted">· {h.free > 0 ? t("desk.free_seats", { count: h.free }) : t("desk.hosting_running")}</span>
+                <ClockWords clock={h.clock} />
               </li>
             ))}
           </ul>

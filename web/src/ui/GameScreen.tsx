@@ -32,6 +32,7 @@ import { useGameState } from "./useGameState";
 import { reducedMotion, useMoveAnimation } from "./useMoveAnimation";
 import { scroller } from "./inView";
 import { useLegal } from "./useLegal";
+import { Icon } from "./icons";
 
 /** The phone layout of styles.css (board above the panels, the action panel a bottom sheet). */
 const PHONE = "(max-width: 800px)";
@@ -186,10 +187,12 @@ export function GameScreen({ id, mine: held, host, onMover }: {
 
   async function send(what: () => Promise<unknown>, done: Message, refused: string) {
     setBusy(true);
+    choiceState.sending(version); // the version this brings clears the choice without a word
     try {
       await what();
       setMessage(done);
     } catch (err) {
+      choiceState.sending(null);
       const text = err instanceof ApiError ? err.message : String(err);
       setMessage({ text: `${refused}: ${text}`, bad: true, passing: err instanceof ApiError && err.code === "unavailable" });
       if (err instanceof ApiError && err.code === "stale_version") socket?.sync();
@@ -238,6 +241,13 @@ export function GameScreen({ id, mine: held, host, onMover }: {
         <aside class="side" tabIndex={0} aria-label={t("game.panels")}>
           {lost}
           {message && <div class={`message${message.bad ? " bad" : ""}`} data-testid="message">{message.text}</div>}
+          {choiceState.dropped && (
+            <div class="message dropped" data-testid="choice-dropped">
+              <span role="status">{t("game.choice_dropped")}</span>
+              <button type="button" class="close" aria-label={t("game.choice_dropped_close")} data-testid="choice-dropped-close"
+                onClick={choiceState.dismiss}><Icon name="close" /></button>
+            </div>
+          )}
           {called && <div class="message bad" role="status" data-testid="game-ended">{t("game.ended_by_admin")}</div>}
           {view.is_over && (
             // brought into view (and focused) once, when the game ends while the page is open
@@ -275,7 +285,7 @@ export function GameScreen({ id, mine: held, host, onMover }: {
           {!myTurn && handPanel}
           {since.length > 0 && <SinceLastTurn entries={since} names={names} onClose={() => setSinceHidden(version)} />}
           {mySeat !== null && !view.is_over && !called && <Guide />}
-          <Clocks id={id} st={st} mine={mine} names={names} />
+          <Clocks id={id} st={st} mine={mine} names={names} onSend={() => choiceState.sending(version)} />
           <ChatPanel messages={chat} socket={socket} spectator={mySeat === null} closed={view.is_over || called}
             host={host ? { id, host, seatNames: names, bots: names.map((_, s) => !!info?.seats[s]?.bot) } : null} />
           <Players view={view} names={names} ended={called} />

@@ -8,7 +8,7 @@ import { api, ApiError, seats } from "../api/client";
 import { player } from "../api/player";
 import type { ClockChoice, GameInfo, GameList } from "../api/types";
 import { seatName } from "../logic/names";
-import { ClockPicker, clockRangeText, NO_CLOCK } from "./Clocks";
+import { ClockPicker, clockRangeText, clockText, NO_CLOCK } from "./Clocks";
 import { Desk } from "./Desk";
 
 const POLL_MS = 5000;
@@ -130,7 +130,7 @@ export function Home(): JSX.Element {
       <h2>{t("home.listed_games")}</h2>
       {games === null ? <p>{t("home.loading")}</p> : games.length === 0 ? <p class="muted">{t("home.no_games")}</p> : (
         <table class="games" data-testid="games">
-          <thead><tr><th>{t("home.col_game")}</th><th>{t("home.players")}</th><th>{t("home.col_status")}</th><th></th></tr></thead>
+          <thead><tr><th>{t("home.col_game")}</th><th>{t("home.players")}</th><th>{t("home.col_status")}</th><th>{t("clock.legend")}</th><th></th></tr></thead>
           <tbody>
             {games.map((g) => {
               const free = g.seats.filter((s) => !s.taken).length;
@@ -140,6 +140,7 @@ export function Home(): JSX.Element {
                   <td><bdi>{g.name}</bdi></td>
                   <td>{g.seats.map((s) => seatName(s) ?? "—").join(t("list.separator"))}</td>
                   <td>{t("home.status", { status: t(`status.${g.status}`), waiting: String(g.status === "waiting"), running: String(g.status === "running"), free, move: g.version })}</td>
+                  <td data-testid="clock">{clockText(g.clock, true)}</td>
                   <td class="actions">
                     {g.status === "waiting" && <a href={`#/game/${g.id}`}>{mine ? t("home.open") : t("home.join")}</a>}
                     {g.status === "running" && <a href={`#/game/${g.id}`}>{mine ? t("home.play") : t("home.spectate")}</a>}

@@ -1,11 +1,11 @@
 // The choosing state of the seat to move: the choice so far (kind, card, picks), the tile of a
 // sale waiting for its merchant, what the board and the hand offer for it, and the clicks that
 // narrow it.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { LegalEntry } from "../api/types";
 import type { Targets } from "../board/Board";
 import { t } from "../i18n";
-import { autoChoose, cardOptions, type Choice, EMPTY, parseSale, pickOptions, salesByTile, withSlot } from "../logic/choose";
+import { autoChoose, cardOptions, type Choice, choiceDropped, EMPTY, parseSale, pickOptions, salesByTile, withSlot } from "../logic/choose";
 
 /** Board targets for the current choice. */
 export function boardTargets(entries: LegalEntry[], c: Choice, pendingTile: string | null): { targets: Targets; selected: Targets } {
@@ -55,18 +55,48 @@ export interface ChoiceState {
   setChoiceRaw: (c: Choice) => void;
   pendingTile: string | null;
   setPendingTile: (t: string | null) => void;
+  /** a choice in the making was cleared by a version this device did not send (a move from
+   * this seat on another device, say): said until the next click of the choice or dismissed */
+  dropped: boolean;
+  dismiss: () => void;
+  /** this device sends a move or an undo from `version` (null: it was refused): the version it
+   * brings clears the choice without a word */
+  sending: (version: number | null) => void;
 }
 
 /** The choice itself, reset at each new version (the legal moves depend on it, through their
  * extensions, and it on them: see useChoosing). */
 export function useChoiceState(version: number): ChoiceState {
-  const [choice, setChoiceRaw] = useState<Choice>(EMPTY);
-  const [pendingTile, setPendingTile] = useState<string | null>(null);
+  const [choice, setChoice] = useState<Choice>(EMPTY);
+  const [pendingTile, setTile] = useState<string | null>(null);
+  const [dropped, setDropped] = useState(false);
+  const seen = useRef(version); // the version the choice is made at
+  const sent = useRef<number | null>(null);
   useEffect(() => {
-    setChoiceRaw(EMPTY);
-    setPendingTile(null);
+    if (choiceDropped(choice, pendingTile, seen.current, version, sent.current)) setDropped(true);
+    seen.current = version;
+    sent.current = null;
+    setChoice(EMPTY);
+    setTile(null);
   }, [version]);
-  return { choice, setChoiceRaw, pendingTile, setPendingTile };
+  return {
+    choice,
+    setChoiceRaw: (c) => {
+      setDropped(false);
+      setChoice(c);
+    },
+    pendingTile,
+    setPendingTile: (t) => {
+      setDropped(false);
+      setTile(t);
+    },
+    dropped,
+    dismiss: () => setDropped(false),
+    sending: (v) => {
+      sent.current = v;
+      if (v !== null) setDropped(false);
+    },
+  };
 }
 
 /** What the board and the hand offer for the choice among `legal`, and the clicks. */
