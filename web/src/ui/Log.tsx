@@ -3,7 +3,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry, MoveEvent, View } from "../api/types";
 import { IndustryIcon } from "../board/industries";
-import { num, t } from "../i18n";
+import { num, signedNum, t } from "../i18n";
 import { entryItems, type LogItem, type Names, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import { Chip } from "./Panels";
@@ -163,7 +163,7 @@ export function Summary({ view, names, standIns }: {
                 <td>{score(era(0, seat)?.industries)}</td>
                 <td>{score(era(1, seat)?.links)}</td>
                 <td>{score(era(1, seat)?.industries)}</td>
-                {anyLost && <td data-testid={`summary-lost-${seat}`}>{lost[seat] > 0 ? `−${num(lost[seat])}` : "–"}</td>}
+                {anyLost && <td data-testid={`summary-lost-${seat}`}>{lost[seat] > 0 ? signedNum(-lost[seat]) : "–"}</td>}
                 <td><b>{num(p.vp)}</b></td>
                 <td>{money(p.money)}</td>
               </tr>
