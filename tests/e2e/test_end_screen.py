@@ -114,6 +114,12 @@ def test_longer_words_scroll_the_final_scores_not_the_page(browser: Browser, ser
     for lang in ("pl-PL", "fa-IR"):
         page, errors = end_screen(browser, server, lost_game, PHONE, lang)
         page.screenshot(path=str(shots_dir / f"end-lost-phone-{lang}.png"))
+        # a region a keyboard can reach (and so scroll), named as the panel
+        scroller = page.locator("[data-testid=summary-scroll]")
+        expect(scroller).to_have_attribute("tabindex", "0")
+        expect(scroller).to_have_attribute("role", "region")
+        scroller.focus()
+        expect(scroller).to_be_focused()
         page.locator("[data-testid=summary] thead th:last-child").evaluate(
             "el => el.scrollIntoView({inline: 'nearest', block: 'nearest'})")
         page.screenshot(path=str(shots_dir / f"end-lost-phone-{lang}-scrolled.png"))

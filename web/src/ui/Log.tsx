@@ -138,7 +138,8 @@ export function Summary({ view, names, standIns }: {
   return (
     <div class="summary panel" data-testid="summary">
       <div class="panel-title">{t("summary.title")}</div>
-      <div class="summary-scroll" data-testid="summary-scroll">
+      {/* a region of its own that takes the focus: a keyboard scrolls it where it overflows */}
+      <div class="summary-scroll" data-testid="summary-scroll" role="region" tabIndex={0} aria-label={t("summary.title")}>
         <table>
           <thead>
             <tr>
