@@ -129,6 +129,8 @@ describe("the panels' words in each language", () => {
     // a level's sign is the number helpers' (numbers.test.ts): the message takes it formatted
     expect(t("panel.income", { level: signedNum(0) })).toBe("income 0");
     expect(t("panel.income", { level: signedNum(-3) })).toBe("income −3");
+    expect(errorText({ code: "illegal", message: "", reason: "loan_income_floor", params: { min_level: -10 } }))
+      .toBe("A loan would take your income below −10");
     expect(t("analysis.win", { who: "Red", p: 0.426 })).toBe("Red 43%");
     await setLanguage("fa");
     expect(t("analysis.win", { who: "قرمز", p: 0.426 })).toBe("قرمز ۴۳٪");
