@@ -39,7 +39,7 @@ def lost_game(server_db: str) -> str:
     return game_id
 
 
-def seen(page: Page, selector: str) -> dict[str, Any]:
+def seen(page: Page, selector: str) -> Any:
     """Where the element is, what the window and the page measure, what the browser shows at
     the element's centre (the element itself, unless something covers it), and where the
     table's own scrolling box is (what lies outside it is clipped)."""
@@ -54,7 +54,7 @@ def seen(page: Page, selector: str) -> dict[str, Any]:
     }""")
 
 
-def widths(page: Page) -> list[tuple[str, float]]:
+def widths(page: Page) -> Any:
     """Each header cell's text and width, and the table's box's (for a failure's message)."""
     return page.eval_on_selector_all("[data-testid=summary] thead th, [data-testid=summary-scroll]",
                                      "els => els.map(e => [e.textContent.slice(0, 12),"
