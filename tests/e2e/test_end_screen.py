@@ -1,8 +1,9 @@
 """The end screen's final scores at a laptop (1280×800) and on a phone (390×844), when a seat
 resigned, another timed out and both paid VP for income they could not pay: the "Lost" column
-and the notes beside the names widen the table, and every column, Money the last, must still
-be on the screen, with the page itself no wider than the window. The game is a golden one
-(two players, VP lost by both), imported finished; the seats' stand-ins are written as the
+and the notes of who resigned or ran out of time widen the table, and in English every column,
+Money the last, must still be on the screen unscrolled; in longer words (Polish, Persian) the
+table may scroll in its own box, never the page. The game is a golden one (two players, VP lost
+by both), imported finished; the seats' stand-ins are then written in its seats' rows, as the
 server writes them when a player resigns or runs out of time."""
 
 from __future__ import annotations
