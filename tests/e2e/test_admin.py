@@ -171,15 +171,24 @@ def test_an_admin_deletes_a_chat_line_and_sets_the_banner(
     expect(other.locator("[data-testid=account-bar]")).to_be_visible()
     expect(other.locator("[data-testid=site-banner]")).to_have_count(0)
     try:
-        # typed on two lines: the banner is one (the server refuses a new line)
-        admin.fill("[data-testid=banner-text]", "Back at 22:00\n after an upgrade ")
+        # typed on two lines: the banner is one (the server refuses a new line); its address
+        # is a link, the full stop after it is not, and a javascript: text stays text
+        news = "https://example.org/news?a=1"
+        shown = f"Back at 22:00 after an upgrade, see {news}. Not javascript:alert(1)"
+        admin.fill("[data-testid=banner-text]",
+                   f"Back at 22:00\n after an upgrade, see {news}. Not javascript:alert(1) ")
         admin.click("[data-testid=banner-save]")
-        expect(admin.locator("[data-testid=site-banner]")).to_have_text(
-            "Back at 22:00 after an upgrade")
+        expect(admin.locator("[data-testid=site-banner]")).to_have_text(shown)
+        link = admin.locator("[data-testid=site-banner] a")
+        expect(link).to_have_count(1)
+        expect(link).to_have_attribute("href", news)
+        expect(link).to_have_text(news)
+        expect(link).to_have_attribute("target", "_blank")
+        expect(link).to_have_attribute("rel", "noopener noreferrer nofollow")
         admin.screenshot(path=str(shots_dir / "admin-phone.png"), full_page=True)
         other.reload()  # a page opened after the change: the server's copy is 2 s at most
-        expect(other.locator("[data-testid=site-banner]")).to_have_text(
-            "Back at 22:00 after an upgrade", timeout=10000)
+        expect(other.locator("[data-testid=site-banner]")).to_have_text(shown, timeout=10000)
+        expect(other.locator("[data-testid=site-banner] a")).to_have_attribute("href", news)
     finally:
         admin.click("[data-testid=banner-clear]")
         expect(admin.locator("[data-testid=site-banner]")).to_have_count(0)

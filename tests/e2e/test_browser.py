@@ -246,6 +246,15 @@ def test_two_players_and_a_spectator(browser: Browser, server: str, plan: tuple[
     expect(mover.locator("[data-testid=preview]")).to_contain_text("Loan+£30")
     mover.click("[data-testid=confirm]")
     wait_actions(mover, n + 1)
+    # each seat's income level as its panel shows it: a minus sign (U+2212) below zero, never
+    # a hyphen; the loan took the mover's level down 3, below zero in this plan
+    players = get(server, f"/api/games/{game_id}/state")["view"]["players"]
+    for p in players:
+        level = p["income_level"]
+        sign = "−" if level < 0 else "+" if level > 0 else ""
+        income = mover.locator(f"[data-testid=player-{p['seat']}] [data-testid=income]")
+        expect(income).to_have_text(f"income {sign}{abs(level)} (space {p['income_space']})")
+    assert any(p["income_level"] < 0 for p in players), f"no seat below zero: {players}"
     assert actions_done(spectator) == n  # still away
     spectator.evaluate("window.__brass.resume()")
     expect(spectator.locator("[data-testid=conn]")).to_have_count(0, timeout=10000)

@@ -68,10 +68,12 @@ FINISHED_NAME = "Golden game"
 REPLAY_FRAME = 40  # the board after this many of the finished game's moves
 
 
-def finished_record() -> dict[str, Any]:
-    """The golden two-player bot game as an exported record (format brass-game-log/1), with
-    fixed names and times: the seats and scores from replaying it."""
-    golden = json.loads(GOLDEN.read_text())
+def finished_record(path: Path = GOLDEN, record_id: str = "shots-finished",
+                    name: str = FINISHED_NAME) -> dict[str, Any]:
+    """A golden game (the two-player bot game unless `path` names another) as an exported
+    record (format brass-game-log/1), with fixed names and times: the seats and scores from
+    replaying it."""
+    golden = json.loads(path.read_text())
     assert golden["engine_version"] in REPLAYS_VERSIONS, "regenerate the golden games first"
     game = new_game(golden["players"], golden["seed"], golden["setup"])
     entries = []
@@ -81,11 +83,12 @@ def finished_record() -> dict[str, Any]:
                         "effects": None})
         game = apply_action(game, parse_action(action))
     assert game.is_over
-    return {"format": "brass-game-log/1", "id": "shots-finished", "name": FINISHED_NAME,
+    names = ["Ada", "Brindley", "Curzon", "Darby"][:golden["players"]]
+    return {"format": "brass-game-log/1", "id": record_id, "name": name,
             "players": golden["players"], "status": "finished", "version": len(entries),
             "engine_version": ENGINE_VERSION, "older_engine": False,
-            "seats": [{"seat": s, "name": name, "bot": False, "taken": True}
-                      for s, name in enumerate(["Ada", "Brindley"][:golden["players"]])],
+            "seats": [{"seat": s, "name": who, "bot": False, "taken": True}
+                      for s, who in enumerate(names)],
             "actions": entries, "seed": golden["seed"], "setup": golden["setup"],
             "scores": list(game.scores)}
 

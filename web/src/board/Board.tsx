@@ -130,7 +130,7 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
   const title = [
     i18n.t("board.tile_title", { owner: PLAYER_NAMES[t.owner], tile: tileName(t.industry, t.level), flipped: t.flipped ? "yes" : "no" }),
     t.resources ? amountWords(t.industry === "brewery" ? "beer" : t.industry, t.resources) : "",
-    spec ? i18n.t("board.tile_worth", { vp: spec.vp, income: spec.income, links: spec.link_icons }) : "",
+    spec ? i18n.t("board.tile_worth", { vp: spec.vp, income: i18n.signedNum(spec.income), links: spec.link_icons }) : "",
   ].filter(Boolean).join(" · ");
   const k = b.w / 54; // drawn for 54-unit slots, scaled
   const level = roman(t.level);
@@ -156,7 +156,7 @@ function Tile({ t, b }: { t: TileView; b: { x: number; y: number; w: number; h: 
           ))}
           <rect x={b.x + b.w - 25 * k} y={b.y + 33 * k} width={23 * k} height={19 * k} rx={2 * k} class="tile-income-box" />
           <text x={b.x + b.w - 13.5 * k} y={b.y + 49.5 * k} class="tile-income" style={{ fontSize: `${21 * k}px` }}
-            textLength={20 * k} lengthAdjust="spacingAndGlyphs">+{i18n.num(spec.income)}</text>
+            textLength={20 * k} lengthAdjust="spacingAndGlyphs">{i18n.signedNum(spec.income)}</text>
         </g>
       )}
     </g>

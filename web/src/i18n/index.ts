@@ -108,9 +108,14 @@ function fmt<T extends Intl.NumberFormat | Intl.ListFormat>(key: string, make: (
   return f as T;
 }
 
-/** A number in the current language's digits ("۱۴" in Persian). */
-export function num(n: number): string {
-  return fmt("num", (l) => new Intl.NumberFormat(l)).format(n);
+/** `digits` decimals, exactly, or as Intl rounds by default (up to 3). */
+const decimals = (digits?: number): Intl.NumberFormatOptions =>
+  digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+
+/** A number in the current language's digits ("۱۴" in Persian); a negative one as `signs`
+ * writes it ("−8"). `digits`: that many decimals. */
+export function num(n: number, digits?: number): string {
+  return signs(fmt(`num:${digits}`, (l) => new Intl.NumberFormat(l, decimals(digits))).format(n));
 }
 
 /** A moment to the minute ("7 Dec 2026, 01:27"), in the page's language. */
@@ -130,12 +135,13 @@ export function dateOnly(at: string | number | Date): string {
   return new Date(at).toLocaleDateString(info().locale, { dateStyle: "medium" });
 }
 
+const moneyFormat = () => fmt("money", (l) => new Intl.NumberFormat(l, {
+  style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol", maximumFractionDigits: 0,
+}));
+
 /** Money in pounds, as the current language writes it: "£14", "−£5", "14 £". */
 export function money(n: number): string {
-  const f = fmt("money", (l) => new Intl.NumberFormat(l, {
-    style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol", maximumFractionDigits: 0,
-  }));
-  return minus(f.format(n)); // a minus sign, not a hyphen
+  return signs(moneyFormat().format(n));
 }
 
 /** A formatted number's hyphen-minus as a minus sign (U+2212), wherever the locale puts it
@@ -144,14 +150,28 @@ export function minus(s: string): string {
   return s.replace(/^(\u200e|\u200f|\u061c)?-/, "$1−");
 }
 
-/** A number with its sign ("+2", "−3", "0"), in the current language's digits. */
-export function signedNum(n: number): string {
-  return minus(fmt("signed", (l) => new Intl.NumberFormat(l, { signDisplay: "exceptZero" })).format(n));
+/** A sign before the digits, as the locale puts it (after a direction mark in Persian). */
+const SIGNED = /^[\u200e\u200f\u061c]?[+−]/;
+
+/** The one door for a number with a sign, negative or an explicit "+": a minus sign (U+2212),
+ * not a hyphen; and in a right-to-left language, the number isolated left to right (LRI … PDI,
+ * the plain-text `<bdi dir="ltr">`), so that a Persian line reads "+۴" and "−۳", sign first,
+ * never "۴+". num(), money() and the signed forms below all pass through it. */
+export function signs(s: string): string {
+  const m = minus(s);
+  return info().dir === "rtl" && SIGNED.test(m) ? `\u2066${m}\u2069` : m;
+}
+
+/** A number with its sign ("+2", "−3", "0"; a rating's "+1.5" with `digits` 1), in the
+ * current language's digits. */
+export function signedNum(n: number, digits?: number): string {
+  return signs(fmt(`signed:${digits}`, (l) => new Intl.NumberFormat(l, { signDisplay: "exceptZero", ...decimals(digits) })).format(n));
 }
 
 /** Money with its sign, paid or received: "+£5", "−£5" (zero: "£0"). */
 export function signedMoney(n: number): string {
-  return n > 0 ? `+${money(n)}` : money(n);
+  const f = moneyFormat().format(n);
+  return signs(n > 0 ? `+${f}` : f);
 }
 
 /** "a, b and c" (or "a, b or c") in the current language. */

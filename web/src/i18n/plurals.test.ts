@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { drawWords } from "../logic/events";
 import { amountWords } from "../logic/words";
-import { info, isolate, type Lang, list, money, setLanguage, t } from "./index";
+import { info, isolate, type Lang, list, money, setLanguage, signedNum, t } from "./index";
 import { errorText } from "./refusals";
 import { duration } from "../ui/Clocks";
 import { cubeWords } from "../logic/words";
@@ -126,8 +126,11 @@ describe("the panels' words in each language", () => {
   });
   it("signs and percentages through Intl", async () => {
     await setLanguage("en");
-    expect(t("panel.income", { level: 0 })).toBe("income +0");
-    expect(t("panel.income", { level: -3 })).toBe("income -3");
+    // a level's sign is the number helpers' (numbers.test.ts): the message takes it formatted
+    expect(t("panel.income", { level: signedNum(0) })).toBe("income 0");
+    expect(t("panel.income", { level: signedNum(-3) })).toBe("income −3");
+    expect(errorText({ code: "illegal", message: "", reason: "loan_income_floor", params: { min_level: -10 } }))
+      .toBe("A loan would take your income below −10");
     expect(t("analysis.win", { who: "Red", p: 0.426 })).toBe("Red 43%");
     await setLanguage("fa");
     expect(t("analysis.win", { who: "قرمز", p: 0.426 })).toBe("قرمز ۴۳٪");

@@ -4,7 +4,7 @@
 // by their server code (`error.<code>`), the server's own words after them.
 import { cardName, INDUSTRY_NAME, linkName, listWords, locationName, money, tileName } from "../logic/names";
 import { amountWords } from "../logic/words";
-import { has, isolate, lang, list, t } from "./index";
+import { has, isolate, lang, list, signedNum, t } from "./index";
 
 /** Every refusal code the engine raises (brass/engine/errors.py; a Python test checks they are
  * the same). */
@@ -52,7 +52,8 @@ function subjectWords(s: { code: string; params: Params }): string {
   return t(`subject.${s.code}`, display(s.params));
 }
 
-/** Params as the messages use them: names for ids, money for pounds, lists joined. */
+/** Params as the messages use them: names for ids, money for pounds, an income level with its
+ * sign, lists joined. */
 export function display(p: Params): Params {
   const out: Params = { ...p };
   for (const [k, v] of Object.entries(p)) {
@@ -62,6 +63,7 @@ export function display(p: Params): Params {
     else if (k === "industries") out[k] = listWords((v as string[]).map((i) => INDUSTRY_NAME[i] ?? i));
     else if (k === "card") out[k] = isolate(cardName(String(v)));
     else if (k === "cost" || k === "money") out[k] = money(Number(v));
+    else if (k === "min_level") out[k] = signedNum(Number(v)); // an income level: "−10"
     else if (k === "subject") out[k] = subjectWords(v as { code: string; params: Params });
     else if (k === "at") out[k] = list((v as string[]).map(place), "disjunction");
     else if (k === "fields") out[k] = (v as string[]).join(", ");

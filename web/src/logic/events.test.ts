@@ -50,14 +50,14 @@ describe("between turns", () => {
     expect(texts("round_end")).toEqual([
       "Red built a canal link Gloucester–Worcester for £3; drew 1 card",
       "End of canal era round 1: income",
-      "Red: +£0 (income 0), £14 → £14",
-      "Yellow: +£0 (income 0), £14 → £14",
+      "Red: £0 (income 0), £14 → £14",
+      "Yellow: £0 (income 0), £14 → £14",
       "New turn order, least spent first: Yellow (spent £3), Red (spent £3)",
     ]);
   });
   it("a shortfall: the tiles removed and what they raised", () => {
     expect(texts("round_end_shortfall")[2]).toBe(
-      "Red: pays £9 (income -9), £0 → £1; short by £9: removed Coal Mine I in Cannock (raising £2), Brewery I in Coalbrookdale (raising £2), " +
+      "Red: pays £9 (income −9), £0 → £1; short by £9: removed Coal Mine I in Cannock (raising £2), Brewery I in Coalbrookdale (raising £2), " +
         "Brewery II in Stafford (raising £3) and Brewery II in Walsall (raising £3)",
     );
   });
@@ -67,7 +67,7 @@ describe("between turns", () => {
     if (end.type !== "round_end") throw new Error("no round_end");
     end.income[0] = { ...end.income[0], removed: [], vp_lost: 0 };
     const income = entryItems(e).find((i) => i.kind === "income");
-    expect(income && "lines" in income && income.lines![0]).toBe("Red: pays £9 (income -9), £0 → £1; short by £9 (no tile or VP to lose)");
+    expect(income && "lines" in income && income.lines![0]).toBe("Red: pays £9 (income −9), £0 → £1; short by £9 (no tile or VP to lose)");
   });
   it("end of the canal era: the scoring table, removals and the rail deal", () => {
     const all = items("era_end_canal");
@@ -127,7 +127,7 @@ describe("players by name", () => {
     expect(entryLine(entries.loan, names)).toBe("Alice took a loan of £30; drew 2 cards");
     expect(entryLine(entries.network, names)).toBe("Bob built a canal link Oxford–Redditch for £3; drew 1 card");
     const lines = entryItems(entries.round_end, names).flatMap((i) => ("text" in i ? [i.text, ...("lines" in i ? i.lines ?? [] : [])] : []));
-    expect(lines).toContain("Alice: +£0 (income 0), £14 → £14");
+    expect(lines).toContain("Alice: £0 (income 0), £14 → £14");
     expect(lines.join("\n")).not.toMatch(/\b(Red|Yellow)\b/);
   });
   it("a seat with no name keeps its colour", () => {

@@ -14,7 +14,7 @@ import type {
   RoundEndEvent,
   SupplyEffect,
 } from "../api/types";
-import { isolate, t } from "../i18n";
+import { isolate, num, signedMoney, t } from "../i18n";
 import { cardName, INDUSTRY_NAME, linkName, listWords, locationName, money, PLAYER_NAMES, tileName } from "./names";
 import { amountWords, supplyWords } from "./words";
 
@@ -192,9 +192,9 @@ export function drawWords(e: DrawEvent): string {
 /** Income paid at the end of a round, seat by seat, with any shortfall. */
 export function incomeLines(e: RoundEndEvent, names?: Names): string[] {
   return e.income.map((i) => {
-    const args = { who: who(i.seat, names), level: i.level, before: money(i.money_before), after: money(i.money_after) };
+    const args = { who: who(i.seat, names), level: num(i.level), before: money(i.money_before), after: money(i.money_after) };
     let text = i.level >= 0
-      ? t("log.income_gain", { ...args, money: money(i.level) })
+      ? t("log.income_gain", { ...args, money: signedMoney(i.level) })
       : t("log.income_pay", { ...args, money: money(-i.level) });
     if (i.shortfall > 0) {
       const removed = i.removed.map((x) => t("log.raising", { tile: tileAt(x), money: money(x.raised) }));

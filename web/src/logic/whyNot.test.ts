@@ -16,7 +16,7 @@ function view(me: Record<string, unknown>, rest: Record<string, unknown> = {}): 
 
 describe("why an action is not offered", () => {
   it("a loan below the income floor, with the floor", () => {
-    expect(whyNot("loan", view({ income_level: -8 }), 0, rules)).toBe("A loan would take your income below -10");
+    expect(whyNot("loan", view({ income_level: -8 }), 0, rules)).toBe("A loan would take your income below −10");
   });
   it("a scout: a wild card held, a wild pile empty, too few cards", () => {
     expect(whyNot("scout", view({ hand: ["wild:location", "location:leek", "industry:coal"] }), 0, rules))

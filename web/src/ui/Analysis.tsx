@@ -10,7 +10,7 @@ import { api, seats as held } from "../api/client";
 import type { Action, Analysis, MoveJudged } from "../api/types";
 import { actionOnlyWords, type Names } from "../logic/events";
 import { touched } from "../board/touched";
-import { isolate, t } from "../i18n";
+import { isolate, signedNum, t } from "../i18n";
 import { PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import "./analysis.css";
 
@@ -44,7 +44,7 @@ export function mistakeWords(m: MoveJudged & { loss: number }, names?: Names): s
   const who = isolate(names?.[m.seat] ?? PLAYER_NAMES[m.seat]);
   return m.win_preferred
     ? t("analysis.mistake_win", { n: m.seq, who, p: m.win_preferred[m.seat], made: m.win[m.seat] })
-    : t("analysis.mistake", { n: m.seq, who, loss: m.loss });
+    : t("analysis.mistake", { n: m.seq, who, loss: signedNum(-m.loss, 1) });
 }
 
 /** The `count` judged moves that lost the most, worst first (an unjudged move is never one). */

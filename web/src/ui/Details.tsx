@@ -6,7 +6,7 @@ import type { JSX } from "preact";
 import type { View } from "../api/types";
 import type { Info } from "../board/Board";
 import { box, LINK_GEOM, WIDTH } from "../board/layout";
-import { list, money, t } from "../i18n";
+import { list, money, signedNum, t } from "../i18n";
 import { INDUSTRY_NAME, linkName, LINKS, LOCATION, locationName, MERCHANT_BUYS, placeName, seatWithSymbol, tileName, tileSpec } from "../logic/names";
 import { amountWords, cubeWords, needsWords } from "../logic/words";
 
@@ -27,7 +27,7 @@ export function detailLines(view: View, info: Info, names: (string | null)[] = [
     const lines = [t("details.owner", { who: who(tile.owner) }), tile.flipped ? t("details.flipped") : t("details.not_flipped")];
     if (tile.resources > 0) lines.push(t("details.on_it", { what: cubeWords(tile.industry, tile.resources) }));
     if (spec) {
-      lines.push(t("details.worth", { vp: spec.vp, income: spec.income }));
+      lines.push(t("details.worth", { vp: spec.vp, income: spec.income, spaces: signedNum(spec.income) }));
       lines.push(t("details.link_icons", { n: spec.link_icons }));
       lines.push(t("details.built_for", { cost: money(spec.cost), needs: needsWords(spec), era: spec.era }));
       if (spec.beer) lines.push(t("details.sell_needs", { beer: amountWords("beer", spec.beer) }));

@@ -1,4 +1,4 @@
-import { isolate, t } from "../i18n";
+import { isolate, num, signedNum, t } from "../i18n";
 // The end screen's social part: each rated seat's rating change (GET ratings), and the rematch:
 // offer it, answer it, start it without the absent, then go to it. The offer is read again
 // every few seconds while it waits for answers; once the new game is made, this browser's new
@@ -10,15 +10,9 @@ import type { GameRatings, RematchInfo } from "../api/types";
 
 const POLL_MS = 2000;
 
-/** A rating as shown: one decimal, in the page's digits. */
+/** A rating as shown: one decimal, in the page's digits (a new player's may be below zero). */
 export function rating(ordinal: number): string {
-  return new Intl.NumberFormat(document.documentElement.lang || undefined,
-    { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ordinal);
-}
-
-function signed(delta: number): string {
-  return new Intl.NumberFormat(document.documentElement.lang || undefined,
-    { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" }).format(delta);
+  return num(ordinal, 1);
 }
 
 export function RatingChanges({ id, token }: { id: string; token: string | null }): JSX.Element | null {
@@ -36,7 +30,7 @@ export function RatingChanges({ id, token }: { id: string; token: string | null 
             {c.player_id ? <a href={`#/player/${encodeURIComponent(c.player_id)}`}><bdi>{c.name}</bdi></a> : <bdi>{c.name}</bdi>}
             {" "}
             {t("end.rating_change", { before: rating(c.before.ordinal), after: rating(c.after.ordinal),
-              delta: signed(c.after.ordinal - c.before.ordinal) })}
+              delta: signedNum(c.after.ordinal - c.before.ordinal, 1) })}
             {c.after.provisional && <span class="badge">{t("end.provisional")}</span>}
           </li>
         ))}

@@ -3,7 +3,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry, MoveEvent, View } from "../api/types";
 import { IndustryIcon } from "../board/industries";
-import { num, t } from "../i18n";
+import { num, signedNum, t } from "../i18n";
 import { entryItems, type LogItem, type Names, type RankRow, type ScoreRow } from "../logic/events";
 import { money, PLAYER_COLOURS, PLAYER_NAMES } from "../logic/names";
 import { Chip } from "./Panels";
@@ -125,7 +125,9 @@ export function vpLost(view: Pick<View, "players" | "era_scores">): number[] {
 }
 
 /** `standIns`: why a bot played a seat at the end, if one did (a resigned or timed-out seat
- * is marked beside its name). */
+ * is marked under its name). The table fits a laptop's side column and a phone with every
+ * column; where a language's words do not, it scrolls sideways in its own box, the player's
+ * name held in view, and the page never does. */
 export function Summary({ view, names, standIns }: {
   view: View; names: (string | null)[]; standIns?: (string | null | undefined)[];
 }): JSX.Element {
@@ -136,41 +138,44 @@ export function Summary({ view, names, standIns }: {
   return (
     <div class="summary panel" data-testid="summary">
       <div class="panel-title">{t("summary.title")}</div>
-      <table>
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>{t("log.col_player")}</th>
-            <th title={t("summary.canal_links_title")}>{t("summary.canal_links")}</th>
-            <th title={t("summary.canal_industries_title")}>{t("summary.canal_industries")}</th>
-            <th title={t("summary.rail_links_title")}>{t("summary.rail_links")}</th>
-            <th title={t("summary.rail_industries_title")}>{t("summary.rail_industries")}</th>
-            {anyLost && <th title={t("summary.lost_title")}>{t("summary.lost")}</th>}
-            <th>{t("log.col_vp")}</th>
-            <th>{t("log.col_money")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.map((seat, i) => {
-            const p = view.players[seat];
-            return (
-              <tr key={seat}>
-                <td>{num(view.ranks ? view.ranks[seat] : i + 1)}</td>
-                <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi>
-                  {(standIns?.[seat] === "resigned" || standIns?.[seat] === "timeout") &&
-                    <span class="muted" data-testid={`summary-${standIns[seat]}`}> ({standIns[seat] === "resigned" ? t("summary.resigned") : t("summary.timeout")})</span>}</td>
-                <td>{score(era(0, seat)?.links)}</td>
-                <td>{score(era(0, seat)?.industries)}</td>
-                <td>{score(era(1, seat)?.links)}</td>
-                <td>{score(era(1, seat)?.industries)}</td>
-                {anyLost && <td data-testid={`summary-lost-${seat}`}>{lost[seat] > 0 ? `−${num(lost[seat])}` : "–"}</td>}
-                <td><b>{num(p.vp)}</b></td>
-                <td>{money(p.money)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      {/* a region of its own that takes the focus: a keyboard scrolls it where it overflows */}
+      <div class="summary-scroll" data-testid="summary-scroll" role="region" tabIndex={0} aria-label={t("summary.title")}>
+        <table>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th class="who">{t("log.col_player")}</th>
+              <th title={t("summary.canal_links_title")}>{t("summary.canal_links")}</th>
+              <th title={t("summary.canal_industries_title")}>{t("summary.canal_industries")}</th>
+              <th title={t("summary.rail_links_title")}>{t("summary.rail_links")}</th>
+              <th title={t("summary.rail_industries_title")}>{t("summary.rail_industries")}</th>
+              {anyLost && <th title={t("summary.lost_title")}>{t("summary.lost")}</th>}
+              <th>{t("log.col_vp")}</th>
+              <th>{t("log.col_money")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.map((seat, i) => {
+              const p = view.players[seat];
+              return (
+                <tr key={seat}>
+                  <td>{num(view.ranks ? view.ranks[seat] : i + 1)}</td>
+                  <td class="who"><Chip seat={seat} /> <bdi>{names[seat] ?? PLAYER_NAMES[seat]}</bdi>
+                    {(standIns?.[seat] === "resigned" || standIns?.[seat] === "timeout") &&
+                      <span class="muted stand-in" data-testid={`summary-${standIns[seat]}`}>({standIns[seat] === "resigned" ? t("summary.resigned") : t("summary.timeout")})</span>}</td>
+                  <td>{score(era(0, seat)?.links)}</td>
+                  <td>{score(era(0, seat)?.industries)}</td>
+                  <td>{score(era(1, seat)?.links)}</td>
+                  <td>{score(era(1, seat)?.industries)}</td>
+                  {anyLost && <td data-testid={`summary-lost-${seat}`}>{lost[seat] > 0 ? signedNum(-lost[seat]) : "–"}</td>}
+                  <td><b>{num(p.vp)}</b></td>
+                  <td>{money(p.money)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { isolate, num, t } from "../i18n";
+import { isolate, num, signedNum, t } from "../i18n";
 // Side panels: turn bar, markets, players, the hand.
 import type { JSX } from "preact";
 import type { PlayerView, View } from "../api/types";
@@ -52,7 +52,7 @@ export function ScoreStrip({ view, names }: { view: View; names: (string | null)
     <div class="score-strip" data-testid="score-strip" tabIndex={0}>
       {view.players.map((p) => (
         <span key={p.seat} class="score" data-testid={`score-${p.seat}`}>
-          <Chip seat={p.seat} /> <bdi class="score-name">{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: p.income_level })} · <bdi>{money(p.money)}</bdi>
+          <Chip seat={p.seat} /> <bdi class="score-name">{names[p.seat] ?? PLAYER_NAMES[p.seat]}</bdi>: <b>{t("panel.vp", { n: p.vp })}</b> · {t("panel.income", { level: signedNum(p.income_level) })} · <bdi>{money(p.money)}</bdi>
         </span>
       ))}
     </div>
@@ -117,7 +117,7 @@ export function Players({ view, names, viewerLabel = t("panel.you"), ended = fal
             <div class="stats">
               <span title={t("log.col_money")} data-testid="money">{money(p.money)}</span>
               <span title={t("panel.income_title", { space: p.income_space })} data-testid="income">
-                {t("panel.income_space", { level: p.income_level, space: p.income_space })}</span>
+                {t("panel.income_space", { level: signedNum(p.income_level), space: p.income_space })}</span>
               <span title={t("panel.vp_title")} data-testid="vp">{t("panel.vp", { n: p.vp })}</span>
               <span title={t("panel.spent_title")}>{t("panel.spent", { money: money(p.spent) })}</span>
               <span title={t("panel.links_title")}>{t("panel.links", { n: p.links_left })}</span>
@@ -163,7 +163,7 @@ export function Mat({ mat, seat }: { mat: PlayerView["mat"]; seat: number }): JS
               <td>{spec ? money(spec.cost) : ""}</td>
               <td>{needs || (spec ? "—" : "")}</td>
               <td>{spec ? num(spec.vp) : ""}</td>
-              <td>{spec ? t("mat.income", { n: spec.income }) : ""}</td>
+              <td>{spec ? signedNum(spec.income) : ""}</td>
               <td>{num(levels.length)}</td>
             </tr>
           );

@@ -63,7 +63,7 @@ export function previewText(e: MoveEvent, incomeLevel: number): PreviewText {
   const p = e.placed;
   if (p) {
     what.push(t("preview.placed", { tile: tileName(p.industry, p.level), location: place(p.location), slot: p.slot + 1 }));
-    what.push(t("preview.worth", { vp: p.vp, income: p.income, links: p.link_icons }));
+    what.push(t("preview.worth", { vp: p.vp, income: p.income, spaces: signedNum(p.income), links: p.link_icons }));
     if (p.resources > 0) what.push(t("preview.places", { cubes: cubeWords(p.industry, p.resources) }));
   }
   for (const r of e.removed) what.push(t("preview.replaces", { tile: tileName(r.industry, r.level), ...whose(r.owner, e.seat) }));
@@ -110,13 +110,13 @@ export function previewText(e: MoveEvent, incomeLevel: number): PreviewText {
   const total = lines.reduce((sum, l) => sum + l.amount, 0);
 
   const me = e.players.find((d) => d.seat === e.seat);
-  if (me?.vp) gains.push(t("preview.gain_vp", { n: me.vp }));
+  if (me?.vp) gains.push(t("preview.gain_vp", { n: signedNum(me.vp) }));
   // the level before and after: the event's `income_level` is the change, not the new level
   if (me?.income_space)
     gains.push(t("preview.gain_income", { n: me.income_space, spaces: signedNum(me.income_space), from: signedNum(incomeLevel), to: signedNum(incomeLevel + me.income_level) }));
   for (const d of e.players)
     if (d.seat !== e.seat && (d.vp || d.income_space)) {
-      const parts = [d.vp ? t("preview.other_vp", { n: d.vp }) : "", d.income_space ? t("preview.other_income", { n: d.income_space }) : ""];
+      const parts = [d.vp ? t("preview.other_vp", { n: d.vp }) : "", d.income_space ? t("preview.other_income", { n: signedNum(d.income_space) }) : ""];
       gains.push(t("preview.other_gains", { who: isolate(PLAYER_NAMES[d.seat]), gains: parts.filter(Boolean).join(t("list.separator")) }));
     }
   return { what, resources, money: lines, total, gains };

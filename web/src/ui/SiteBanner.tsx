@@ -4,6 +4,7 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { banner } from "../api/admin";
+import { bannerPieces } from "./bannerLinks";
 
 /** Sent when the admin page changes the banner: shown here at once. */
 export const BANNER_CHANGED = "brass-banner-changed";
@@ -27,5 +28,12 @@ export function SiteBanner(): JSX.Element | null {
     };
   }, []);
   if (!text) return null;
-  return <div class="site-banner" role="status" data-testid="site-banner"><bdi>{text}</bdi></div>;
+  // an address is a link, opened in a new tab without the banner's page as its opener or referrer
+  return (
+    <div class="site-banner" role="status" data-testid="site-banner">
+      <bdi>{bannerPieces(text).map((p, i) => "url" in p
+        ? <a key={i} href={p.url} target="_blank" rel="noopener noreferrer nofollow" dir="ltr">{p.url}</a>
+        : p.text)}</bdi>
+    </div>
+  );
 }
